@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "robotci",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "robotci", targets: ["robotci"]),
+        .library(name: "RobotKit", targets: ["RobotKit"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
+        .library(name: "RobotCICore", targets: ["RobotCICore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "robotci",
+            dependencies: [
+                "RobotCIRunner", "RobotCICore", "RobotCIReport", "MockServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "RobotCICore"),
+        .target(
+            name: "RobotCIRunner",
+            dependencies: ["RobotCICore", "RobotCIReport", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "CLibXML2"]),
+        .target(
+            name: "MockServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer"]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .systemLibrary(
+            name: "CLibCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
+        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore"]),
+        .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport"],
+                    exclude: []),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,64 @@
+/// One `file:line: error: …` reported by a test, or the reason robotci ended it.
+public struct FailureMessage: Codable, Sendable, Equatable {
+    /// Source file as the test printed it (absolute on the machine that ran it).
+    public var file: String?
+    public var line: Int?
+    public var message: String
+
+    public init(file: String? = nil, line: Int? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+}
+
+/// A file a test attempt left behind (screenshot, DOM, mock journal, steps, log).
+public struct Artifact: Codable, Sendable, Equatable {
+    /// What it is: `screenshot`, `accessibility`, `html`, `console`, `mock`, `steps`, `log`, `other`.
+    public var kind: String
+    /// Path relative to the report folder, e.g. `attachments/<run>/<test>/1/screenshot.png`.
+    public var path: String
+
+    public init(kind: String, path: String) {
+        self.kind = kind
+        self.path = path
+    }
+}
+
+/// One run of one test: its outcome, timing, where it ran and what it said.
+public struct Attempt: Codable, Sendable, Equatable {
+    /// 1 for the first try, 2… for retries.
+    public var number: Int
+    public var outcome: AttemptOutcome
+    /// Seconds the test took (XCTest's own measure when it printed one).
+    public var duration: Double
+    /// Seconds from the run's start to this attempt's start (for the timeline).
+    public var start: Double
+    /// Worker slot (0-based) that ran it.
+    public var worker: Int
+    /// The batch (child process) it ran in.
+    public var batch: Int
+    /// Machine label when reports from several machines were merged.
+    public var machine: String?
+    public var failures: [FailureMessage]
+    /// This test's own slice of the process output (truncated if huge).
+    public var output: String
+    public var artifacts: [Artifact]
+
+    public init(
+        number: Int, outcome: AttemptOutcome, duration: Double, start: Double, worker: Int,
+        batch: Int, machine: String? = nil, failures: [FailureMessage] = [], output: String = "",
+        artifacts: [Artifact] = []
+    ) {
+        self.number = number
+        self.outcome = outcome
+        self.duration = duration
+        self.start = start
+        self.worker = worker
+        self.batch = batch
+        self.machine = machine
+        self.failures = failures
+        self.output = output
+        self.artifacts = artifacts
+    }
+}

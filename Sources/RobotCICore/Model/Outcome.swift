@@ -1,0 +1,45 @@
+/// What one run of one test ended as.
+public enum AttemptOutcome: String, Codable, Sendable, CaseIterable {
+    case passed, failed, skipped, timedOut, crashed
+
+    /// Whether this attempt counts against the test (and asks for a retry).
+    public var isFailure: Bool { self == .failed || self == .timedOut || self == .crashed }
+}
+
+/// A test's verdict over all its attempts.
+public enum Outcome: String, Codable, Sendable, CaseIterable {
+    /// Every attempt passed (normally there is only one).
+    case passed
+    /// Failed on every attempt.
+    case failed
+    /// Failed, then passed on a retry.
+    case flaky
+    case skipped
+    /// The last attempt ran past `--test-timeout` and was killed.
+    case timedOut
+    /// The last attempt's process died (signal or abnormal exit) mid-test.
+    case crashed
+    /// Listed as quarantined in config: run and reported, never fails the build.
+    case quarantined
+
+    /// Whether this verdict makes the run exit 1.
+    public var failsBuild: Bool { self == .failed || self == .timedOut || self == .crashed }
+
+    /// The verdict for a sequence of attempts (in order).
+    public static func verdict(for attempts: [AttemptOutcome], quarantined: Bool = false) -> Outcome {
+        guard let last = attempts.last else { return .skipped }
+        let verdict: Outcome
+        if last == .passed {
+            verdict = attempts.contains(where: \.isFailure) ? .flaky : .passed
+        } else {
+            switch last {
+            case .skipped: verdict = .skipped
+            case .timedOut: verdict = .timedOut
+            case .crashed: verdict = .crashed
+            default: verdict = .failed
+            }
+        }
+        if quarantined && verdict.failsBuild { return .quarantined }
+        return verdict
+    }
+}

@@ -1,0 +1,135 @@
+/// One child process that ran a batch of tests on a worker slot.
+public struct BatchRecord: Codable, Sendable, Equatable {
+    public var id: Int
+    public var worker: Int
+    public var machine: String?
+    /// Seconds from the run's start.
+    public var start: Double
+    public var end: Double
+    public var tests: [TestID]
+    /// How the process ended: `exit 0`, `exit 1`, `signal 11`, `killed (timeout)`, ….
+    public var termination: String
+    public var mockPort: Int?
+    public var webDriverPort: Int?
+
+    public init(
+        id: Int, worker: Int, machine: String? = nil, start: Double, end: Double, tests: [TestID],
+        termination: String, mockPort: Int? = nil, webDriverPort: Int? = nil
+    ) {
+        self.id = id
+        self.worker = worker
+        self.machine = machine
+        self.start = start
+        self.end = end
+        self.tests = tests
+        self.termination = termination
+        self.mockPort = mockPort
+        self.webDriverPort = webDriverPort
+    }
+}
+
+/// Per-outcome counts of a run.
+public struct OutcomeCounts: Codable, Sendable, Equatable {
+    public var total = 0
+    public var passed = 0
+    public var failed = 0
+    public var flaky = 0
+    public var skipped = 0
+    public var timedOut = 0
+    public var crashed = 0
+    public var quarantined = 0
+
+    public init() {}
+
+    public init(_ tests: [TestRecord]) {
+        for t in tests { add(t.outcome) }
+    }
+
+    public mutating func add(_ outcome: Outcome) {
+        total += 1
+        switch outcome {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .flaky: flaky += 1
+        case .skipped: skipped += 1
+        case .timedOut: timedOut += 1
+        case .crashed: crashed += 1
+        case .quarantined: quarantined += 1
+        }
+    }
+
+    /// Tests whose verdict fails the build.
+    public var failing: Int { failed + timedOut + crashed }
+}
+
+/// Where a run happened and how it was asked for (shown in the report's summary).
+public struct RunMetadata: Codable, Sendable, Equatable {
+    public var runID: String
+    /// Seconds since 1970 when the run started.
+    public var startedAt: Double
+    public var wallTime: Double
+    public var shards: Int
+    public var retries: Int
+    public var robotciVersion: String
+    public var commandLine: [String]
+    public var gitCommit: String?
+    public var gitBranch: String?
+    public var hostname: String?
+    /// `K/N` when this run was one partition of several.
+    public var partition: String?
+    /// Labels of the machines whose reports were merged into this one.
+    public var machines: [String]?
+    /// True when the run was interrupted and the report is partial.
+    public var interrupted: Bool
+
+    public init(
+        runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,
+        robotciVersion: String, commandLine: [String], gitCommit: String? = nil,
+        gitBranch: String? = nil, hostname: String? = nil, partition: String? = nil,
+        machines: [String]? = nil, interrupted: Bool = false
+    ) {
+        self.runID = runID
+        self.startedAt = startedAt
+        self.wallTime = wallTime
+        self.shards = shards
+        self.retries = retries
+        self.robotciVersion = robotciVersion
+        self.commandLine = commandLine
+        self.gitCommit = gitCommit
+        self.gitBranch = gitBranch
+        self.hostname = hostname
+        self.partition = partition
+        self.machines = machines
+        self.interrupted = interrupted
+    }
+}
+
+/// The whole run: what `results.json` holds and every report is rendered from.
+public struct RunResult: Codable, Sendable, Equatable {
+    /// Format marker so `robotci merge`/`report` can reject foreign JSON.
+    public var format: String = RunResult.formatName
+    public var metadata: RunMetadata
+    public var tests: [TestRecord]
+    public var batches: [BatchRecord]
+
+    public static let formatName = "robotci-results-v1"
+
+    public init(metadata: RunMetadata, tests: [TestRecord], batches: [BatchRecord]) {
+        self.metadata = metadata
+        self.tests = tests
+        self.batches = batches
+    }
+
+    public var counts: OutcomeCounts { OutcomeCounts(tests) }
+
+    /// Sum of every attempt's duration: what one serial worker would have needed.
+    public var serialTime: Double { tests.reduce(0) { $0 + $1.attempts.reduce(0) { $0 + $1.duration } } }
+
+    /// Busy time of all batches over (slots × wall time); 1.0 means no slot ever idled.
+    public var shardEfficiency: Double {
+        let slots = max(1, Set(batches.map { "\($0.machine ?? "")#\($0.worker)" }).count)
+        let busy = batches.reduce(0) { $0 + max(0, $1.end - $1.start) }
+        guard metadata.wallTime > 0 else { return 0 }
+        return min(1, busy / (Double(slots) * metadata.wallTime))
+    }
+}

@@ -1,0 +1,40 @@
+/// A test's identity as XCTest names it: `Module.Class/testMethod`.
+///
+/// The raw string is what `--list-tests` prints and what a test bundle accepts as a
+/// filter, so it is kept verbatim; the parts are derived for reports.
+public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    /// `Module.Class/testMethod`, exactly as XCTest lists it.
+    public let rawValue: String
+
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// `Module.Class` for `Module.Class/testMethod` (JUnit's `classname`).
+    public var className: String {
+        guard let slash = rawValue.lastIndex(of: "/") else { return rawValue }
+        return String(rawValue[..<slash])
+    }
+
+    /// `testMethod` for `Module.Class/testMethod` (JUnit's `name`).
+    public var name: String {
+        guard let slash = rawValue.lastIndex(of: "/") else { return rawValue }
+        return String(rawValue[rawValue.index(after: slash)...])
+    }
+
+    /// `Class.testMethod`, the form XCTest's Linux output uses in `Test Case '…'` lines.
+    public var outputName: String {
+        let cls = className
+        let shortClass = cls.lastIndex(of: ".").map { String(cls[cls.index(after: $0)...]) } ?? cls
+        return "\(shortClass).\(name)"
+    }
+
+    public var description: String { rawValue }
+    public static func < (lhs: TestID, rhs: TestID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}

@@ -1,0 +1,42 @@
+/// Cuts the next batch off a longest-first queue when a worker slot asks for work.
+///
+/// A batch is one child process, so big batches amortise process start-up, while the
+/// last batches must be small so that no slot idles while another still has a long
+/// queue. The cut is made at the moment a slot is free, from what is left, which
+/// adapts to tests that ran longer or shorter than expected.
+public struct BatchCutter: Sendable, Equatable {
+    /// How many batches each slot should get out of the remaining work (more = smaller tail).
+    public var batchesPerSlot: Double
+    /// A batch is never planned shorter than this (seconds), unless the work runs out:
+    /// below it, process start-up would dominate.
+    public var minimumBatchSeconds: Double
+    /// Hard cap on tests per batch (keeps a crash's re-queue and a log's size bounded).
+    public var maximumTests: Int
+
+    public init(batchesPerSlot: Double = 2, minimumBatchSeconds: Double = 0.5, maximumTests: Int = 2_000) {
+        self.batchesPerSlot = batchesPerSlot
+        self.minimumBatchSeconds = minimumBatchSeconds
+        self.maximumTests = maximumTests
+    }
+
+    /// How many tests from the front of `queue` (longest-first) make the next batch.
+    /// - Parameters:
+    ///   - remainingSeconds: expected time of everything in `queue`.
+    ///   - slots: number of worker slots sharing the queue.
+    public func nextBatchSize(queue: ArraySlice<PlannedTest>, remainingSeconds: Double, slots: Int) -> Int {
+        guard !queue.isEmpty else { return 0 }
+        let slots = max(1, slots)
+        let target = max(remainingSeconds / (Double(slots) * batchesPerSlot), minimumBatchSeconds)
+        // Every slot should get a share of the tests even when they are all tiny.
+        let countCap = min(maximumTests, max(1, (queue.count + slots - 1) / slots))
+        var sum = 0.0
+        var n = 0
+        for test in queue {
+            if n >= countCap { break }
+            if n > 0 && sum + test.expected > target { break }
+            sum += test.expected
+            n += 1
+        }
+        return max(1, n)
+    }
+}

@@ -1,0 +1,57 @@
+/// Per-test durations from earlier runs (`timings.json`), used to plan the next one.
+public struct Timings: Codable, Sendable, Equatable {
+    public var version = 1
+    /// Seconds per test id.
+    public var tests: [String: Double]
+
+    public init(tests: [String: Double] = [:]) { self.tests = tests }
+
+    public subscript(id: TestID) -> Double? { tests[id.rawValue] }
+
+    /// Median of the known durations, the guess for tests never seen before.
+    public var median: Double? {
+        guard !tests.isEmpty else { return nil }
+        let sorted = tests.values.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+
+    /// These timings updated with a run's results; tests not in the run keep their old value
+    /// so a partition's report does not erase what other machines measured.
+    public func updated(with tests: [TestRecord]) -> Timings {
+        var copy = self
+        for t in tests where t.outcome != .skipped && !t.attempts.isEmpty {
+            copy.tests[t.id.rawValue] = t.representativeDuration
+        }
+        return copy
+    }
+}
+
+/// A test with the time it is expected to take.
+public struct PlannedTest: Sendable, Equatable {
+    public var id: TestID
+    public var expected: Double
+    /// Whether `expected` came from history (false: the median or the default guess).
+    public var known: Bool
+
+    public init(id: TestID, expected: Double, known: Bool) {
+        self.id = id
+        self.expected = expected
+        self.known = known
+    }
+}
+
+public enum Planner {
+    /// Guess for a test when no history exists at all.
+    public static let defaultEstimate = 1.0
+
+    /// Tests ordered longest-first (ties by name, so every machine orders them the same).
+    public static func order(_ tests: [TestID], timings: Timings) -> [PlannedTest] {
+        let fallback = timings.median ?? defaultEstimate
+        return tests.map { id in
+            if let t = timings[id] { return PlannedTest(id: id, expected: t, known: true) }
+            return PlannedTest(id: id, expected: fallback, known: false)
+        }
+        .sorted { $0.expected != $1.expected ? $0.expected > $1.expected : $0.id < $1.id }
+    }
+}
