@@ -1,0 +1,18 @@
+import Foundation
+
+/// A value guarded by a mutex, so NIO's event-loop threads and the `MockServer`
+/// actor can share the route table and the journal without hopping executors.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A request as the server received it, handed to route handlers and kept in the journal.
+public struct MockRequest: Sendable {
+    /// The request method.
+    public let method: HTTPMethod
+    /// The path part of the request target, without the query (`/character/1`).
+    public let path: String
+    /// The raw query string without the `?`, or `nil` when the target had none.
+    public let query: String?
+    /// The header fields in the order received, names as the client spelled them.
+    public let headerFields: [(name: String, value: String)]
+    /// The request body; empty when there was none.
+    public let body: Data
+    /// Values captured by a parameterized route: `["id": "1"]` for `/character/:id`.
+    public let pathParameters: [String: String]
+
+    /// Creates a request; the server builds these, tests of handlers may too.
+    public init(
+        method: HTTPMethod,
+        path: String,
+        query: String? = nil,
+        headerFields: [(name: String, value: String)] = [],
+        body: Data = Data(),
+        pathParameters: [String: String] = [:]
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headerFields = headerFields
+        self.body = body
+        self.pathParameters = pathParameters
+    }
+
+    /// The headers as a dictionary; repeated fields are joined with `, `.
+    public var headers: [String: String] {
+        headerFields.reduce(into: [:]) { result, field in
+            result[field.name] = result[field.name].map { "\($0), \(field.value)" } ?? field.value
+        }
+    }
+
+    /// The value of a header, looked up case-insensitively; repeated fields are joined with `, `.
+    public func header(_ name: String) -> String? {
+        let values = headerFields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        return values.isEmpty ? nil : values.map(\.value).joined(separator: ", ")
+    }
+
+    /// The query parameters, percent-decoded; for a repeated name the last value wins.
+    public var queryParameters: [String: String] {
+        guard let query, !query.isEmpty else { return [:] }
+        return query.split(separator: "&").reduce(into: [:]) { result, pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.decode(parts[0])
+            result[name] = parts.count > 1 ? Self.decode(parts[1]) : ""
+        }
+    }
+
+    /// The body decoded as UTF-8, or `nil` when it is not valid UTF-8.
+    public var bodyString: String? {
+        String(data: body, encoding: .utf8)
+    }
+
+    /// Decodes the body as JSON.
+    public func jsonBody<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: body)
+    }
+
+    /// `GET /path?query`, the way the journal and `robotci mock` print a request.
+    public var requestLine: String {
+        "\(method) \(path)\(query.map { "?\($0)" } ?? "")"
+    }
+
+    /// The same request with the parameters its route captured.
+    func with(pathParameters: [String: String]) -> MockRequest {
+        MockRequest(
+            method: method, path: path, query: query, headerFields: headerFields, body: body,
+            pathParameters: pathParameters
+        )
+    }
+
+    private static func decode(_ component: Substring) -> String {
+        let spaced = component.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}
+
+/// SwiftMockServer's name for ``MockRequest``.
+public typealias MockHTTPRequest = MockRequest

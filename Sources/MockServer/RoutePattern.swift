@@ -1,0 +1,65 @@
+/// How a route matches a request path.
+///
+/// When several routes match, `exact` beats `parameterized`, which beats `prefix`,
+/// which beats `catchAll`; among routes of one kind the one registered last wins,
+/// so a test can override a route mid-test ("recovery" scenarios).
+public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
+    /// The path must equal this string (`/character`).
+    case exact(String)
+    /// `:name` segments match any one segment and are captured (`/character/:id`).
+    case parameterized(String)
+    /// The path must start with this string (`/avatar/`).
+    case prefix(String)
+    /// Any path.
+    case catchAll
+
+    /// The pattern as the journal shows it: `/character`, `/character/:id`, `/avatar/*`, `*`.
+    public var description: String {
+        switch self {
+        case .exact(let path): path
+        case .parameterized(let pattern): pattern
+        case .prefix(let prefix): "\(prefix)*"
+        case .catchAll: "*"
+        }
+    }
+
+    /// Lower ranks win.
+    var rank: Int {
+        switch self {
+        case .exact: 0
+        case .parameterized: 1
+        case .prefix: 2
+        case .catchAll: 3
+        }
+    }
+
+    /// The captured parameters when `path` matches, `nil` when it does not.
+    func match(_ path: String) -> [String: String]? {
+        switch self {
+        case .exact(let expected):
+            return path == expected ? [:] : nil
+        case .prefix(let prefix):
+            return path.hasPrefix(prefix) ? [:] : nil
+        case .catchAll:
+            return [:]
+        case .parameterized(let pattern):
+            return Self.capture(pattern: pattern, path: path)
+        }
+    }
+
+    private static func capture(pattern: String, path: String) -> [String: String]? {
+        let expected = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let actual = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard expected.count == actual.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (want, got) in zip(expected, actual) {
+            if want.hasPrefix(":"), want.count > 1 {
+                guard !got.isEmpty else { return nil }
+                parameters[String(want.dropFirst())] = got.removingPercentEncoding ?? String(got)
+            } else if want != got {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

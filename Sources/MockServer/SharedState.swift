@@ -1,0 +1,26 @@
+/// What the event loops need from the server, reachable without hopping onto the actor.
+final class SharedState: Sendable {
+    /// The current routes; replaced as a whole by the actor.
+    let routes: Locked<RouteTable>
+    /// Every request received.
+    let journal: RequestJournal
+    /// Bodies larger than this get `413`.
+    let maxBodySize: Int
+    /// Told about each request once it has been answered (used by `robotci mock` to print it).
+    let onResponse: (@Sendable (RecordedRequest) -> Void)?
+
+    init(configuration: MockServer.Configuration) {
+        routes = Locked(RouteTable(defaultResponse: EncodedResponse(configuration.defaultResponse)))
+        journal = RequestJournal(capacity: configuration.maxRecordedRequests)
+        maxBodySize = configuration.maxBodySize
+        onResponse = configuration.onResponse
+    }
+
+    /// Records how a request was answered and reports it.
+    func complete(_ sequence: Int, status: HTTPStatus, error: String? = nil) {
+        let entry = journal.complete(sequence, status: status, error: error)
+        if let onResponse, let entry {
+            onResponse(entry)
+        }
+    }
+}
