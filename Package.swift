@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "RobotCICore"),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "CProcessSupport", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "RobotCIReport", dependencies: ["RobotCICore", "CLibXML2"]),
         .target(
@@ -38,6 +38,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        .target(name: "CProcessSupport"),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
         .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer"]),
         .systemLibrary(

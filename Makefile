@@ -1,0 +1,42 @@
+# robotci — the commands a newcomer needs. `make demo` and `make test` install
+# what is missing (apt) first, so they work on a fresh Debian machine.
+SHELL := /bin/bash
+APT_PACKAGES := libxml2-dev libcurl4-openssl-dev chromium chromium-driver
+SWIFT ?= swift
+SHARDS ?= 8
+
+.PHONY: setup build test demo e2e clean bench
+
+## Install the Debian packages robotci needs (skipped when already there).
+setup:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: setup
+	$(SWIFT) build --product robotci
+
+## The project's tests: unit, end-to-end (the built robotci on fixture suites),
+## browser tests, and the example suite run through robotci.
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@if [ -d Examples/CharacterApp ]; then $(MAKE) --no-print-directory example-test; fi
+
+## The bundled example through robotci, 8 shards.
+demo: build
+	@if [ ! -d Examples/CharacterApp ]; then echo "Examples/CharacterApp is not there yet"; exit 2; fi
+	.build/debug/robotci run --package Examples/CharacterApp --shards $(SHARDS) --report-dir robotci-report
+	@echo "report: $$(pwd)/robotci-report/index.html"
+
+example-test: build
+	.build/debug/robotci run --package Examples/CharacterApp --shards 4 --report-dir .build/example-report
+
+bench: build
+	bench/run
+
+clean:
+	rm -rf robotci-report

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Everything `robotci run` needs to know, after defaults, `robotci.yml`,
+/// `ROBOTCI_*` environment variables and flags have been layered (in that order).
+public struct RunConfiguration: Sendable, Equatable {
+    /// Path of the SwiftPM package under test.
+    public var package = "."
+    /// Number of worker slots (parallel child processes).
+    public var shards: Int
+    /// Extra attempts for a failing test.
+    public var retries = 2
+    /// Seconds one test may run before its process group is killed.
+    public var testTimeout = 300.0
+    public var reportDir = "robotci-report"
+    public var skipBuild = false
+    /// Regexes a test id must match one of (empty: all).
+    public var filter: [String] = []
+    /// Regexes that exclude a test id.
+    public var skip: [String] = []
+    public var failOnFlaky = false
+    /// Regexes of tests that run and are reported but never fail the build.
+    public var quarantine: [String] = []
+    /// This machine's share, `K/N` (1-based).
+    public var partition: Partition?
+    /// N for a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` gives K).
+    public var partitionCount: Int?
+    /// `github`, `plain` or nil (auto).
+    public var reporter: String?
+    /// First port of the slot port range; nil: ports assigned by the OS.
+    public var basePort: Int?
+    /// `debug` or `release`, passed to `swift build -c`.
+    public var buildConfiguration = "debug"
+    /// Extra arguments for `swift build`.
+    public var buildArguments: [String] = []
+    /// Upper bound on tests per batch (1: one process per test).
+    public var maxBatchSize = 2_000
+
+    public init(shards: Int) { self.shards = shards }
+}
+
+/// `K/N`: run the K-th of N shares of the suite (1-based).
+public struct Partition: Sendable, Equatable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) throws {
+        guard count >= 1, index >= 1, index <= count else {
+            throw ConfigError("partition \(index)/\(count) is out of range: use K/N with 1 ≤ K ≤ N, e.g. 2/4")
+        }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `K/N`.
+    public init(parsing text: String) throws {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+              let n = Int(parts[1].trimmingCharacters(in: .whitespaces))
+        else {
+            throw ConfigError("partition '\(text)' is not K/N: write e.g. --partition 2/4 (the 2nd of 4 machines)")
+        }
+        try self.init(index: k, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
+
+/// A configuration problem, with a message that says where and how to fix it.
+public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+

@@ -1,0 +1,27 @@
+import Foundation
+import RobotCICore
+
+/// Writes a report folder: `results.json`, `junit.xml`, `timings.json`, `index.html`,
+/// each atomically. Everything is rendered before the first file is written, so a
+/// rendering error leaves the folder as it was.
+public enum ReportWriter {
+    public static func write(_ result: RunResult, timings: Timings, to directory: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let files: [(String, Data)] = [
+            ("results.json", try encoder.encode(result)),
+            ("junit.xml", try JUnitWriter.render(result)),
+            ("timings.json", try encoder.encode(timings)),
+            ("index.html", Data(HTMLReport.render(result, reportDirectory: directory).utf8)),
+        ]
+        for (name, data) in files {
+            try AtomicFile.write(data, to: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// Reads `timings.json` from a report folder; nil when there is none or it is unreadable.
+    public static func readTimings(in directory: URL) -> Timings? {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("timings.json")) else { return nil }
+        return try? JSONDecoder().decode(Timings.self, from: data)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RobotCICore
+
+/// Writes a run as JUnit XML (Ant/Jenkins schema + Surefire's rerun elements)
+/// through libxml2.
+///
+/// - failed / crashed / timedOut: `<failure type="…">` for the first failed attempt,
+///   then `<rerunFailure>` for each failed retry;
+/// - flaky: `<flakyFailure>` for each failed attempt and no `<failure>`, so the test
+///   counts as passed while no attempt is lost;
+/// - skipped: `<skipped message="…">`; quarantined: `<skipped>` naming the real verdict.
+public enum JUnitWriter {
+    public static func render(_ result: RunResult) throws -> Data {
+        let w = try XMLWriter()
+        let counts = result.counts
+        try w.start("testsuites")
+        try w.attribute("name", "robotci")
+        try w.attribute("tests", String(counts.total))
+        try w.attribute("failures", String(counts.failing))
+        try w.attribute("errors", "0")
+        try w.attribute("skipped", String(counts.skipped + counts.quarantined))
+        try w.attribute("time", seconds(result.metadata.wallTime))
+        try w.attribute("timestamp", isoDate(result.metadata.startedAt))
+
+        let bySuite = Dictionary(grouping: result.tests, by: { $0.id.className })
+        for suite in bySuite.keys.sorted() {
+            let tests = bySuite[suite] ?? []
+            let c = OutcomeCounts(tests)
+            try w.start("testsuite")
+            try w.attribute("name", suite)
+            try w.attribute("tests", String(c.total))
+            try w.attribute("failures", String(c.failing))
+            try w.attribute("errors", "0")
+            try w.attribute("skipped", String(c.skipped + c.quarantined))
+            try w.attribute("time", seconds(tests.reduce(0) { $0 + $1.representativeDuration }))
+            try w.attribute("timestamp", isoDate(result.metadata.startedAt))
+            if let host = result.metadata.hostname { try w.attribute("hostname", host) }
+            for test in tests { try writeCase(test, to: w) }
+            try w.end()
+        }
+        try w.end()
+        return try w.finish()
+    }
+
+    private static func writeCase(_ test: TestRecord, to w: XMLWriter) throws {
+        try w.start("testcase")
+        try w.attribute("classname", test.id.className)
+        try w.attribute("name", test.id.name)
+        try w.attribute("time", seconds(test.representativeDuration))
+        if let loc = test.location {
+            try w.attribute("file", loc.file)
+            try w.attribute("line", String(loc.line))
+        }
+        let failed = test.attempts.filter { $0.outcome.isFailure }
+        switch test.outcome {
+        case .passed:
+            break
+        case .flaky:
+            for a in failed { try writeFailure("flakyFailure", a, to: w) }
+        case .failed, .crashed, .timedOut:
+            for (i, a) in failed.enumerated() { try writeFailure(i == 0 ? "failure" : "rerunFailure", a, to: w) }
+        case .skipped:
+            try w.start("skipped")
+            if let reason = test.attempts.last?.failures.first?.message { try w.attribute("message", reason) }
+            try w.end()
+        case .quarantined:
+            try w.start("skipped")
+            let verdict = Outcome.verdict(for: test.attempts.map(\.outcome))
+            try w.attribute("message", "quarantined: \(verdict.rawValue) — \(failed.last?.failures.first?.message ?? "")")
+            try w.end()
+        }
+        if let last = test.attempts.last, !last.output.isEmpty {
+            try w.element("system-out", text: last.output)
+        }
+        try w.end()
+    }
+
+    private static func writeFailure(_ element: String, _ attempt: Attempt, to w: XMLWriter) throws {
+        try w.start(element)
+        try w.attribute("message", failureSummary(attempt))
+        try w.attribute("type", attempt.outcome.rawValue)
+        var detail = ""
+        for f in attempt.failures {
+            if let file = f.file { detail += "\(file):\(f.line ?? 0): " }
+            detail += f.message + "\n"
+        }
+        detail += "attempt \(attempt.number) on worker \(attempt.worker), \(seconds(attempt.duration)) s"
+        if element == "failure" {
+            try w.text(detail)
+        } else {
+            // Surefire's rerun elements carry their own output.
+            try w.element("stackTrace", text: detail)
+            if !attempt.output.isEmpty { try w.element("system-out", text: attempt.output) }
+        }
+        try w.end()
+    }
+
+    static func failureSummary(_ attempt: Attempt) -> String {
+        attempt.failures.first?.message ?? attempt.outcome.rawValue
+    }
+
+    static func seconds(_ s: Double) -> String { String(format: "%.3f", s) }
+
+    static func isoDate(_ epoch: Double) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: Date(timeIntervalSince1970: epoch))
+    }
+}

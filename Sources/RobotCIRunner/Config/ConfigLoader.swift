@@ -1,0 +1,145 @@
+import Foundation
+import RobotCICore
+import Yams
+
+/// Layers configuration: defaults < `robotci.yml` < `ROBOTCI_*` environment < flags.
+///
+/// Every key has the same name in YAML as the flag (`test-timeout`), and in the
+/// environment upper-cased with underscores (`ROBOTCI_TEST_TIMEOUT`).
+public enum ConfigLoader {
+    /// A value as given (YAML scalar or list, env string, flag), before typing.
+    public enum Value: Equatable, Sendable {
+        case scalar(String)
+        case list([String])
+    }
+
+    /// Keys robotci understands, with the type each must have.
+    public static let keys: [String: Kind] = [
+        "package": .string, "shards": .int, "retries": .int, "test-timeout": .number, "report-dir": .string,
+        "skip-build": .bool, "filter": .list, "skip": .list, "fail-on-flaky": .bool, "quarantine": .list,
+        "partition": .string, "partition-count": .int, "reporter": .string, "base-port": .int,
+        "configuration": .string, "build-arguments": .list, "max-batch-size": .int,
+    ]
+
+    public enum Kind: Sendable { case string, int, number, bool, list }
+
+    /// Reads a YAML file into raw values; errors name the file, line and key.
+    public static func readYAML(at path: String) throws -> [String: (Value, String)] {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ConfigError("cannot read config file \(path): \(error.localizedDescription)")
+        }
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch let e as YamlError {
+            throw ConfigError("\(path): invalid YAML: \(e)")
+        }
+        guard let root = node else { return [:] }
+        guard let mapping = root.mapping else {
+            throw ConfigError("\(path):\((root.mark?.line ?? 0) + 1): the config must be a mapping of keys (e.g. 'shards: 8')")
+        }
+        var out: [String: (Value, String)] = [:]
+        for (k, v) in mapping {
+            let line = (k.mark?.line ?? 0) + 1
+            let where_ = "\(path):\(line)"
+            guard let key = k.string else { throw ConfigError("\(where_): keys must be strings") }
+            guard keys[key] != nil else {
+                throw ConfigError("\(where_): unknown key '\(key)'; known keys: \(keys.keys.sorted().joined(separator: ", "))")
+            }
+            if let seq = v.sequence {
+                out[key] = (.list(seq.map { $0.string ?? "" }), "\(where_) key '\(key)'")
+            } else if let s = v.scalar {
+                out[key] = (.scalar(s.string), "\(where_) key '\(key)'")
+            } else {
+                throw ConfigError("\(where_): key '\(key)' needs a value or a list, not a mapping")
+            }
+        }
+        return out
+    }
+
+    /// `ROBOTCI_*` variables that name a config key.
+    public static func readEnvironment(_ env: [String: String]) -> [String: (Value, String)] {
+        var out: [String: (Value, String)] = [:]
+        for key in keys.keys {
+            let name = "ROBOTCI_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+            guard let v = env[name] else { continue }
+            if keys[key] == .list {
+                out[key] = (.list(v.split(separator: ",").map(String.init)), "environment variable \(name)")
+            } else {
+                out[key] = (.scalar(v), "environment variable \(name)")
+            }
+        }
+        return out
+    }
+
+    /// Applies layers in order (later wins) onto `config`.
+    public static func apply(_ layers: [[String: (Value, String)]], to config: inout RunConfiguration) throws {
+        for layer in layers {
+            for (key, (value, source)) in layer.sorted(by: { $0.key < $1.key }) {
+                try set(key, value, source: source, on: &config)
+            }
+        }
+    }
+
+    static func set(_ key: String, _ value: Value, source: String, on c: inout RunConfiguration) throws {
+        func scalar() throws -> String {
+            guard case .scalar(let s) = value else { throw ConfigError("\(source): '\(key)' takes one value, not a list") }
+            return s
+        }
+        func int(min: Int = 0) throws -> Int {
+            let s = try scalar()
+            guard let n = Int(s), n >= min else { throw ConfigError("\(source): '\(key)' must be an integer ≥ \(min), got '\(s)'") }
+            return n
+        }
+        func number() throws -> Double {
+            let s = try scalar()
+            guard let n = Double(s), n > 0 else { throw ConfigError("\(source): '\(key)' must be a positive number of seconds, got '\(s)'") }
+            return n
+        }
+        func bool() throws -> Bool {
+            let s = try scalar().lowercased()
+            switch s {
+            case "true", "yes", "1", "on": return true
+            case "false", "no", "0", "off": return false
+            default: throw ConfigError("\(source): '\(key)' must be true or false, got '\(s)'")
+            }
+        }
+        func list() -> [String] {
+            switch value {
+            case .list(let l): return l
+            case .scalar(let s): return [s]
+            }
+        }
+        switch key {
+        case "package": c.package = try scalar()
+        case "shards": c.shards = try int(min: 1)
+        case "retries": c.retries = try int()
+        case "test-timeout": c.testTimeout = try number()
+        case "report-dir": c.reportDir = try scalar()
+        case "skip-build": c.skipBuild = try bool()
+        case "filter": c.filter = list()
+        case "skip": c.skip = list()
+        case "fail-on-flaky": c.failOnFlaky = try bool()
+        case "quarantine": c.quarantine = list()
+        case "partition":
+            do { c.partition = try Partition(parsing: try scalar()) } catch let e as ConfigError {
+                throw ConfigError("\(source): \(e.message)")
+            }
+        case "partition-count": c.partitionCount = try int(min: 1)
+        case "reporter":
+            let r = try scalar()
+            guard ["github", "plain", "auto"].contains(r) else { throw ConfigError("\(source): 'reporter' must be github, plain or auto, got '\(r)'") }
+            c.reporter = r
+        case "base-port":
+            let p = try int(min: 1024)
+            guard p < 65000 else { throw ConfigError("\(source): 'base-port' must be below 65000") }
+            c.basePort = p
+        case "configuration":
+            let v = try scalar()
+            guard v == "debug" || v == "release" else { throw ConfigError("\(source): 'configuration' must be debug or release, got '\(v)'") }
+            c.buildConfiguration = v
+        case "build-arguments": c.buildArguments = list()
+        case "max-batch-size": c.maxBatchSize = try int(min: 1)
+        default: throw ConfigError("\(source): unknown key '\(key)'")
+        }
+    }
+}

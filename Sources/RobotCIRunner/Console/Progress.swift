@@ -1,0 +1,116 @@
+import Foundation
+import RobotCICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Live progress on stderr: one redrawn line on a terminal; plain lines (each
+/// problem as it happens, a status line every 10 s) in CI or when piped.
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let interactive: Bool
+    private let total: Int
+    private let shards: Int
+    private let clock: RunClock
+    private var done = 0
+    private var failed = 0
+    private var flaky = 0
+    private var retriesQueued = 0
+    private var running: [Int: TestID] = [:]
+    private var lastDraw = -1.0
+    private var lastPlain = 0.0
+    private var lineVisible = false
+
+    init(total: Int, shards: Int, clock: RunClock, environment: [String: String]) {
+        self.total = total
+        self.shards = shards
+        self.clock = clock
+        let ci = environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
+        interactive = isatty(2) == 1 && !ci && environment["TERM"] != "dumb"
+    }
+
+    /// Prints a line above the progress line.
+    func log(_ text: String) {
+        lock.withLock {
+            clearLine()
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+            draw(force: true)
+        }
+    }
+
+    func batchStarted(worker: Int, tests: Int, attempt: Int) {
+        lock.withLock { draw(force: false) }
+    }
+
+    func attemptFinished(_ test: TestID, attempt: Attempt, history: [Attempt], retrying: Bool, quarantined: Bool) {
+        lock.withLock {
+            let outcome = attempt.outcome
+            if retrying { retriesQueued += 1 }
+            if !retrying {
+                done += 1
+                let verdict = Outcome.verdict(for: history.map(\.outcome), quarantined: quarantined)
+                if verdict.failsBuild { failed += 1 }
+                if verdict == .flaky { flaky += 1 }
+            }
+            if outcome.isFailure || (outcome == .passed && history.count > 1) {
+                clearLine()
+                let what: String
+                switch outcome {
+                case .passed: what = "FLAKY  \(test) passed on attempt \(attempt.number)"
+                case .failed: what = "FAIL   \(test) (attempt \(attempt.number))"
+                case .crashed: what = "CRASH  \(test) (attempt \(attempt.number))"
+                case .timedOut: what = "TIMEOUT \(test) (attempt \(attempt.number))"
+                case .skipped: what = "SKIP   \(test)"
+                }
+                var text = "\(what) on worker \(attempt.worker)\(retrying ? ", retrying" : "")"
+                if let f = attempt.failures.first {
+                    let loc = f.file.map { "\($0):\(f.line ?? 0): " } ?? ""
+                    text += "\n       \(loc)\(f.message.prefix(300))"
+                }
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            }
+            draw(force: false)
+        }
+    }
+
+    func finish() {
+        lock.withLock { clearLine() }
+    }
+
+    private func statusText() -> String {
+        let elapsed = clock.now()
+        var eta = ""
+        if done > 0 && done < total {
+            let remaining = elapsed / Double(done) * Double(total - done)
+            eta = String(format: ", ETA %.0fs", remaining)
+        }
+        return String(format: "[%.1fs] %d/%d done, %d failed, %d flaky, %d retries%@", elapsed, done, total, failed, flaky, retriesQueued, eta)
+    }
+
+    private func draw(force: Bool) {
+        let now = clock.now()
+        if interactive {
+            guard force || now - lastDraw > 0.1 else { return }
+            lastDraw = now
+            var text = statusText()
+            let width = 120
+            if text.count > width { text = String(text.prefix(width)) }
+            FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+            lineVisible = true
+        } else if now - lastPlain >= 10 || done == total {
+            guard done != 0 || now - lastPlain >= 10 else { return }
+            if done == total && lastPlain < 0 { return }
+            lastPlain = done == total ? -1 : now
+            FileHandle.standardError.write(Data((statusText() + "\n").utf8))
+        }
+    }
+
+    private func clearLine() {
+        if interactive && lineVisible {
+            FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+            lineVisible = false
+        }
+    }
+}

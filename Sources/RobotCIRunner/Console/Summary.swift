@@ -1,0 +1,45 @@
+import Foundation
+import RobotCICore
+
+/// The table printed when a run ends.
+struct Summary {
+    let result: RunResult
+    let reportDir: String
+    let writeTime: Double
+    let failOnFlaky: Bool
+
+    func print(to handle: FileHandle) {
+        let c = result.counts
+        let m = result.metadata
+        var lines: [String] = []
+        let problems = result.tests.filter { $0.outcome.failsBuild || $0.outcome == .flaky || $0.outcome == .quarantined }
+        if !problems.isEmpty {
+            lines.append("")
+            for t in problems {
+                let first = t.attempts.first(where: { $0.outcome.isFailure })?.failures.first
+                let loc = first?.file.map { " at \($0):\(first?.line ?? 0)" } ?? ""
+                lines.append("  \(t.outcome.rawValue.uppercased().padding(toLength: 11, withPad: " ", startingAt: 0)) \(t.id)\(loc) (\(t.attempts.count) attempt\(t.attempts.count == 1 ? "" : "s"))")
+                if let msg = first?.message { lines.append("              \(msg.prefix(200))") }
+            }
+        }
+        lines.append("")
+        lines.append("  outcome      tests")
+        for (name, n) in [("passed", c.passed), ("failed", c.failed), ("flaky", c.flaky), ("skipped", c.skipped),
+                          ("timed out", c.timedOut), ("crashed", c.crashed), ("quarantined", c.quarantined)] where n > 0 || name == "passed" || name == "failed" {
+            lines.append("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(n)")
+        }
+        lines.append("  total        \(c.total)")
+        let serial = result.serialTime
+        let speedup = m.wallTime > 0 ? serial / m.wallTime : 0
+        lines.append(String(format: "  wall %.2fs, serial %.2fs, speed-up %.2fx on %d shards, shard efficiency %.0f%%, report written in %.2fs",
+                            m.wallTime, serial, speedup, m.shards, result.shardEfficiency * 100, writeTime))
+        lines.append("  report: \(reportDir)/index.html, \(reportDir)/junit.xml, \(reportDir)/results.json")
+        let verdict: String
+        if m.interrupted { verdict = "INTERRUPTED (partial report written)" }
+        else if c.failing > 0 { verdict = "FAILED" }
+        else if failOnFlaky && c.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
+        else { verdict = "PASSED" }
+        lines.append("robotci: \(verdict)")
+        handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}

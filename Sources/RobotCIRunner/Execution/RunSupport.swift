@@ -1,0 +1,141 @@
+import Foundation
+import RobotCICore
+
+/// Seconds since the run started, from a monotonic clock.
+struct RunClock: Sendable {
+    let origin = DispatchTime.now().uptimeNanoseconds
+    /// Wall-clock start, seconds since 1970 (for the report).
+    let startedAt = Date().timeIntervalSince1970
+
+    func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds - origin) / 1e9 }
+}
+
+/// Set once when robotci receives SIGINT/SIGTERM.
+final class RunInterruption: @unchecked Sendable {
+    static let shared = RunInterruption()
+    private let lock = NSLock()
+    private var flag = false
+
+    var isInterrupted: Bool { lock.withLock { flag } }
+    func interrupt() { lock.withLock { flag = true } }
+}
+
+/// Where things go inside the report folder.
+struct ReportLayout: Sendable {
+    let directory: URL
+
+    var workDirectory: URL { directory.appendingPathComponent(".robotci-work") }
+    var journal: URL { directory.appendingPathComponent("results.jsonl") }
+
+    /// Relative path of a batch's full log.
+    func batchLogPath(_ batch: Int) -> String { "attachments/batches/batch-\(batch).log" }
+
+    /// Relative folder of one attempt's artifacts.
+    func attemptDirectory(_ test: TestID, attempt: Int) -> String {
+        "attachments/\(ReportLayout.slug(test.rawValue))/\(attempt)"
+    }
+
+    /// A file-system-safe name for a test id.
+    static func slug(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars {
+            if ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "_" || ch == "-" || ch == "." {
+                out.unicodeScalars.append(ch)
+            } else {
+                out.append("_")
+            }
+        }
+        return String(out.prefix(180))
+    }
+
+    /// Clears what belongs to a previous run (its journal, attachments, work files);
+    /// keeps `timings.json`, which the new run plans with.
+    func prepare() throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in ["attachments", ".robotci-work", "results.jsonl"] {
+            let url = directory.appendingPathComponent(name)
+            if fm.fileExists(atPath: url.path) { try fm.removeItem(at: url) }
+        }
+        try fm.createDirectory(at: directory.appendingPathComponent("attachments/batches"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+    }
+}
+
+/// Appends journal entries to `results.jsonl`, one line each, flushed but not fsynced.
+final class JournalWriter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var file: UnsafeMutablePointer<FILE>?
+    private let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    init(url: URL) throws {
+        guard let f = fopen(url.path, "a") else {
+            throw RunnerError.report("cannot write \(url.path): \(String(cString: strerror(errno)))")
+        }
+        file = f
+    }
+
+    func append(_ entry: JournalEntry) {
+        guard let data = try? encoder.encode(entry) else { return }
+        lock.withLock {
+            guard let file else { return }
+            data.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+            fputc(10, file)
+            fflush(file)
+        }
+    }
+
+    func close() {
+        lock.withLock {
+            if let file { fclose(file) }
+            file = nil
+        }
+    }
+}
+
+/// Collects attempts as they arrive: journal, progress, retries.
+final class RunRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var attempts: [TestID: [Attempt]] = [:]
+    private var order: [TestID] = []
+    private var batches: [BatchRecord] = []
+    private let journal: JournalWriter
+    private let quarantine: (TestID) -> Bool
+    let progress: Progress
+    var queue: WorkQueue?
+
+    init(journal: JournalWriter, quarantine: @escaping (TestID) -> Bool, progress: Progress) {
+        self.journal = journal
+        self.quarantine = quarantine
+        self.progress = progress
+    }
+
+    func record(_ test: TestID, _ attempt: Attempt) {
+        let quarantined = quarantine(test)
+        journal.append(.attempt(test: test, quarantined: quarantined, attempt: attempt))
+        let retrying = attempt.outcome.isFailure
+            && (queue?.shouldRetry(test, attempt: attempt.number, worker: attempt.worker) ?? false)
+        let all: [Attempt] = lock.withLock {
+            if attempts[test] == nil { order.append(test) }
+            attempts[test, default: []].append(attempt)
+            return attempts[test] ?? []
+        }
+        progress.attemptFinished(test, attempt: attempt, history: all, retrying: retrying, quarantined: quarantined)
+    }
+
+    func record(_ batch: BatchRecord) {
+        journal.append(.batch(batch))
+        lock.withLock { batches.append(batch) }
+    }
+
+    func snapshot() -> (tests: [TestRecord], batches: [BatchRecord]) {
+        lock.withLock {
+            let tests = order.sorted().map { TestRecord(id: $0, attempts: attempts[$0] ?? [], quarantined: quarantine($0)) }
+            return (tests, batches.sorted { $0.id < $1.id })
+        }
+    }
+}

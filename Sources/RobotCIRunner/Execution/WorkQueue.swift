@@ -1,0 +1,145 @@
+import Foundation
+import RobotCICore
+
+/// A batch handed to a worker slot: tests that run together in one child process.
+struct WorkItem: Sendable {
+    var id: Int
+    var tests: [TestID]
+    /// 1 for first runs, 2… when this is a retry (retries always run alone).
+    var attempt: Int
+}
+
+/// The queue all worker slots pull from (work stealing), and the bookkeeping that
+/// decides retries and re-queues. One lock guards it; slots block on its condition.
+final class WorkQueue: @unchecked Sendable {
+    private struct Retry {
+        var test: TestID
+        var attempt: Int
+        var avoidWorker: Int
+    }
+
+    private let condition = NSCondition()
+    private var queue: [PlannedTest]
+    private var head = 0
+    private var remainingSeconds: Double
+    private var retries: [Retry] = []
+    private var inFlight = 0
+    private var idleSlots = 0
+    private var nextBatchID = 0
+    private var stopped = false
+    /// Times a test's process died before the test even started (bundle load failures).
+    private var launchFailures: [TestID: Int] = [:]
+
+    let slots: Int
+    let maxRetries: Int
+    let cutter: BatchCutter
+    /// A single XCTest filter argument must stay under Linux's 128 KiB per-argument limit.
+    let maxFilterBytes = 100_000
+
+    private let estimates: [TestID: Double]
+
+    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter) {
+        self.queue = planned
+        self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
+        self.remainingSeconds = planned.reduce(0) { $0 + $1.expected }
+        self.slots = slots
+        self.maxRetries = maxRetries
+        self.cutter = cutter
+    }
+
+    /// Blocks until there is work for `worker`, or returns nil when the run is over.
+    func next(worker: Int) -> WorkItem? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if stopped { return nil }
+            // Retries first: they are single tests and decide flaky vs broken early.
+            // A retry prefers another slot than the one it failed on, unless no other is idle.
+            if let i = retries.firstIndex(where: { $0.avoidWorker != worker })
+                ?? (idleSlots == 0 && !retries.isEmpty ? retries.indices.first : nil) {
+                let r = retries.remove(at: i)
+                return issue(WorkItem(id: 0, tests: [r.test], attempt: r.attempt))
+            }
+            if head < queue.count {
+                let pending = queue[head...]
+                var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, slots: slots)
+                var bytes = 0
+                for (k, t) in pending.prefix(n).enumerated() {
+                    bytes += t.id.rawValue.utf8.count + 1
+                    if bytes > maxFilterBytes { n = max(1, k); break }
+                }
+                let batch = Array(pending.prefix(n))
+                head += n
+                remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
+                if head > 4096 && head * 2 > queue.count {
+                    queue.removeFirst(head)
+                    head = 0
+                }
+                return issue(WorkItem(id: 0, tests: batch.map(\.id), attempt: 1))
+            }
+            if inFlight == 0 && retries.isEmpty {
+                stopped = true
+                condition.broadcast()
+                return nil
+            }
+            idleSlots += 1
+            condition.wait()
+            idleSlots -= 1
+        }
+    }
+
+    private func issue(_ item: WorkItem) -> WorkItem {
+        var item = item
+        item.id = nextBatchID
+        nextBatchID += 1
+        inFlight += 1
+        return item
+    }
+
+    /// Reports that a test attempt ended badly; returns whether it was re-queued as a retry.
+    func shouldRetry(_ test: TestID, attempt: Int, worker: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped, attempt <= maxRetries else { return false }
+        retries.append(Retry(test: test, attempt: attempt + 1, avoidWorker: worker))
+        condition.broadcast()
+        return true
+    }
+
+    /// Ends a batch; `unstarted` tests (the rest after a crash or a hang) go back in the queue.
+    /// Returns tests that failed to launch twice, which the caller records as crashed.
+    func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool) -> [TestID] {
+        condition.lock()
+        defer { condition.unlock() }
+        inFlight -= 1
+        var givenUp: [TestID] = []
+        var requeue: [TestID] = []
+        for test in unstarted {
+            if noTestStarted {
+                launchFailures[test, default: 0] += 1
+                if launchFailures[test, default: 0] >= 2 { givenUp.append(test); continue }
+            }
+            requeue.append(test)
+        }
+        if !stopped && !requeue.isEmpty {
+            if item.attempt > 1 {
+                for t in requeue { retries.append(Retry(test: t, attempt: item.attempt, avoidWorker: -1)) }
+            } else {
+                // Back at the front: they were cut from the long end of the queue.
+                let planned = requeue.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
+                queue.insert(contentsOf: planned, at: head)
+                remainingSeconds += planned.reduce(0) { $0 + $1.expected }
+            }
+        }
+        condition.broadcast()
+        return givenUp
+    }
+
+    /// Stops handing out work (interrupt); blocked slots return nil.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,214 @@
+import CProcessSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process in its own process group, stdout and stderr merged into one pipe.
+///
+/// Foundation's `Process` cannot put the child in a new process group, and robotci
+/// must kill a test's whole tree (browsers included) on a timeout, so this uses
+/// `posix_spawn` directly.
+final class ChildProcess {
+    let pid: pid_t
+    /// Read end of the child's merged stdout/stderr.
+    let outputFD: Int32
+    private var reaped = false
+
+    enum Termination: Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+
+        var description: String {
+            switch self {
+            case .exited(let code): return "exit \(code)"
+            case .signaled(let sig): return "signal \(sig)"
+            }
+        }
+    }
+
+    /// Spawns `executable` with `arguments` (not including argv[0]).
+    init(executable: String, arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw RunnerError.spawn(executable, String(cString: strerror(errno))) }
+        let readEnd = fds[0], writeEnd = fds[1]
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        if let dir = workingDirectory {
+            _ = robotci_spawn_addchdir(&actions, dir)
+        }
+
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        // Own process group (so a timeout can kill the whole tree), default signal
+        // dispositions (robotci ignores SIGINT itself) and an empty signal mask.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attr, &emptyMask)
+        posix_spawnattr_setpgroup(&attr, 0)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = [executable] + arguments
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+        var childPID: pid_t = 0
+        // Spawned under the registry's lock so the stray reaper never mistakes a
+        // child that is being born for an orphan.
+        let rc = ChildRegistry.shared.withLock { pids in
+            let rc = withCStrings(argv) { cArgv in
+                withCStrings(envp) { cEnv in
+                    posix_spawn(&childPID, executable, &actions, &attr, cArgv, cEnv)
+                }
+            }
+            if rc == 0 { pids.insert(childPID) }
+            return rc
+        }
+        close(writeEnd)
+        guard rc == 0 else {
+            close(readEnd)
+            throw RunnerError.spawn(executable, String(cString: strerror(rc)))
+        }
+        pid = childPID
+        outputFD = readEnd
+    }
+
+    /// Kills the child's whole process group.
+    func killGroup(_ signal: Int32 = SIGKILL) {
+        guard !reaped else { return }
+        _ = kill(-pid, signal)
+    }
+
+    /// Waits for the child to exit and returns how it ended. Also kills anything
+    /// the child left behind in its process group.
+    func wait() -> Termination {
+        if let done = termination { return done }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return finish(status)
+    }
+
+    /// Returns how the child ended if it has, without blocking.
+    func tryWait() -> Termination? {
+        if let done = termination { return done }
+        var status: Int32 = 0
+        let rc = waitpid(pid, &status, WNOHANG)
+        guard rc == pid else { return nil }
+        return finish(status)
+    }
+
+    private var termination: Termination?
+
+    private func finish(_ status: Int32) -> Termination {
+        // Anything the test left running in its group (a browser, a server) dies with it.
+        _ = kill(-pid, SIGKILL)
+        reaped = true
+        ChildRegistry.shared.remove(pid)
+        let low = status & 0x7f
+        let result: Termination = low == 0 ? .exited((status >> 8) & 0xff) : .signaled(low)
+        termination = result
+        return result
+    }
+
+    deinit { close(outputFD) }
+}
+
+/// The process groups robotci has alive, so a signal handler can kill them all.
+final class ChildRegistry: @unchecked Sendable {
+    static let shared = ChildRegistry()
+    private let lock = NSLock()
+    private var pids: Set<pid_t> = []
+
+    func withLock<R>(_ body: (inout Set<pid_t>) -> R) -> R { lock.withLock { body(&pids) } }
+    func remove(_ pid: pid_t) { lock.withLock { _ = pids.remove(pid) } }
+    var all: Set<pid_t> { lock.withLock { pids } }
+
+    /// Kills every live child's process group.
+    func killAll() {
+        for pid in all { _ = kill(-pid, SIGKILL) }
+    }
+
+    /// Kills and reaps processes that were re-parented to robotci (it is a child
+    /// subreaper on Linux) after escaping a test's process group, e.g. with setsid.
+    /// Only descendants of what robotci started can be re-parented to it.
+    func reapStrays() {
+        #if os(Linux)
+        lock.withLock {
+            let me = getpid()
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
+            for entry in entries {
+                guard let pid = pid_t(entry), !pids.contains(pid) else { continue }
+                guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { continue }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 2, pid_t(fields[1]) == me else { continue }
+                _ = kill(pid, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+            }
+        }
+        #endif
+    }
+
+    /// Makes robotci inherit its descendants' orphans (Linux), so none can outlive it unseen.
+    static func becomeSubreaper() {
+        _ = robotci_become_subreaper()
+    }
+}
+
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { for p in pointers { free(p) } }
+    return pointers.withUnsafeBufferPointer { buf in
+        // posix_spawn takes `char *const argv[]`.
+        body(buf.baseAddress!)
+    }
+}
+
+/// Runs a short command to completion, capturing its merged output (builds, discovery, git).
+func runCaptured(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment, workingDirectory: String? = nil, echo: ((String) -> Void)? = nil) throws -> (ChildProcess.Termination, String) {
+    let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, workingDirectory: workingDirectory)
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var pendingLine = Data()
+    while true {
+        let n = read(child.outputFD, &buffer, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        data.append(contentsOf: buffer[0..<n])
+        if let echo {
+            pendingLine.append(contentsOf: buffer[0..<n])
+            while let nl = pendingLine.firstIndex(of: 10) {
+                echo(String(decoding: pendingLine[pendingLine.startIndex..<nl], as: UTF8.self))
+                pendingLine.removeSubrange(pendingLine.startIndex...nl)
+            }
+        }
+    }
+    if let echo, !pendingLine.isEmpty { echo(String(decoding: pendingLine, as: UTF8.self)) }
+    let termination = child.wait()
+    return (termination, String(decoding: data, as: UTF8.self))
+}
+
+/// Finds an executable on PATH.
+func which(_ name: String) -> String? {
+    if name.contains("/") { return name }
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(dir)/\(name)"
+        if access(path, X_OK) == 0 { return path }
+    }
+    return nil
+}

@@ -1,0 +1,197 @@
+import Foundation
+import RobotCICore
+import RobotCIReport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `robotci run` end to end: build, discover, plan, execute on worker slots, report.
+public final class Runner {
+    public static let version = "0.1.0"
+
+    let config: RunConfiguration
+    let commandLine: [String]
+    let environment: [String: String]
+    private let stderr = FileHandle.standardError
+
+    public init(config: RunConfiguration, commandLine: [String], environment: [String: String]) {
+        self.config = config
+        self.commandLine = commandLine
+        self.environment = environment
+    }
+
+    private func say(_ text: String) { stderr.write(Data((text + "\n").utf8)) }
+
+    /// Builds (unless skipped) and lists the selected tests, after --filter/--skip and partition.
+    public func discover() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int) {
+        let filters = try compile(config.filter, flag: "--filter")
+        let skips = try compile(config.skip, flag: "--skip")
+        let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
+        guard FileManager.default.fileExists(atPath: "\(config.package)/Package.swift") else {
+            throw RunnerError.config("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test")
+        }
+        if !config.skipBuild {
+            say("robotci: building \(config.package) (swift build --build-tests)…")
+            try package.build { [weak self] line in self?.say(line) }
+        }
+        let bundle = try package.findBundle()
+        let all = try bundle.listTests()
+        var tests = all.filter { id in
+            (filters.isEmpty || filters.contains { $0.matches(id.rawValue) }) && !skips.contains { $0.matches(id.rawValue) }
+        }
+        if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty) {
+            throw RunnerError.noTests("no test matches --filter \(config.filter) / --skip \(config.skip) among \(all.count) tests; check the regexes against 'robotci list'")
+        }
+        if let partition = config.partition {
+            let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
+            tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
+        }
+        return (TestBundleInfo(bundle: bundle), tests, all.count)
+    }
+
+    /// Runs the suite and returns the process exit code.
+    public func run() throws -> Int32 {
+        ChildRegistry.becomeSubreaper()
+        let quarantine = try compile(config.quarantine, flag: "quarantine")
+        let (info, tests, total) = try discover()
+        let bundle = info.bundle
+        let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
+        let layout = ReportLayout(directory: reportURL)
+        let previous = ReportWriter.readTimings(in: reportURL) ?? Timings()
+        try layout.prepare()
+
+        let clock = RunClock()
+        let runID = environment["ROBOTCI_RUN_ID"] ?? Self.makeRunID()
+        let shards = max(1, min(config.shards, max(tests.count, 1)))
+        var metadata = RunMetadata(
+            runID: runID, startedAt: clock.startedAt, wallTime: 0, shards: shards, retries: config.retries,
+            robotciVersion: Self.version, commandLine: commandLine, gitCommit: git(["rev-parse", "HEAD"]),
+            gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]), hostname: ProcessInfo.processInfo.hostName,
+            partition: config.partition?.description)
+        let journal = try JournalWriter(url: layout.journal)
+        journal.append(.run(metadata))
+
+        let planned = Planner.order(tests, timings: previous)
+        let partitionText = config.partition.map { " (partition \($0) of \(total) tests)" } ?? ""
+        say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
+
+        let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
+        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress)
+        let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
+                              cutter: BatchCutter(maximumTests: config.maxBatchSize))
+        recorder.queue = queue
+        let ports = PortAllocator(basePort: config.basePort)
+        let executor = BatchExecutor(bundle: bundle, baseEnvironment: environment, testTimeout: config.testTimeout,
+                                     runID: runID, layout: layout, clock: clock, recorder: recorder)
+
+        let signals = SignalTrap { [weak queue] in
+            RunInterruption.shared.interrupt()
+            queue?.stop()
+            ChildRegistry.shared.killAll()
+        }
+        let group = DispatchGroup()
+        for slot in 0..<shards {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                while let item = queue.next(worker: slot) {
+                    let slotPorts = ports.ports(forSlot: slot)
+                    let outcome = executor.run(item, worker: slot, ports: slotPorts)
+                    recorder.record(outcome.record)
+                    let givenUp = queue.finish(item, unstarted: RunInterruption.shared.isInterrupted ? [] : outcome.unstarted,
+                                               noTestStarted: outcome.noTestStarted)
+                    for test in givenUp {
+                        let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
+                        recorder.record(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0,
+                                                      start: outcome.record.start, worker: slot, batch: item.id,
+                                                      failures: [failure], artifacts: [Artifact(kind: "log", path: layout.batchLogPath(item.id))]))
+                    }
+                }
+            }
+            thread.name = "robotci-slot-\(slot)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+        progress.finish()
+        signals.cancel()
+        try? FileManager.default.removeItem(at: layout.workDirectory)
+
+        let interrupted = RunInterruption.shared.isInterrupted
+        metadata.wallTime = clock.now()
+        metadata.interrupted = interrupted
+        journal.append(.finished(metadata))
+        journal.close()
+        let (records, batches) = recorder.snapshot()
+        let result = RunResult(metadata: metadata, tests: records, batches: batches)
+        let writeStart = clock.now()
+        try ReportWriter.write(result, timings: previous.updated(with: records), to: reportURL)
+        let writeTime = clock.now() - writeStart
+
+        Summary(result: result, reportDir: config.reportDir, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
+        if interrupted { return 130 }
+        let counts = result.counts
+        if counts.failing > 0 { return 1 }
+        if config.failOnFlaky && counts.flaky > 0 { return 1 }
+        return 0
+    }
+
+    private func compile(_ patterns: [String], flag: String) throws -> [NSRegularExpression] {
+        try patterns.map { p in
+            do { return try NSRegularExpression(pattern: p) } catch { throw RunnerError.invalidRegex(flag, p) }
+        }
+    }
+
+    private func git(_ args: [String]) -> String? {
+        if let sha = environment["GITHUB_SHA"] ?? environment["CI_COMMIT_SHA"], args.last == "HEAD", args.count == 2 { return sha }
+        guard let gitPath = which("git"),
+              let (t, out) = try? runCaptured(gitPath, ["-C", config.package] + args, environment: environment),
+              t == .exited(0) else { return nil }
+        let value = out.trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty || value.contains("\n") ? nil : value
+    }
+
+    static func makeRunID() -> String {
+        let f = DateFormatter()
+        f.dateFormat = "yyyyMMdd-HHmmss"
+        f.timeZone = TimeZone(identifier: "UTC")
+        return "\(f.string(from: Date()))-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+}
+
+/// The bundle a run found (public face of the internal `TestBundle`).
+public struct TestBundleInfo: Sendable {
+    let bundle: TestBundle
+    public var path: String { bundle.path }
+}
+
+extension NSRegularExpression {
+    func matches(_ s: String) -> Bool {
+        firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+    }
+}
+
+/// Turns SIGINT/SIGTERM into a callback (the default action would leave children behind).
+final class SignalTrap {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                FileHandle.standardError.write(Data("\nrobotci: interrupted; stopping workers and writing a partial report…\n".utf8))
+                handler()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for s in sources { s.cancel() }
+        sources.removeAll()
+    }
+}

@@ -1,0 +1,27 @@
+/// Errors of the runner, each with a message that says what to do.
+public enum RunnerError: Error, CustomStringConvertible, Equatable {
+    case spawn(String, String)
+    case buildFailed(String)
+    case noTestBundle(String)
+    case discoveryFailed(String, String)
+    case noTests(String)
+    case invalidRegex(String, String)
+    case config(String)
+    case report(String)
+
+    public var description: String {
+        switch self {
+        case .spawn(let exe, let why): return "cannot start \(exe): \(why)"
+        case .buildFailed(let package): return "the build of \(package) failed (compiler output above); fix it, or pass --skip-build to run the last build"
+        case .noTestBundle(let dir): return "no .xctest bundle in \(dir): does the package have a test target? build it with 'swift build --build-tests' or drop --skip-build"
+        case .discoveryFailed(let bundle, let output): return "listing the tests of \(bundle) failed:\n\(output)"
+        case .noTests(let why): return "no tests to run: \(why)"
+        case .invalidRegex(let flag, let pattern): return "\(flag) '\(pattern)' is not a valid regular expression"
+        case .config(let message): return message
+        case .report(let message): return message
+        }
+    }
+
+    /// Exit code for this error: every runner error is a usage/config/build problem.
+    public var exitCode: Int32 { 2 }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `robotci` binary and fixture packages for end-to-end tests.
+enum E2E {
+    /// Root of the robotci repository.
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func fixture(_ name: String) -> String { root.appendingPathComponent("Tests/Fixtures/\(name)").path }
+
+    /// `robotci`, built next to the test bundle by `swift build --build-tests`.
+    static var robotci: String {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("robotci").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("robotci").path,
+            root.appendingPathComponent(".build/debug/robotci").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs robotci to completion (with a generous safety timeout).
+    @discardableResult
+    static func run(_ args: [String], env: [String: String] = [:], cwd: String? = nil, timeout: Double = 600) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: robotci)
+        p.arguments = args
+        var environment = ProcessInfo.processInfo.environment
+        environment["CI"] = "true"
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Drain both pipes while waiting so a chatty run cannot block.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        group.enter(); DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter(); DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning && Date() < deadline { usleep(50_000) }
+        if p.isRunning { p.terminate(); usleep(500_000); kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        group.wait()
+        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Builds a fixture package once per test process.
+    static func buildFixture(_ name: String) throws {
+        let lock = NSLock()
+        lock.lock(); defer { lock.unlock() }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["swift", "build", "--build-tests", "--package-path", fixture(name)]
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        if p.terminationStatus != 0 { throw NSError(domain: "fixture build failed: \(name)", code: 1) }
+    }
+
+    static func temporaryDirectory(_ label: String) -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-e2e-\(label)-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Processes whose command line mentions `needle` (to prove nothing was left running).
+    static func processes(matching needle: String) -> [String] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var found: [String] = []
+        for e in entries where Int(e) != nil {
+            guard let data = FileManager.default.contents(atPath: "/proc/\(e)/cmdline"), !data.isEmpty else { continue }
+            let cmd = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            if cmd.contains(needle) && !cmd.contains("robotci-e2e-probe") { found.append("\(e): \(cmd)") }
+        }
+        return found
+    }
+
+    /// JUnit verdicts by `classname/name`, parsed with Foundation's XML parser (not libxml2
+    /// through robotci's own code), so the file is proven readable by another parser.
+    static func junitVerdicts(_ path: URL) throws -> [String: (verdict: String, elements: [String])] {
+        let doc = try XMLDocument(contentsOf: path, options: [])
+        var out: [String: (String, [String])] = [:]
+        for node in try doc.nodes(forXPath: "//testcase") {
+            guard let el = node as? XMLElement else { continue }
+            let cls = el.attribute(forName: "classname")?.stringValue ?? ""
+            let name = el.attribute(forName: "name")?.stringValue ?? ""
+            let children = (el.children ?? []).compactMap { ($0 as? XMLElement)?.name }
+            let verdict: String
+            if children.contains("failure") { verdict = (el.elements(forName: "failure").first?.attribute(forName: "type")?.stringValue) ?? "failed" }
+            else if children.contains("skipped") { verdict = "skipped" }
+            else if children.contains("flakyFailure") { verdict = "flaky" }
+            else { verdict = "passed" }
+            out["\(cls)/\(name)"] = (verdict, children)
+        }
+        return out
+    }
+}
