@@ -1,36 +1,87 @@
 import Foundation
 import RobotCICore
 
-/// Renders `index.html` for a run. (First cut: summary and test table; the full
-/// interactive report replaces this body, keeping the signature.)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Renders `index.html`: the `web-report/` template with the run's data embedded as JSON.
+///
+/// The page needs nothing but itself and the `attachments/` folder beside it: CSS, script
+/// and data are inline, and its Content-Security-Policy forbids every other load.
 public enum HTMLReport {
+    /// The page for `result`, with no artifact contents inlined (links only).
     public static func render(_ result: RunResult) -> String {
-        let c = result.counts
-        var rows = ""
-        for t in result.tests {
-            rows += "<tr><td>\(escape(t.id.rawValue))</td><td>\(t.outcome.rawValue)</td><td>\(t.attempts.count)</td></tr>\n"
-        }
-        return """
-            <!doctype html><html><head><meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src 'self'">
-            <title>robotci report</title></head><body>
-            <h1>robotci: \(c.total) tests, \(c.passed) passed, \(c.failed) failed, \(c.flaky) flaky</h1>
-            <table>\(rows)</table></body></html>
-            """
+        String(decoding: renderBytes(result, reportDirectory: nil), as: UTF8.self)
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(ch)
+    /// The page for `result`; small artifacts (robot steps, mock requests, accessibility
+    /// tree, console) found under `reportDirectory` are inlined so they show in the page.
+    public static func render(_ result: RunResult, reportDirectory: URL?) -> String {
+        String(decoding: renderBytes(result, reportDirectory: reportDirectory), as: UTF8.self)
+    }
+
+    /// Writes `directory/index.html` atomically (temporary file, then rename), creating
+    /// the folder if needed; artifacts are read relative to `directory`.
+    public static func write(_ result: RunResult, to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let bytes = renderBytes(result, reportDirectory: directory)
+        let target = directory.appendingPathComponent("index.html")
+        let temp = directory.appendingPathComponent(".index.html.\(getpid()).tmp")
+        do {
+            try Data(bytes).write(to: temp)
+            guard rename(temp.path, target.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [
+                    NSFilePathErrorKey: target.path,
+                    NSLocalizedDescriptionKey: "cannot write \(target.path): \(String(cString: strerror(errno)))",
+                ])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temp)
+            throw error
+        }
+    }
+
+    /// The Content-Security-Policy of every report: only the page's own script (by hash)
+    /// and inline styles run; images only from the report's own folder or `data:`.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; script-src '\(ReportTemplate.scriptHash)'; style-src 'unsafe-inline'; "
+        + "img-src 'self' data:; base-uri 'none'; form-action 'none'"
+
+    static func renderBytes(_ result: RunResult, reportDirectory: URL?, limits: ReportData.Limits = .standard) -> [UInt8] {
+        let data = ReportData(result: result, reportDirectory: reportDirectory, limits: limits).json()
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + ReportTemplate.js.utf8.count + ReportTemplate.css.utf8.count + 8192)
+        for part in Template.parts {
+            switch part {
+            case .text(let s): out.append(contentsOf: s.utf8)
+            case .csp: out.append(contentsOf: contentSecurityPolicy.utf8)
+            case .style: out.append(contentsOf: ReportTemplate.css.utf8)
+            case .script: out.append(contentsOf: ReportTemplate.js.utf8)
+            case .data: out.append(contentsOf: data)
             }
         }
         return out
+    }
+
+    /// `web-report/index.html` cut at its `{{…}}` slots once, so rendering is concatenation.
+    enum Template {
+        enum Part { case text(String), csp, style, script, data }
+
+        static let parts: [Part] = {
+            var parts: [Part] = []
+            var rest = Substring(ReportTemplate.html)
+            let slots: [(String, Part)] = [("{{CSP}}", .csp), ("{{STYLE}}", .style), ("{{SCRIPT}}", .script), ("{{DATA}}", .data)]
+            while let (range, part) = slots.compactMap({ slot in rest.range(of: slot.0).map { ($0, slot.1) } })
+                .min(by: { $0.0.lowerBound < $1.0.lowerBound }) {
+                parts.append(.text(String(rest[..<range.lowerBound])))
+                parts.append(part)
+                rest = rest[range.upperBound...]
+            }
+            parts.append(.text(String(rest)))
+            return parts
+        }()
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import RobotCICore
+
+/// Any JSON document, decoded so an artifact can be re-written through `SafeJSONWriter`
+/// (never copied into the page as raw text).
+indirect enum JSONValue: Decodable, Sendable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let v = try? c.decode(Bool.self) { self = .bool(v) }
+        else if let v = try? c.decode(Double.self) { self = .number(v) }
+        else if let v = try? c.decode(String.self) { self = .string(v) }
+        else if let v = try? c.decode([JSONValue].self) { self = .array(v) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+}
+
+/// Reads the small artifacts the report shows inline (robot steps, mock requests,
+/// accessibility tree, browser console) from the report folder, within a byte budget.
+struct ArtifactInliner {
+    enum Inlined {
+        case json(JSONValue, cutItems: Int)
+        case text(String, cutBytes: Int)
+    }
+
+    /// Kinds shown inline; everything else (screenshots, logs, DOM dumps) is linked.
+    static let inlineKinds: Set<String> = ["steps", "mock", "accessibility", "console"]
+
+    let directory: URL
+    /// Bytes of artifact files still allowed into the page.
+    var budget: Int
+    /// Files still allowed to be read (keeps render time flat when every test has artifacts).
+    var filesLeft: Int
+    let maxFileBytes: Int
+    let maxItems: Int
+    let maxTextBytes: Int
+
+    /// The artifact's content, or nil when it is not inlinable, missing, too big or over budget.
+    mutating func inline(_ artifact: Artifact) -> Inlined? {
+        guard Self.inlineKinds.contains(artifact.kind), budget > 0, filesLeft > 0,
+              let url = ReportPaths.resolve(artifact.path, in: directory),
+              let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+              size <= maxFileBytes || !isJSON(artifact.kind)
+        else { return nil }
+        filesLeft -= 1
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        if isJSON(artifact.kind) {
+            guard size <= budget, let data = try? handle.readToEnd(),
+                  case .array(let items)? = try? JSONDecoder().decode(JSONValue.self, from: data)
+            else { return nil }
+            budget -= size
+            // The end of a run of steps or requests is where a failure shows; keep it.
+            let kept = Array(items.suffix(maxItems))
+            return .json(.array(kept), cutItems: items.count - kept.count)
+        }
+        let limit = min(maxTextBytes, budget)
+        guard let data = try? handle.read(upToCount: limit) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        budget -= data.count
+        return .text(text, cutBytes: max(0, size - data.count))
+    }
+
+    private func isJSON(_ kind: String) -> Bool { kind == "steps" || kind == "mock" }
+}
+
+/// Artifact paths are relative to the report folder; these keep them there.
+enum ReportPaths {
+    /// The file for a report-relative path, or nil if the path is absolute, has a URL
+    /// scheme or climbs out of `directory`.
+    static func resolve(_ path: String, in directory: URL) -> URL? {
+        guard isSafeRelative(path) else { return nil }
+        let base = directory.standardizedFileURL
+        let url = base.appendingPathComponent(path).standardizedFileURL
+        guard url.path.hasPrefix(base.path.hasSuffix("/") ? base.path : base.path + "/") else { return nil }
+        return url
+    }
+
+    /// A path the page may use as a link: relative, no scheme, no `..` segment.
+    static func isSafeRelative(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("\\") else { return false }
+        let firstSegment = path.split(separator: "/", maxSplits: 1).first ?? ""
+        if firstSegment.contains(":") { return false }
+        return !path.split(separator: "/").contains("..") && !path.contains("\\")
+    }
+
+    private static let hrefAllowed: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.remove(charactersIn: ";:?#%")
+        return set
+    }()
+
+    /// The path percent-encoded for `href`/`src`, or nil when it is not a safe relative path.
+    static func href(_ path: String) -> String? {
+        guard isSafeRelative(path) else { return nil }
+        return path.addingPercentEncoding(withAllowedCharacters: hrefAllowed)
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+import RobotCICore
+
+/// The run as the page's script reads it: compact JSON (arrays, interned class and file
+/// names, milliseconds) with long texts cut to a shared budget so 10,000 tests × 3
+/// attempts stay well under 5 MB. `web-report/README.md` documents the layout.
+struct ReportData {
+    struct Limits: Sendable {
+        /// Target size of the whole data block; texts share what the structure leaves.
+        var totalBytes = 4_400_000
+        /// Most of an attempt's output kept when the budget allows (its tail).
+        var failingOutputBytes = 4096
+        var passingOutputBytes = 1024
+        var messageBytes = 4096
+        var failuresPerAttempt = 10
+        var inlineFileBytes = 256 * 1024
+        var inlineTextBytes = 64 * 1024
+        var inlineItems = 500
+        var inlineFiles = 1500
+        var inlineStringBytes = 2048
+
+        static let standard = Limits()
+    }
+
+    static let testOutcomes: [Outcome] = [.passed, .failed, .flaky, .skipped, .timedOut, .crashed, .quarantined]
+    static let attemptOutcomes: [AttemptOutcome] = [.passed, .failed, .skipped, .timedOut, .crashed]
+
+    let result: RunResult
+    let reportDirectory: URL?
+    let limits: Limits
+
+    func json() -> [UInt8] {
+        var tables = Tables()
+        for t in result.tests { _ = tables.classes.index(t.id.className) }
+
+        let (outputCap, messageCap, inlineBudget) = budgets()
+        var inliner = reportDirectory.map {
+            ArtifactInliner(
+                directory: $0, budget: inlineBudget, filesLeft: limits.inlineFiles,
+                maxFileBytes: limits.inlineFileBytes, maxItems: limits.inlineItems,
+                maxTextBytes: limits.inlineTextBytes)
+        }
+        let inlined = inlineArtifacts(&inliner)
+
+        var w = SafeJSONWriter(capacity: 1 << 20)
+        w.raw("{\"format\":\"robotci-report-data-v1\",\"outcomes\":[")
+        for (i, o) in Self.testOutcomes.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(o.rawValue)
+        }
+        w.raw("],\"attemptOutcomes\":[")
+        for (i, o) in Self.attemptOutcomes.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(o.rawValue)
+        }
+        w.raw("],\"meta\":")
+        writeMeta(&w)
+        w.raw(",\"tests\":[")
+        for (ti, t) in result.tests.enumerated() {
+            if ti > 0 { w.raw(",") }
+            w.raw("[")
+            w.int(tables.classes.index(t.id.className))
+            w.raw(",")
+            w.string(t.id.name)
+            w.raw(",")
+            w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
+            w.raw(",")
+            // bit 0: quarantined; bit 1: the ID has no `/` (class and name are the whole ID).
+            w.int((t.quarantined ? 1 : 0) | (t.id.rawValue.contains("/") ? 0 : 2))
+            w.raw(",[")
+            for (ai, a) in t.attempts.enumerated() {
+                if ai > 0 { w.raw(",") }
+                writeAttempt(a, key: AttemptKey(test: ti, attempt: ai), &w, &tables,
+                             outputCap: outputCap, messageCap: messageCap, inlined: inlined)
+            }
+            w.raw("]]")
+        }
+        w.raw("],\"batches\":[")
+        for (i, b) in result.batches.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("[")
+            w.int(b.id); w.raw(",")
+            w.int(b.worker); w.raw(",")
+            w.int(b.machine.map { tables.machines.index($0) } ?? -1); w.raw(",")
+            w.millis(b.start); w.raw(",")
+            w.millis(b.end); w.raw(",")
+            w.int(b.tests.count); w.raw(",")
+            w.string(b.termination)
+            w.raw("]")
+        }
+        w.raw("],\"classes\":")
+        writeStrings(tables.classes.values, &w)
+        w.raw(",\"files\":")
+        writeStrings(tables.files.values, &w)
+        w.raw(",\"machines\":")
+        writeStrings(tables.machines.values, &w)
+        w.raw("}")
+        return w.bytes
+    }
+
+    // MARK: - Parts
+
+    private func writeMeta(_ w: inout SafeJSONWriter) {
+        let m = result.metadata
+        let c = result.counts
+        w.raw("{\"runID\":"); w.string(m.runID)
+        w.raw(",\"startedAt\":"); w.millis(m.startedAt)
+        w.raw(",\"wallTime\":"); w.millis(m.wallTime)
+        w.raw(",\"serialTime\":"); w.millis(result.serialTime)
+        w.raw(",\"shardEfficiency\":"); w.double((result.shardEfficiency * 1000).rounded() / 1000)
+        w.raw(",\"shards\":"); w.int(m.shards)
+        w.raw(",\"retries\":"); w.int(m.retries)
+        w.raw(",\"version\":"); w.string(m.robotciVersion)
+        w.raw(",\"commandLine\":"); writeStrings(m.commandLine, &w)
+        w.raw(",\"gitCommit\":"); w.string(m.gitCommit)
+        w.raw(",\"gitBranch\":"); w.string(m.gitBranch)
+        w.raw(",\"hostname\":"); w.string(m.hostname)
+        w.raw(",\"partition\":"); w.string(m.partition)
+        w.raw(",\"machines\":")
+        if let machines = m.machines { writeStrings(machines, &w) } else { w.raw("null") }
+        w.raw(",\"interrupted\":"); w.bool(m.interrupted)
+        w.raw(",\"counts\":{")
+        let pairs: [(StaticString, Int)] = [
+            ("\"total\":", c.total), (",\"passed\":", c.passed), (",\"failed\":", c.failed),
+            (",\"flaky\":", c.flaky), (",\"skipped\":", c.skipped), (",\"timedOut\":", c.timedOut),
+            (",\"crashed\":", c.crashed), (",\"quarantined\":", c.quarantined),
+        ]
+        for (key, value) in pairs {
+            w.raw(key)
+            w.int(value)
+        }
+        w.raw("}}")
+    }
+
+    private func writeAttempt(
+        _ a: Attempt, key: AttemptKey, _ w: inout SafeJSONWriter, _ tables: inout Tables,
+        outputCap: Int, messageCap: Int, inlined: [AttemptKey: [Int: ArtifactInliner.Inlined]]
+    ) {
+        w.raw("[")
+        w.int(Self.attemptOutcomes.firstIndex(of: a.outcome) ?? 0); w.raw(",")
+        w.millis(a.duration); w.raw(",")
+        w.millis(a.start); w.raw(",")
+        w.int(a.worker); w.raw(",")
+        w.int(a.batch); w.raw(",")
+        w.int(a.machine.map { tables.machines.index($0) } ?? -1)
+        guard !(a.failures.isEmpty && a.output.isEmpty && a.artifacts.isEmpty) else { return w.raw("]") }
+
+        // failures: [[fileIndex or -1, line, message, bytesCut]], then how many were left out.
+        w.raw(",[")
+        for (i, f) in a.failures.prefix(limits.failuresPerAttempt).enumerated() {
+            if i > 0 { w.raw(",") }
+            let (message, cut) = f.message.utf8Head(messageCap)
+            w.raw("[")
+            w.int(f.file.map { tables.files.index($0) } ?? -1); w.raw(",")
+            w.int(f.line ?? 0); w.raw(",")
+            w.string(message); w.raw(",")
+            w.int(cut)
+            w.raw("]")
+        }
+        w.raw("],")
+        w.int(max(0, a.failures.count - limits.failuresPerAttempt))
+
+        // output: its tail, and how many bytes before it were cut.
+        let (output, cut) = a.output.utf8Tail(min(outputCap, outputWanted(a)))
+        w.raw(",")
+        w.string(output)
+        w.raw(",")
+        w.int(cut)
+
+        // artifacts: [[kind, href or null, name, inline value?, items/bytes cut?]]
+        w.raw(",[")
+        for (i, artifact) in a.artifacts.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("[")
+            w.string(artifact.kind); w.raw(",")
+            w.string(ReportPaths.href(artifact.path)); w.raw(",")
+            w.string(artifact.path)
+            switch inlined[key]?[i] {
+            case .json(let value, let cutItems)?:
+                w.raw(",")
+                writeJSON(value, &w)
+                w.raw(",")
+                w.int(cutItems)
+            case .text(let text, let cutBytes)?:
+                w.raw(",")
+                w.string(text)
+                w.raw(",")
+                w.int(cutBytes)
+            case nil: break
+            }
+            w.raw("]")
+        }
+        w.raw("]]")
+    }
+
+    private func writeJSON(_ value: JSONValue, _ w: inout SafeJSONWriter) {
+        switch value {
+        case .null: w.raw("null")
+        case .bool(let b): w.bool(b)
+        case .number(let n): w.double(n)
+        case .string(let s):
+            let (head, cut) = s.utf8Head(limits.inlineStringBytes)
+            w.string(cut > 0 ? head + "… (\(cut) bytes cut)" : head)
+        case .array(let items):
+            w.raw("[")
+            for (i, item) in items.enumerated() {
+                if i > 0 { w.raw(",") }
+                writeJSON(item, &w)
+            }
+            w.raw("]")
+        case .object(let fields):
+            w.raw("{")
+            for (i, key) in fields.keys.sorted().enumerated() {
+                if i > 0 { w.raw(",") }
+                w.string(key)
+                w.raw(":")
+                if let v = fields[key] { writeJSON(v, &w) }
+            }
+            w.raw("}")
+        }
+    }
+
+    private func writeStrings(_ values: [String], _ w: inout SafeJSONWriter) {
+        w.raw("[")
+        for (i, v) in values.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(v)
+        }
+        w.raw("]")
+    }
+
+    // MARK: - Budgets
+
+    /// How much of an attempt's output is worth keeping before the shared budget applies.
+    private func outputWanted(_ a: Attempt) -> Int {
+        a.outcome.isFailure ? limits.failingOutputBytes : limits.passingOutputBytes
+    }
+
+    /// Caps for outputs and messages, and the bytes left for inlined artifacts: what the
+    /// structure itself needs is estimated first, texts share the rest.
+    private func budgets() -> (output: Int, message: Int, inline: Int) {
+        var structure = 4096 + result.batches.count * 48
+        var outputs: [Int] = []
+        var messages: [Int] = []
+        for t in result.tests {
+            structure += t.id.rawValue.utf8.count + 16
+            for a in t.attempts {
+                structure += 40 + a.artifacts.reduce(0) { $0 + 2 * $1.path.utf8.count + 16 }
+                structure += min(a.failures.count, limits.failuresPerAttempt) * 24
+                if !a.output.isEmpty { outputs.append(min(a.output.utf8.count, outputWanted(a))) }
+                for f in a.failures.prefix(limits.failuresPerAttempt) {
+                    messages.append(min(f.message.utf8.count, limits.messageBytes))
+                }
+            }
+        }
+        let texts = max(64 * 1024, limits.totalBytes - structure)
+        // Escaping grows text a little (newlines, quotes); leave room for it.
+        let messageBudget = texts * 30 / 100 * 9 / 10
+        let messageCap = TextBudget.cap(for: messages, budget: messageBudget)
+        let messageUse = messages.reduce(0) { $0 + min($1, messageCap) }
+        let outputBudget = (texts - messageUse) * 75 / 100 * 9 / 10
+        let outputCap = TextBudget.cap(for: outputs, budget: outputBudget)
+        let outputUse = outputs.reduce(0) { $0 + min($1, outputCap) }
+        let inline = max(0, texts - messageUse - outputUse) * 8 / 10
+        return (outputCap, messageCap, inline)
+    }
+
+    /// Reads inline artifacts, failing attempts first, so the budget goes where it matters.
+    private func inlineArtifacts(
+        _ inliner: inout ArtifactInliner?
+    ) -> [AttemptKey: [Int: ArtifactInliner.Inlined]] {
+        guard inliner != nil else { return [:] }
+        var keys: [(priority: Int, key: AttemptKey)] = []
+        for (ti, t) in result.tests.enumerated() {
+            for (ai, a) in t.attempts.enumerated()
+            where a.artifacts.contains(where: { ArtifactInliner.inlineKinds.contains($0.kind) }) {
+                let priority = a.outcome.isFailure ? 0 : (t.outcome == .passed || t.outcome == .skipped ? 2 : 1)
+                keys.append((priority, AttemptKey(test: ti, attempt: ai)))
+            }
+        }
+        keys.sort { ($0.priority, $0.key.test, $0.key.attempt) < ($1.priority, $1.key.test, $1.key.attempt) }
+        var out: [AttemptKey: [Int: ArtifactInliner.Inlined]] = [:]
+        for (_, key) in keys {
+            let attempt = result.tests[key.test].attempts[key.attempt]
+            for (i, artifact) in attempt.artifacts.enumerated() {
+                if let value = inliner?.inline(artifact) { out[key, default: [:]][i] = value }
+            }
+        }
+        return out
+    }
+}
+
+private struct AttemptKey: Hashable {
+    var test: Int
+    var attempt: Int
+}
+
+/// Strings stored once and referred to by index (class names, source files, machines).
+private struct Interner {
+    private(set) var values: [String] = []
+    private var indices: [String: Int] = [:]
+
+    mutating func index(_ s: String) -> Int {
+        if let i = indices[s] { return i }
+        indices[s] = values.count
+        values.append(s)
+        return values.count - 1
+    }
+}
+
+private struct Tables {
+    var classes = Interner()
+    var files = Interner()
+    var machines = Interner()
+}

@@ -1,0 +1,94 @@
+import Foundation
+import RobotCICore
+
+/// Reads what `robotci report --results` is given: a `results.json` or a `results.jsonl`
+/// journal (rebuilt with `RunResult(journal:)`). Errors name the file, and the line for a journal.
+public enum ReportInput {
+    public struct Loaded: Sendable {
+        public var result: RunResult
+        /// True when the input was a journal (so `results.json` is worth writing too).
+        public var fromJournal: Bool
+        /// Things worth telling but not fatal, e.g. an unterminated last journal line.
+        public var warnings: [String]
+    }
+
+    /// A results file that cannot be used; the message says which file, where and why.
+    public struct Error: Swift.Error, Equatable, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Loads `url`: a journal when its name ends in `.jsonl`, a `results.json` otherwise.
+    public static func load(_ url: URL) throws -> Loaded {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw Error(description: "cannot read \(url.path): \((error as NSError).localizedDescription)")
+        }
+        if url.pathExtension.lowercased() == "jsonl" { return try journal(data, path: url.path) }
+        return Loaded(result: try results(data, path: url.path), fromJournal: false, warnings: [])
+    }
+
+    private struct FormatProbe: Decodable { var format: String? }
+
+    static func results(_ data: Data, path: String) throws -> RunResult {
+        let probe: FormatProbe
+        do {
+            probe = try JSONDecoder().decode(FormatProbe.self, from: data)
+        } catch {
+            throw Error(description: "\(path): not JSON or not an object (\(describe(error)))")
+        }
+        guard probe.format == RunResult.formatName else {
+            let found = probe.format.map { "format '\($0)'" } ?? "no 'format' field"
+            throw Error(description:
+                "\(path): not a robotci results file (\(found), expected '\(RunResult.formatName)'); "
+                + "pass the results.json or results.jsonl that robotci wrote")
+        }
+        do {
+            return try JSONDecoder().decode(RunResult.self, from: data)
+        } catch {
+            throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(describe(error))")
+        }
+    }
+
+    static func journal(_ data: Data, path: String) throws -> Loaded {
+        var entries: [JournalEntry] = []
+        var warnings: [String] = []
+        let decoder = JSONDecoder()
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let endsWithNewline = data.last == UInt8(ascii: "\n")
+        for (index, line) in lines.enumerated() {
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { continue }
+            do {
+                entries.append(try decoder.decode(JournalEntry.self, from: Data(line)))
+            } catch {
+                // A coordinator killed mid-write leaves an unterminated last line: keep the rest.
+                if index == lines.count - 1 && !endsWithNewline {
+                    warnings.append("\(path):\(index + 1): ignored the unterminated last line (the run was cut off while writing it)")
+                    continue
+                }
+                throw Error(description: "\(path):\(index + 1): corrupt journal entry: \(describe(error))")
+            }
+        }
+        guard !entries.isEmpty else { throw Error(description: "\(path): the journal has no entries") }
+        return Loaded(result: RunResult(journal: entries), fromJournal: true, warnings: warnings)
+    }
+
+    private static func describe(_ error: Swift.Error) -> String {
+        switch error as? DecodingError {
+        case .dataCorrupted(let c)?: return c.debugDescription + underlying(c)
+        case .keyNotFound(let key, let c)?: return "missing '\(key.stringValue)' at \(where_(c))"
+        case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?: return "\(c.debugDescription) at \(where_(c))"
+        default: return "\(error)"
+        }
+    }
+
+    private static func underlying(_ c: DecodingError.Context) -> String {
+        c.underlyingError.map { " (\(($0 as NSError).localizedDescription))" } ?? ""
+    }
+
+    private static func where_(_ c: DecodingError.Context) -> String {
+        let path = c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? "top level" : path
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import RobotCICore
+import RobotCIReport
+
+/// `robotci report`: re-renders a report folder from `results.json` or a `results.jsonl`
+/// journal without running anything (e.g. after the coordinator was killed).
+struct Report: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Render index.html from a results.json or results.jsonl, without running tests.",
+        discussion: """
+            Artifacts (screenshots, robot steps, mock requests) are read relative to --output, \
+            so point it at the report folder that holds attachments/. Given a journal, \
+            results.json is written too. Exit codes: 0 written, 2 bad input (nothing written).
+            """
+    )
+
+    @Option(name: .long, help: "The run's results.json or results.jsonl journal.")
+    var results: String
+
+    @Option(name: .long, help: "Report folder to write index.html into (created if missing).")
+    var output: String
+
+    func run() async throws {
+        let input = URL(fileURLWithPath: results)
+        let loaded: ReportInput.Loaded
+        do {
+            loaded = try ReportInput.load(input)
+        } catch {
+            Self.printError("\(error)")
+            throw ExitCode(2)
+        }
+        for warning in loaded.warnings { Self.printError("warning: \(warning)") }
+
+        let directory = URL(fileURLWithPath: output, isDirectory: true)
+        do {
+            let start = Date()
+            if loaded.fromJournal {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let json = try encoder.encode(loaded.result)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                // .atomic: Foundation writes a temporary file and renames it over the target.
+                try json.write(to: directory.appendingPathComponent("results.json"), options: .atomic)
+            }
+            try HTMLReport.write(loaded.result, to: directory)
+            let counts = loaded.result.counts
+            let elapsed = Date().timeIntervalSince(start)
+            print("wrote \(directory.appendingPathComponent("index.html").path) "
+                  + "(\(counts.total) tests, \(counts.failing) failing, \(counts.flaky) flaky; "
+                  + String(format: "%.2f s)", elapsed))
+        } catch {
+            Self.printError("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
+            throw ExitCode(2)
+        }
+    }
+
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("robotci report: \(message)\n".utf8))
+    }
+}

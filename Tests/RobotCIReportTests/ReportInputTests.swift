@@ -1,0 +1,78 @@
+import Foundation
+import RobotCICore
+import RobotCIReport
+import XCTest
+
+final class ReportInputTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    private func file(_ name: String, _ text: String) throws -> URL {
+        let url = dir.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    private func journalLines(_ run: RunResult) throws -> [String] {
+        let encoder = JSONEncoder()
+        var entries: [JournalEntry] = [.run(run.metadata)]
+        for t in run.tests { for a in t.attempts { entries.append(.attempt(test: t.id, quarantined: t.quarantined, attempt: a)) } }
+        entries += run.batches.map { .batch($0) }
+        entries.append(.finished(run.metadata))
+        return try entries.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    }
+
+    func testResultsJSONRoundTrips() throws {
+        let run = ReportFixtures.mixedRun()
+        let url = dir.appendingPathComponent("results.json")
+        try JSONEncoder().encode(run).write(to: url)
+        let loaded = try ReportInput.load(url)
+        XCTAssertEqual(loaded.result, run)
+        XCTAssertFalse(loaded.fromJournal)
+    }
+
+    func testForeignJSONIsRejectedNamingTheFile() throws {
+        let url = try file("other.json", #"{"format":"something-else","tests":[]}"#)
+        XCTAssertThrowsError(try ReportInput.load(url)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains(url.path), text)
+            XCTAssertTrue(text.contains("something-else") && text.contains(RunResult.formatName), text)
+        }
+        let notJSON = try file("junk.json", "<testsuites/>")
+        XCTAssertThrowsError(try ReportInput.load(notJSON)) { XCTAssertTrue("\($0)".contains(notJSON.path)) }
+    }
+
+    func testJournalRebuildsTheRun() throws {
+        let run = ReportFixtures.mixedRun()
+        let url = try file("results.jsonl", try journalLines(run).joined(separator: "\n") + "\n")
+        let loaded = try ReportInput.load(url)
+        XCTAssertTrue(loaded.fromJournal)
+        XCTAssertEqual(loaded.result.counts, run.counts)
+        XCTAssertEqual(loaded.result.tests.map(\.id), run.tests.map(\.id))
+        XCTAssertFalse(loaded.result.metadata.interrupted)
+    }
+
+    func testCorruptJournalLineIsReportedWithFileAndLine() throws {
+        var lines = try journalLines(ReportFixtures.mixedRun())
+        lines[3] = #"{"type":"attempt","test":42}"#
+        let url = try file("results.jsonl", lines.joined(separator: "\n") + "\n")
+        XCTAssertThrowsError(try ReportInput.load(url)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(url.path):4: corrupt journal entry"), "\(error)")
+        }
+    }
+
+    func testUnterminatedLastLineOfAKilledRunIsIgnoredWithAWarning() throws {
+        let lines = try journalLines(ReportFixtures.mixedRun()).dropLast()  // no `finished`
+        let url = try file("results.jsonl", lines.joined(separator: "\n") + "\n" + #"{"type":"attem"#)
+        let loaded = try ReportInput.load(url)
+        XCTAssertEqual(loaded.warnings.count, 1)
+        XCTAssertTrue(loaded.result.metadata.interrupted)
+        XCTAssertEqual(loaded.result.tests.count, ReportFixtures.mixedRun().tests.count)
+    }
+}

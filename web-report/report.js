@@ -1,0 +1,617 @@
+// robotci report: draws the run embedded in #robotci-data. No framework, no network.
+// Every string from tests reaches the page through textContent or an attribute value,
+// never as markup (no innerHTML anywhere).
+(() => {
+  'use strict';
+  const T0 = performance.now();
+  const ROW_H = 28;
+  const LABEL = { passed: 'passed', failed: 'failed', flaky: 'flaky', skipped: 'skipped', timedOut: 'timed out', crashed: 'crashed', quarantined: 'quarantined' };
+  const FAILING = { failed: true, timedOut: true, crashed: true };
+
+  const $ = (id) => document.getElementById(id);
+
+  // Elements are built only with createElement/textContent/setAttribute.
+  function h(tag, props, ...kids) {
+    const el = document.createElement(tag);
+    if (props) {
+      for (const k of Object.keys(props)) {
+        const v = props[k];
+        if (v === null || v === undefined || v === false) continue;
+        if (k === 'class') el.className = v;
+        else el.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+    add(el, kids);
+    return el;
+  }
+  function add(el, kids) {
+    for (const kid of kids) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      if (Array.isArray(kid)) add(el, kid);
+      else if (typeof kid === 'object') el.appendChild(kid);
+      else el.appendChild(document.createTextNode(String(kid)));
+    }
+  }
+  // Artifact paths are report-relative; anything with a scheme or leading slash is refused.
+  function safeHref(p) {
+    if (typeof p !== 'string' || p === '' || /^[a-z][a-z0-9+.-]*:/i.test(p) || /^[\\/]/.test(p) || /(^|\/)\.\.(\/|$)/.test(p)) return null;
+    return p;
+  }
+  function fmt(ms) {
+    if (!(ms >= 0)) return '–';
+    if (ms < 1000) return Math.round(ms) + ' ms';
+    if (ms < 60000) return (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
+    const s = Math.round(ms / 1000);
+    if (s < 3600) return Math.floor(s / 60) + 'm ' + String(s % 60).padStart(2, '0') + 's';
+    return Math.floor(s / 3600) + 'h ' + String(Math.floor(s / 60) % 60).padStart(2, '0') + 'm';
+  }
+  const firstLine = (s) => { const i = s.indexOf('\n'); return i < 0 ? s : s.slice(0, i); };
+  const statusEl = (o) => h('span', { class: 'status o-' + o }, h('span', { class: 'dot', 'aria-hidden': 'true' }), LABEL[o] || o);
+  const str = (v) => (v === null || v === undefined) ? '' : (typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+  // ---------- data
+  const D = JSON.parse($('robotci-data').textContent);
+  const META = D.meta;
+  const MACH = D.machines;
+  const attemptOf = (a) => ({
+    o: D.attemptOutcomes[a[0]], dur: a[1], start: a[2], worker: a[3], batch: a[4],
+    machine: a[5] >= 0 ? MACH[a[5]] : null, failures: a[6] || [], failuresLeft: a[7] || 0,
+    output: a[8] || '', outputCut: a[9] || 0, artifacts: a[10] || [],
+  });
+  const workerKey = (m, w) => (m >= 0 ? MACH[m] + '#' : '') + w;
+  const workerLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'worker ' + w;
+
+  const tests = D.tests.map((r, i) => {
+    const cls = D.classes[r[0]];
+    const at = r[4];
+    let rep = 0; let total = 0; let lastPass = -1;
+    for (let k = 0; k < at.length; k++) { total += at[k][1]; if (at[k][0] === 0) lastPass = k; }
+    if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][1];
+    return { i, cls, name: r[1], id: (r[3] & 2) ? r[1] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), at, dur: rep, total, hay: null };
+  });
+  const byID = new Map(tests.map((t) => [t.id, t]));
+  const counts = {};
+  for (const o of D.outcomes) counts[o] = 0;
+  for (const t of tests) counts[t.outcome]++;
+
+  // Text the search box looks in: the ID and each attempt's failure messages.
+  function hay(t) {
+    if (t.hay === null) {
+      let s = t.id;
+      for (const a of t.at) for (const f of (a[6] || [])) s += '\n' + f[2].slice(0, 400);
+      t.hay = s.toLowerCase();
+    }
+    return t.hay;
+  }
+
+  // ---------- state in the URL hash: #view=…&status=a,b&q=…&worker=…&sort=…&test=…
+  const state = { view: 'tests', status: [], q: '', worker: '', sort: 'name', test: '' };
+  let pushedDetail = false;
+  function readHash() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    const v = p.get('view');
+    state.view = ['tests', 'timeline', 'slowest', 'flaky'].includes(v) ? v : 'tests';
+    state.status = (p.get('status') || '').split(',').filter((s) => s in counts);
+    state.q = p.get('q') || '';
+    state.worker = p.get('worker') || '';
+    state.sort = p.get('sort') === 'duration' ? 'duration' : 'name';
+    state.test = p.get('test') || '';
+  }
+  function hashOf(s) {
+    const p = new URLSearchParams();
+    if (s.view !== 'tests') p.set('view', s.view);
+    if (s.status.length) p.set('status', s.status.join(','));
+    if (s.q) p.set('q', s.q);
+    if (s.worker) p.set('worker', s.worker);
+    if (s.sort !== 'name') p.set('sort', s.sort);
+    if (s.test) p.set('test', s.test);
+    return '#' + p.toString();
+  }
+  const hashForTest = (t) => hashOf(Object.assign({}, state, { test: t.id }));
+  function commit(push) {
+    const hash = hashOf(state);
+    if (push) { if (location.hash !== hash) { location.hash = hash; return; } }
+    else history.replaceState(null, '', hash);
+    apply();
+  }
+
+  // ---------- summary
+  function drawSummary() {
+    const c = META.counts;
+    const failing = counts.failed + counts.timedOut + counts.crashed;
+    const verdict = $('verdict');
+    if (failing) { verdict.textContent = failing + (failing === 1 ? ' test failing' : ' tests failing'); verdict.classList.add('bad'); }
+    else { verdict.textContent = 'All ' + tests.length + ' tests passed' + (counts.flaky ? ' (' + counts.flaky + ' flaky)' : ''); verdict.classList.add('good'); }
+    $('title-run').textContent = 'run ' + META.runID;
+    document.title = 'robotci · ' + verdict.textContent;
+    $('interrupted').hidden = !META.interrupted;
+
+    const tiles = [h('div', { class: 'count' }, h('b', null, String(tests.length)), h('span', null, 'tests'))];
+    for (const o of D.outcomes) {
+      if (!counts[o] && !['passed', 'failed', 'flaky'].includes(o)) continue;
+      const b = h('button', { type: 'button', class: 'count o-' + o + (counts[o] ? '' : ' zero'), 'data-outcome': o, title: 'Show ' + LABEL[o] + ' tests' },
+        h('b', null, String(counts[o])), h('span', null, LABEL[o]));
+      b.addEventListener('click', () => { Object.assign(state, { view: 'tests', status: [o], test: '' }); commit(true); });
+      tiles.push(b);
+    }
+    $('counts').replaceChildren(...tiles);
+    for (const o of D.outcomes) document.body.setAttribute('data-count-' + o.toLowerCase(), String(counts[o]));
+    document.body.setAttribute('data-count-total', String(tests.length));
+    if (c && c.total !== tests.length) document.body.setAttribute('data-count-mismatch', String(c.total));
+
+    const facts = [];
+    const fact = (k, v, opts) => { if (v !== null && v !== undefined && v !== '') facts.push(h('div', opts, h('dt', null, k), h('dd', { title: String(v) }, String(v)))); };
+    const wall = META.wallTime; const serial = META.serialTime;
+    fact('Wall time', fmt(wall));
+    fact('Serial time', fmt(serial));
+    fact('Speed-up', wall > 0 ? (serial / wall).toFixed(2) + '×' : '–');
+    fact('Shard efficiency', Math.round(META.shardEfficiency * 100) + '%');
+    fact('Shards', META.shards);
+    fact('Retries', META.retries);
+    fact('Run', META.runID);
+    if (META.startedAt > 0) fact('Started', new Date(META.startedAt).toLocaleString());
+    fact('Commit', META.gitCommit ? META.gitCommit.slice(0, 12) : null);
+    fact('Branch', META.gitBranch);
+    fact('Partition', META.partition);
+    fact('Machines', META.machines && META.machines.length ? META.machines.join(', ') : null);
+    fact('Host', META.hostname);
+    fact('robotci', META.version);
+    if (META.commandLine && META.commandLine.length) fact('Command', META.commandLine.join(' '), { class: 'wide' });
+    $('facts').replaceChildren(...facts);
+    $('flaky-count').textContent = counts.flaky ? String(counts.flaky) : '';
+    $('foot').textContent = 'robotci ' + (META.version || '') + ' · ' + tests.length + ' tests · ' + D.batches.length + ' batches';
+  }
+
+  // ---------- filters + virtualised, grouped list
+  const workers = new Map();
+  for (const b of D.batches) workers.set(workerKey(b[2], b[1]), [b[2], b[1]]);
+  for (const t of tests) for (const a of t.at) workers.set(workerKey(a[5], a[3]), [a[5], a[3]]);
+  const workerKeys = [...workers.keys()].sort((x, y) => {
+    const [ma, wa] = workers.get(x); const [mb, wb] = workers.get(y);
+    return ma - mb || wa - wb;
+  });
+  const ranOn = (t, key) => t.at.some((a) => workerKey(a[5], a[3]) === key);
+
+  function drawFilters() {
+    const chips = [];
+    for (const o of D.outcomes) {
+      if (!counts[o]) continue;
+      const b = h('button', { type: 'button', class: 'chip o-' + o, 'data-outcome': o, 'aria-pressed': 'false' },
+        h('span', { class: 'dot', 'aria-hidden': 'true' }), LABEL[o], h('span', { class: 'n' }, String(counts[o])));
+      b.addEventListener('click', () => {
+        const s = new Set(state.status);
+        if (s.has(o)) s.delete(o); else s.add(o);
+        state.status = D.outcomes.filter((x) => s.has(x));
+        commit(false);
+      });
+      chips.push(b);
+    }
+    $('chips').replaceChildren(...chips);
+    const sel = $('worker');
+    for (const k of workerKeys) sel.appendChild(h('option', { value: k }, workerLabel(...workers.get(k))));
+    let timer = 0;
+    $('q').addEventListener('input', (e) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => { state.q = e.target.value.trim(); commit(false); }, 120);
+    });
+    sel.addEventListener('change', () => { state.worker = sel.value; commit(false); });
+    $('sort').addEventListener('change', (e) => { state.sort = e.target.value; commit(false); });
+    $('filters').addEventListener('submit', (e) => e.preventDefault());
+  }
+
+  function syncFilters() {
+    for (const b of $('chips').children) b.setAttribute('aria-pressed', String(state.status.includes(b.getAttribute('data-outcome'))));
+    if (document.activeElement !== $('q')) $('q').value = state.q;
+    $('worker').value = workers.has(state.worker) ? state.worker : '';
+    $('sort').value = state.sort;
+  }
+
+  let rows = [];
+  let rowsKey = null;
+  let active = -1;
+  function computeRows() {
+    const key = [state.status.join(','), state.q, state.worker, state.sort].join('\u0000');
+    if (key === rowsKey) return;
+    rowsKey = key;
+    const st = state.status.length ? new Set(state.status) : null;
+    const terms = state.q.toLowerCase().split(/\s+/).filter(Boolean);
+    const wk = workers.has(state.worker) ? state.worker : '';
+    const groups = new Map();
+    let shown = 0;
+    for (const t of tests) {
+      if (st && !st.has(t.outcome)) continue;
+      if (terms.length) { const s = hay(t); if (!terms.every((q) => s.includes(q))) continue; }
+      if (wk && !ranOn(t, wk)) continue;
+      let g = groups.get(t.cls);
+      if (!g) { g = { name: t.cls, tests: [], dur: 0, failing: 0 }; groups.set(t.cls, g); }
+      g.tests.push(t); g.dur += t.dur; if (FAILING[t.outcome]) g.failing++;
+      shown++;
+    }
+    const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    const gs = [...groups.values()];
+    if (state.sort === 'duration') {
+      gs.sort((a, b) => b.dur - a.dur || byName(a, b));
+      for (const g of gs) g.tests.sort((a, b) => b.dur - a.dur || byName(a, b));
+    } else {
+      gs.sort(byName);
+      for (const g of gs) g.tests.sort(byName);
+    }
+    rows = [];
+    for (const g of gs) { rows.push({ g }); for (const t of g.tests) rows.push({ t }); }
+    active = -1;
+    $('list').scrollTop = 0;
+    $('shown').textContent = shown === tests.length ? tests.length + ' tests' : shown + ' of ' + tests.length + ' tests';
+    $('list').setAttribute('data-visible-count', String(shown));
+  }
+
+  function rowEl(k) {
+    const r = rows[k];
+    if (r.g) {
+      return h('div', { class: 'row group', role: 'presentation' },
+        h('span', { class: 'name', title: r.g.name }, r.g.name),
+        h('span', { class: 'meta' }, r.g.tests.length + (r.g.tests.length === 1 ? ' test' : ' tests') + (r.g.failing ? ' · ' + r.g.failing + ' failing' : '')),
+        h('span', { class: 'meta dur' }, fmt(r.g.dur)));
+    }
+    const t = r.t;
+    const ws = [...new Set(t.at.map((a) => workerLabel(a[5], a[3]).replace('worker ', 'w')))].join(', ');
+    return h('div', { class: 'row' + (k === active ? ' active' : ''), id: 'row-' + k, role: 'option', 'aria-selected': String(k === active), 'data-k': k, 'data-test': t.id },
+      statusEl(t.outcome),
+      h('span', { class: 'name', title: t.id }, t.name),
+      h('span', { class: 'meta tries' }, t.at.length > 1 ? t.at.length + ' tries' : ''),
+      h('span', { class: 'meta wk', title: ws }, ws),
+      h('span', { class: 'meta dur' }, fmt(t.dur)));
+  }
+
+  let listFrame = 0;
+  function drawList() {
+    listFrame = 0;
+    const list = $('list');
+    $('list-spacer').style.height = Math.max(1, rows.length) * ROW_H + 'px';
+    const top = list.scrollTop; const height = list.clientHeight || 800;
+    const first = Math.max(0, Math.floor(top / ROW_H) - 8);
+    const last = Math.min(rows.length, Math.ceil((top + height) / ROW_H) + 8);
+    const box = $('list-rows');
+    box.style.transform = 'translateY(' + first * ROW_H + 'px)';
+    const els = [];
+    for (let k = first; k < last; k++) els.push(rowEl(k));
+    if (!rows.length) els.push(h('div', { class: 'row empty' }, 'No test matches this filter.'));
+    box.replaceChildren(...els);
+    if (active >= 0) list.setAttribute('aria-activedescendant', 'row-' + active);
+    else list.removeAttribute('aria-activedescendant');
+  }
+  const scheduleList = () => { if (!listFrame) listFrame = requestAnimationFrame(drawList); };
+
+  function moveActive(delta) {
+    if (!rows.length) return;
+    let k = active < 0 ? (delta > 0 ? -1 : rows.length) : active;
+    const step = delta > 0 ? 1 : -1;
+    let moved = 0;
+    for (let j = k + step; j >= 0 && j < rows.length; j += step) {
+      if (rows[j].t) { k = j; moved += 1; if (moved >= Math.abs(delta)) break; }
+    }
+    if (k < 0 || k >= rows.length || !rows[k].t) return;
+    active = k;
+    const list = $('list');
+    const y = k * ROW_H;
+    if (y < list.scrollTop) list.scrollTop = y;
+    else if (y + ROW_H > list.scrollTop + list.clientHeight) list.scrollTop = y + ROW_H - list.clientHeight;
+    drawList();
+  }
+
+  function wireList() {
+    const list = $('list');
+    list.addEventListener('scroll', scheduleList, { passive: true });
+    window.addEventListener('resize', scheduleList);
+    $('list-rows').addEventListener('click', (e) => {
+      const row = e.target.closest('.row[data-k]');
+      if (!row) return;
+      active = Number(row.getAttribute('data-k'));
+      openTest(rows[active].t);
+    });
+    list.addEventListener('focus', () => { if (active < 0) moveActive(1); });
+    list.addEventListener('keydown', (e) => {
+      const page = Math.max(1, Math.floor(list.clientHeight / ROW_H) - 1);
+      const keys = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -rows.length, End: rows.length, j: 1, k: -1 };
+      if (e.key in keys) { e.preventDefault(); moveActive(keys[e.key]); }
+      else if (e.key === 'Enter' && active >= 0 && rows[active].t) { e.preventDefault(); openTest(rows[active].t); }
+    });
+  }
+
+  // ---------- test detail: every attempt side by side, failing attempts first
+  let listScroll = 0;
+  function openTest(t) {
+    listScroll = $('list').scrollTop;
+    state.test = t.id;
+    pushedDetail = true;
+    commit(true);
+  }
+  function closeTest() {
+    if (pushedDetail) { pushedDetail = false; history.back(); return; }
+    state.test = '';
+    commit(false);
+  }
+
+  function drawDetail(t) {
+    $('detail-title').textContent = t.id;
+    const total = t.at.reduce((s, a) => s + a[1], 0);
+    $('detail-sub').replaceChildren(statusEl(t.outcome), ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
+    const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
+    order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
+    $('attempts').replaceChildren(...order.map((a) => attemptEl(t, a)));
+    for (const pre of $('attempts').querySelectorAll('pre.out')) pre.scrollTop = pre.scrollHeight;
+    $('detail').setAttribute('data-test', t.id);
+    $('detail').setAttribute('data-attempts', String(t.at.length));
+  }
+
+  function attemptEl(t, a) {
+    const failing = !!FAILING[a.o];
+    const parts = [
+      h('h3', null, 'Attempt ' + a.n, statusEl(a.o), h('span', { class: 'n' }, fmt(a.dur))),
+      h('div', { class: 'where' }, workerLabel(a.machine === null ? -1 : MACH.indexOf(a.machine), a.worker) + ' · batch ' + a.batch + ' · started at +' + fmt(a.start)),
+    ];
+    if (a.failures.length) {
+      parts.push(h('h4', null, a.failures.length > 1 ? 'Failures' : 'Failure'));
+      for (const f of a.failures) {
+        const file = f[0] >= 0 ? D.files[f[0]] : null;
+        parts.push(h('div', { class: 'failure' },
+          h('pre', { class: 'msg' }, f[2] + (f[3] ? '…' : '')),
+          f[3] ? h('div', { class: 'cut' }, f[3] + ' more bytes not shown') : null,
+          file ? h('div', { class: 'loc' }, file + (f[1] ? ':' + f[1] : '')) : null));
+      }
+      if (a.failuresLeft) parts.push(h('div', { class: 'cut' }, a.failuresLeft + ' more failures not shown'));
+    }
+    const byKind = {};
+    a.artifacts.forEach((x) => { (byKind[x[0]] = byKind[x[0]] || []).push(x); });
+    for (const x of byKind.screenshot || []) {
+      const href = safeHref(x[1]);
+      if (!href) continue;
+      parts.push(h('h4', null, 'Screenshot'), h('a', { href, target: '_blank', rel: 'noopener' }, h('img', { class: 'shot', src: href, alt: 'Screenshot of attempt ' + a.n, loading: 'lazy' })));
+    }
+    for (const x of byKind.steps || []) parts.push(stepsEl(x));
+    for (const x of byKind.accessibility || []) parts.push(textArtifactEl('Accessibility tree', x, failing));
+    for (const x of byKind.mock || []) parts.push(mockEl(x));
+    for (const x of byKind.console || []) parts.push(textArtifactEl('Browser console', x, false));
+    const log = (byKind.log || [])[0];
+    if (a.output || a.outputCut) {
+      parts.push(h('h4', null, 'Output'));
+      if (a.outputCut) {
+        const href = log ? safeHref(log[1]) : null;
+        parts.push(h('div', { class: 'cut' }, 'First ' + a.outputCut + ' bytes cut. ', href ? h('a', { href, target: '_blank', rel: 'noopener' }, 'Full log') : 'The full output is in results.json.'));
+      }
+      parts.push(h('pre', { class: 'out' }, a.output));
+    }
+    const links = a.artifacts.filter((x) => x[0] !== 'screenshot' && (!['steps', 'accessibility', 'mock', 'console'].includes(x[0]) || x.length < 4))
+      .map((x) => { const href = safeHref(x[1]); return href ? h('a', { href, target: '_blank', rel: 'noopener' }, x[0] + ': ' + x[2].split('/').pop()) : null; })
+      .filter(Boolean);
+    if (links.length) parts.push(h('h4', null, 'Files'), h('div', { class: 'links' }, links));
+    return h('article', { class: 'attempt o-' + a.o, 'data-outcome': a.o, 'aria-label': 'Attempt ' + a.n + ', ' + (LABEL[a.o] || a.o) }, parts);
+  }
+
+  function textArtifactEl(title, x, open) {
+    if (x.length < 4) return null;
+    return h('details', { open },
+      h('summary', null, title + (x[4] ? ' (first part; ' + x[4] + ' bytes cut)' : '')),
+      h('pre', { class: 'out' }, str(x[3])));
+  }
+
+  function stepsEl(x) {
+    if (x.length < 4 || !Array.isArray(x[3])) return null;
+    const rowsEls = x[3].map((s, i) => {
+      s = (s && typeof s === 'object') ? s : { message: str(s) };
+      const bad = /fail|error/i.test(str(s.status));
+      return h('tr', { class: bad ? 'bad' : null },
+        h('td', { class: 'num' }, String(i + 1 + (x[4] || 0))),
+        h('td', { class: 'mono' }, [str(s.robot), str(s.method)].filter(Boolean).join('.')),
+        h('td', null, str(s.status)),
+        h('td', { class: 'num' }, typeof s.duration === 'number' ? fmt(s.duration * 1000) : str(s.duration)),
+        h('td', { class: 'mono' }, s.file ? str(s.file).split('/').pop() + (s.line ? ':' + s.line : '') : ''),
+        h('td', null, str(s.message)));
+    });
+    return h('div', null,
+      h('h4', null, 'Robot steps (' + (x[3].length + (x[4] || 0)) + ')'),
+      x[4] ? h('div', { class: 'cut' }, 'First ' + x[4] + ' steps not shown.') : null,
+      h('table', { class: 'steps' },
+        h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Step'), h('th', null, 'Status'), h('th', null, 'Time'), h('th', null, 'Where'), h('th', null, 'Message'))),
+        h('tbody', null, rowsEls)));
+  }
+
+  function mockEl(x) {
+    if (x.length < 4 || !Array.isArray(x[3])) return null;
+    const reqs = x[3].map((r) => {
+      r = (r && typeof r === 'object') ? r : {};
+      const q = r.query && typeof r.query === 'object' ? new URLSearchParams(r.query).toString() : str(r.query);
+      const unmatched = !r.matchedRoute;
+      const head = str(r.method) + ' ' + str(r.path) + (q ? '?' + q : '') + ' → ' + str(r.status) + (unmatched ? '  (no route matched)' : '  (' + str(r.matchedRoute) + ')');
+      const headers = r.headers && typeof r.headers === 'object'
+        ? Object.keys(r.headers).map((k) => k + ': ' + str(r.headers[k])).join('\n') : str(r.headers);
+      return h('details', { class: 'req' + (unmatched ? ' unmatched' : '') },
+        h('summary', null, head),
+        r.time !== undefined ? h('div', { class: 'cut' }, 'at ' + str(r.time)) : null,
+        r.error ? h('div', { class: 'failure' }, h('pre', null, str(r.error))) : null,
+        headers ? h('pre', { class: 'out' }, headers) : null,
+        r.body ? h('pre', { class: 'out' }, str(r.body)) : null);
+    });
+    return h('div', null, h('h4', null, 'Mock requests (' + (x[3].length + (x[4] || 0)) + ')'), reqs.length ? reqs : h('div', { class: 'cut' }, 'none'));
+  }
+
+  // ---------- timeline: one lane per worker slot (grouped by machine), batches and attempts as bars
+  let tlScale = 0;
+  let tlWall = 1;
+  function drawTimeline() {
+    const box = $('timeline');
+    if (box.firstChild) return;
+    const lanes = new Map();
+    const lane = (m, w) => {
+      const key = workerKey(m, w);
+      let l = lanes.get(key);
+      if (!l) { l = { m, w, batches: [], bars: [] }; lanes.set(key, l); }
+      return l;
+    };
+    let end = META.wallTime;
+    for (const b of D.batches) { lane(b[2], b[1]).batches.push(b); end = Math.max(end, b[4]); }
+    for (const t of tests) {
+      t.at.forEach((a, n) => { lane(a[5], a[3]).bars.push([t, a, n]); end = Math.max(end, a[2] + a[1]); });
+    }
+    tlWall = Math.max(1, end);
+    const pct = (ms) => (ms / tlWall * 100) + '%';
+    const sorted = [...lanes.values()].sort((a, b) => a.m - b.m || a.w - b.w);
+    const inner = h('div', { class: 'tl-inner' }, h('div', { class: 'tl-axis', id: 'tl-axis' }));
+    let machine = null;
+    for (const l of sorted) {
+      if (MACH.length && l.m !== machine) { machine = l.m; inner.appendChild(h('div', { class: 'tl-machine' }, l.m >= 0 ? MACH[l.m] : 'unknown machine')); }
+      const track = h('div', { class: 'tl-track' });
+      for (const b of l.batches) {
+        const el = h('div', { class: 'tl-batch' + (/^exit 0$/.test(b[6]) ? '' : ' bad'), title: 'batch ' + b[0] + ' · ' + b[5] + ' tests · ' + fmt(b[4] - b[3]) + ' · ' + b[6] });
+        el.style.left = pct(b[3]); el.style.width = pct(Math.max(0, b[4] - b[3]));
+        track.appendChild(el);
+      }
+      for (const [t, a, n] of l.bars) {
+        const o = D.attemptOutcomes[a[0]];
+        const el = h('div', { class: 'tl-bar o-' + o, 'data-t': t.i, title: t.id + ' — ' + fmt(a[1]) + ' · attempt ' + (n + 1) + ' ' + (LABEL[o] || o) });
+        el.style.left = pct(a[2]); el.style.width = pct(a[1]);
+        track.appendChild(el);
+      }
+      const busy = l.batches.reduce((s, b) => s + Math.max(0, b[4] - b[3]), 0);
+      inner.appendChild(h('div', { class: 'tl-lane', 'data-worker': workerKey(l.m, l.w) },
+        h('span', { class: 'tl-label', title: 'busy ' + fmt(busy) + ' of ' + fmt(tlWall) }, 'worker ' + l.w + ' · ' + Math.round(busy / tlWall * 100) + '%'),
+        track));
+    }
+    inner.addEventListener('click', (e) => {
+      const bar = e.target.closest('.tl-bar');
+      if (bar) openTest(tests[Number(bar.getAttribute('data-t'))]);
+    });
+    box.appendChild(inner);
+    box.setAttribute('data-lanes', String(sorted.length));
+    const legend = ['passed', 'failed', 'skipped', 'timedOut', 'crashed'].map((o) => h('span', { class: 'o-' + o }, h('span', { class: 'dot' }), LABEL[o]));
+    legend.push(h('span', null, 'hatched: idle'));
+    $('legend').replaceChildren(...legend);
+    zoom(0);
+  }
+
+  function zoom(factor) {
+    const box = $('timeline');
+    const fit = Math.max(100, box.clientWidth - 152) / tlWall;
+    tlScale = factor === 0 || !tlScale ? fit : Math.max(fit, tlScale * factor);
+    const width = tlWall * tlScale;
+    box.firstChild.style.width = (150 + width) + 'px';
+    // Ticks at a round step that leaves ~90px between labels.
+    const steps = [100, 250, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5];
+    const step = steps.find((s) => s * tlScale >= 90) || steps[steps.length - 1];
+    const ticks = [];
+    for (let ms = 0; ms <= tlWall; ms += step) {
+      const el = h('div', { class: 'tl-tick' }, fmt(ms));
+      el.style.left = (ms * tlScale) + 'px';
+      ticks.push(el);
+    }
+    $('tl-axis').replaceChildren(...ticks);
+  }
+
+  // ---------- slowest and flaky
+  function drawSlowest() {
+    const ol = $('slowest');
+    if (ol.firstChild) return;
+    const top = tests.slice().sort((a, b) => b.dur - a.dur).slice(0, 100);
+    const max = top.length ? Math.max(1, top[0].dur) : 1;
+    ol.replaceChildren(...top.map((t, k) => {
+      const bar = h('span', { class: 'bar', 'aria-hidden': 'true' }, h('i'));
+      bar.firstChild.style.width = (t.dur / max * 100) + '%';
+      return h('li', null, h('span', { class: 'rank' }, String(k + 1)), statusEl(t.outcome),
+        h('a', { href: hashForTest(t), title: t.id }, t.id), bar, h('span', { class: 'num' }, fmt(t.dur)));
+    }));
+    if (!top.length) ol.appendChild(h('li', null, 'No tests.'));
+  }
+
+  function drawFlaky() {
+    const ol = $('flaky');
+    if (ol.firstChild) return;
+    const flaky = tests.filter((t) => t.outcome === 'flaky');
+    ol.replaceChildren(...flaky.map((t) => {
+      const seq = h('span', { class: 'seq' }, t.at.map((a, n) => { const o = D.attemptOutcomes[a[0]]; return h('span', { class: 'dot o-' + o, title: 'attempt ' + (n + 1) + ': ' + (LABEL[o] || o) }); }));
+      const f = t.at.map((a) => (a[6] || [])[0]).find(Boolean);
+      return h('li', null, seq, h('a', { href: hashForTest(t), title: t.id }, t.id), h('span', { class: 'why', title: f ? f[2] : '' }, f ? firstLine(f[2]) : ''));
+    }));
+    if (!flaky.length) ol.appendChild(h('li', null, 'No flaky tests in this run.'));
+  }
+
+  // Printing shows the summary and every test that did not simply pass, with its errors.
+  function drawPrint() {
+    const box = $('print');
+    if (box.firstChild) return;
+    const bad = tests.filter((t) => t.outcome !== 'passed' && t.outcome !== 'skipped').slice(0, 1000);
+    box.appendChild(h('h2', null, bad.length ? 'Tests that did not pass' : 'Every test passed'));
+    for (const t of bad) {
+      const msgs = [];
+      t.at.forEach((a, n) => (a[6] || []).forEach((f) => msgs.push('attempt ' + (n + 1) + ': ' + f[2] + (f[0] >= 0 ? '\n  at ' + D.files[f[0]] + ':' + f[1] : ''))));
+      box.appendChild(h('div', { class: 'ptest' }, statusEl(t.outcome), ' ', h('b', { class: 'mono' }, t.id), msgs.length ? h('pre', null, msgs.join('\n')) : null));
+    }
+  }
+
+  // ---------- views
+  let showingDetail = false;
+  function apply() {
+    const t = state.test ? byID.get(state.test) : null;
+    const leftDetail = showingDetail && !t;
+    showingDetail = !!t;
+    for (const a of document.querySelectorAll('.tabs a')) {
+      if (a.getAttribute('data-view') === state.view) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+    }
+    for (const v of ['tests', 'timeline', 'slowest', 'flaky']) $('view-' + v).hidden = !!t || v !== state.view;
+    $('detail').hidden = !t;
+    if (t) {
+      drawDetail(t);
+      $('detail-back').setAttribute('href', hashOf(Object.assign({}, state, { test: '' })));
+      $('detail-title').focus({ preventScroll: true });
+      window.scrollTo(0, 0);
+      return;
+    }
+    if (state.view === 'tests') {
+      syncFilters();
+      const before = rowsKey;
+      computeRows();
+      if (before === rowsKey && listScroll) { $('list').scrollTop = listScroll; listScroll = 0; }
+      drawList();
+      if (leftDetail) $('list').focus({ preventScroll: true });
+    } else if (state.view === 'timeline') drawTimeline();
+    else if (state.view === 'slowest') drawSlowest();
+    else if (state.view === 'flaky') drawFlaky();
+  }
+
+  function wireViews() {
+    for (const a of document.querySelectorAll('.tabs a')) {
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        state.view = a.getAttribute('data-view');
+        state.test = '';
+        pushedDetail = false;
+        commit(true);
+      });
+    }
+    $('detail-back').addEventListener('click', (e) => { e.preventDefault(); closeTest(); });
+    $('zoom-in').addEventListener('click', () => zoom(2));
+    $('zoom-out').addEventListener('click', () => zoom(0.5));
+    $('zoom-fit').addEventListener('click', () => zoom(0));
+    window.addEventListener('hashchange', () => { readHash(); if (!state.test) pushedDetail = false; apply(); });
+    window.addEventListener('beforeprint', drawPrint);
+    document.addEventListener('keydown', (e) => {
+      const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement && document.activeElement.tagName);
+      if (e.key === 'Escape' && state.test) { e.preventDefault(); closeTest(); }
+      else if (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey) { e.preventDefault(); if (state.test) closeTest(); $('q').focus(); }
+    });
+  }
+
+  try {
+    readHash();
+    drawSummary();
+    drawFilters();
+    wireList();
+    wireViews();
+    apply();
+    void document.body.offsetHeight; // include the first layout in the measure
+    document.body.setAttribute('data-script-ms', (performance.now() - T0).toFixed(1));
+    document.body.setAttribute('data-render-ms', performance.now().toFixed(1));
+    document.body.setAttribute('data-ready', 'true');
+  } catch (err) {
+    document.body.setAttribute('data-error', String(err && err.message || err));
+    document.body.insertBefore(h('p', { class: 'banner' }, 'The report could not be drawn: ' + String(err && err.stack || err)), document.body.firstChild);
+  }
+})();
