@@ -6,6 +6,8 @@ enum CORS {
         ("Access-Control-Expose-Headers", "*"),
     ]
 
+    private static let standardMethods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
     /// Whether a request is a browser's preflight check rather than a real `OPTIONS` call.
     static func isPreflight(_ request: MockRequest) -> Bool {
         request.method == .OPTIONS && request.header("Access-Control-Request-Method") != nil
@@ -13,12 +15,13 @@ enum CORS {
 
     /// `204` allowing the method and headers the preflight asked for.
     static func preflightResponse(for request: MockRequest) -> MockResponse {
-        let methods = request.header("Access-Control-Request-Method") ?? "GET"
+        let requested = request.header("Access-Control-Request-Method") ?? "GET"
+        let methods = ([requested] + standardMethods.filter { $0 != requested.uppercased() }).joined(separator: ", ")
         let headers = request.header("Access-Control-Request-Headers") ?? "*"
         return MockResponse(
             status: .noContent,
             headers: [
-                "Access-Control-Allow-Methods": "\(methods), GET, POST, PUT, PATCH, DELETE, OPTIONS",
+                "Access-Control-Allow-Methods": methods,
                 "Access-Control-Allow-Headers": headers,
                 "Access-Control-Max-Age": "600",
             ]

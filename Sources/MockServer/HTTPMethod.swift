@@ -2,20 +2,13 @@
 ///
 /// A struct rather than an enum so a request with an unusual method (`PROPFIND`)
 /// is still served and recorded.
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The method as it appears on the request line, upper-cased.
     public let rawValue: String
 
     /// Creates a method from its name; the name is upper-cased.
     public init(rawValue: String) {
         self.rawValue = rawValue.uppercased()
-    }
-
-    /// Creates a method from a string literal such as `"GET"`.
-    public init(stringLiteral value: String) {
-        self.init(rawValue: value)
     }
 
     /// The method name, for example `GET`.

@@ -50,6 +50,8 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
     public static let requestTimeout = HTTPStatus(code: 408)
     /// `409 Conflict`
     public static let conflict = HTTPStatus(code: 409)
+    /// `410 Gone`
+    public static let gone = HTTPStatus(code: 410)
     /// `413 Content Too Large`
     public static let contentTooLarge = HTTPStatus(code: 413)
     /// `422 Unprocessable Content`

@@ -16,6 +16,11 @@ import Foundation
 public enum ScenarioLoader {
     /// Reads and checks the scenario at `url`.
     public static func load(contentsOf url: URL) throws -> Scenario {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MockServerError.invalidScenario(
+                "no such scenario file; check the path (relative paths start at the current folder)",
+                file: url.path, line: nil, key: nil)
+        }
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
@@ -101,7 +106,9 @@ struct ScenarioReader {
             }
             response.status = HTTPStatus(code: code)
         }
+        // In file order, so the error points at the second body key the author wrote.
         let bodies = Self.bodyKeys.filter { fields[$0] != nil }
+            .sorted { (line(of: fields[$0]) ?? 0) < (line(of: fields[$1]) ?? 0) }
         if bodies.count > 1 {
             throw error(
                 "a response takes only one of 'json', 'text', 'html', 'body' or 'file' (found \(bodies.map { "'\($0)'" }.joined(separator: " and ")))",

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+@testable import MockServer
+
+@Suite("HTTP protocol")
+struct ProtocolTests {
+    @Test("garbage bytes get 400 and the server keeps serving")
+    func garbage() async throws {
+        let (server, _) = try await makeServer()
+        await server.stub(.GET, "/ok", response: .text("ok"))
+        let port = server.port
+        let (status, closed) = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            try socket.send([0x00, 0x01, 0xFF, 0x47, 0x45, 0x20] + Array("\r\n\r\n not http at all\r\n\r\n".utf8))
+            let response = try socket.readResponse()
+            return (response.status, socket.isClosedByPeer())
+        }
+        #expect(status == 400)
+        #expect(closed)
+        #expect(try await fetch(port, "GET", "/ok").text == "ok")
+        try await server.stop()
+    }
+
+    @Test("bodies over the limit get 413, the journal says why, and smaller bodies still work")
+    func bodyLimit() async throws {
+        let (server, _) = try await makeServer(configuration: .init(maxBodySize: 1024))
+        await server.register(.POST, "/upload") { request in .text("got \(request.body.count)") }
+        let tooBig = try await fetch(server.port, "POST", "/upload", body: String(repeating: "x", count: 2000))
+        #expect(tooBig.status == 413)
+        #expect(tooBig.headers["connection"] == "close")
+        let fine = try await fetch(server.port, "POST", "/upload", body: String(repeating: "x", count: 1000))
+        #expect(fine.text == "got 1000")
+        let entry = try #require(await server.requests.first)
+        #expect(entry.status == .contentTooLarge)
+        #expect(entry.error?.contains("limit of 1024 bytes") == true)
+        try await server.stop()
+    }
+
+    @Test("chunked bodies over the limit get 413 too")
+    func chunkedBodyLimit() async throws {
+        let (server, _) = try await makeServer(configuration: .init(maxBodySize: 16))
+        await server.register(.POST, "/upload") { _ in .status(.ok) }
+        let port = server.port
+        let status = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            let chunk = String(repeating: "y", count: 20)
+            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n14\r\n\(chunk)\r\n0\r\n\r\n")
+            return try socket.readResponse().status
+        }
+        #expect(status == 413)
+        try await server.stop()
+    }
+
+    @Test("keep-alive: several requests on one connection")
+    func keepAlive() async throws {
+        let (server, _) = try await makeServer()
+        await server.register(.GET, "/n") { request in .text(request.query ?? "") }
+        let port = server.port
+        let bodies = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            return try (1...3).map { index in
+                try socket.send("GET /n?\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                return try socket.readResponse().text
+            }
+        }
+        #expect(bodies == ["1", "2", "3"])
+        try await server.stop()
+    }
+
+    @Test("pipelining: responses come back in request order even when handlers finish out of order")
+    func pipelining() async throws {
+        let (server, _) = try await makeServer()
+        await server.registerParameterized(.GET, "/wait/:ms") { request in
+            let milliseconds = Int(request.pathParameters["ms"] ?? "0") ?? 0
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return .text("\(milliseconds)")
+        }
+        let port = server.port
+        let bodies = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            let batch = [80, 0, 30].map { "GET /wait/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
+            try socket.send(batch)
+            return try (0..<3).map { _ in try socket.readResponse().text }
+        }
+        #expect(bodies == ["80", "0", "30"])
+        try await server.stop()
+    }
+
+    @Test("HTTP/1.0 without keep-alive and Connection: close both end the connection")
+    func connectionClose() async throws {
+        let (server, _) = try await makeServer()
+        await server.stub(.GET, "/", response: .text("root"))
+        let port = server.port
+        let closed = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            try socket.send("GET / HTTP/1.0\r\n\r\n")
+            let response = try socket.readResponse()
+            return response.text == "root" && socket.isClosedByPeer()
+        }
+        #expect(closed)
+        try await server.stop()
+    }
+
+    @Test("stop() closes open connections and refuses new ones")
+    func stopClosesConnections() async throws {
+        let (server, _) = try await makeServer()
+        await server.stub(.GET, "/", response: .text("root"))
+        let port = server.port
+        let socket = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            try socket.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try socket.readResponse()
+            return UncheckedBox(socket)
+        }
+        try await server.stop()
+        #expect(await !server.isRunning)
+        #expect(try await Offload.run { socket.value.isClosedByPeer() })
+        await #expect(throws: RawSocket.Failure.self) {
+            _ = try await fetch(port, "GET", "/")
+        }
+        try await server.stop()  // a second stop is harmless
+    }
+
+    @Test("CORS: every response allows any origin; preflight is answered even with a catch-all")
+    func cors() async throws {
+        let (server, _) = try await makeServer()
+        await server.registerCatchAll { _ in .status(.internalServerError) }
+        let preflight = try await fetch(
+            server.port, "OPTIONS", "/login",
+            headers: [
+                "Origin": "null", "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type, authorization",
+            ])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-origin"] == "*")
+        #expect(preflight.headers["access-control-allow-methods"]?.contains("POST") == true)
+        #expect(preflight.headers["access-control-allow-headers"] == "content-type, authorization")
+
+        let normal = try await fetch(server.port, "GET", "/anything", headers: ["Origin": "null"])
+        #expect(normal.status == 500)
+        #expect(normal.headers["access-control-allow-origin"] == "*")
+        #expect(await server.requests.first?.matchedRoute == "cors-preflight")
+        try await server.stop()
+    }
+
+    @Test("Expect: 100-continue is honoured")
+    func expectContinue() async throws {
+        let (server, _) = try await makeServer()
+        await server.register(.POST, "/upload") { request in .text(request.bodyString ?? "") }
+        let port = server.port
+        let response = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello")
+            return try socket.readResponse()
+        }
+        #expect(response.text == "hello")
+        try await server.stop()
+    }
+
+    @Test("listens on loopback only")
+    func loopbackOnly() async throws {
+        let (server, _) = try await makeServer()
+        await server.stub(.GET, "/", response: .text("root"))
+        let port = server.port
+        #expect(await server.baseURL == "http://127.0.0.1:\(port)")
+        #expect(try await fetch(port, "GET", "/").text == "root")
+        for address in nonLoopbackIPv4Addresses() {
+            #expect(throws: RawSocket.Failure.self, "reachable on \(address)") {
+                _ = try RawSocket(host: address, port: port, timeout: 1)
+            }
+        }
+        try await server.stop()
+    }
+
+    @Test("also answers on ::1 when the host has IPv6")
+    func ipv6Loopback() async throws {
+        let (server, _) = try await makeServer()
+        await server.stub(.GET, "/", response: .text("v6"))
+        let port = server.port
+        if let socket = try? RawSocket(host: "::1", port: port) {
+            try socket.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(try socket.readResponse().text == "v6")
+        }
+        try await server.stop()
+    }
+
+    @Test("a taken port and an out-of-range port give actionable errors")
+    func portErrors() async throws {
+        let (first, _) = try await makeServer()
+        let taken = await #expect(throws: MockServerError.self) {
+            _ = try await MockServer.create(port: first.port)
+        }
+        #expect(taken?.code == .portInUse)
+        #expect(taken?.message.contains("port \(first.port)") == true)
+        let invalid = await #expect(throws: MockServerError.self) {
+            _ = try await MockServer.create(port: 70000)
+        }
+        #expect(invalid?.code == .invalidPort)
+        try await first.stop()
+    }
+}
+
+/// Carries a non-Sendable test object across the `Offload` thread boundary.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
