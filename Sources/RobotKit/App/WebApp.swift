@@ -1,0 +1,270 @@
+import Foundation
+import XCTest
+
+/// The web app under test, like `XCUIApplication`: each `launch()` starts a fresh
+/// headless Chromium session (own temporary profile) and opens `url`.
+///
+/// Not `Sendable`: an app belongs to the test that launched it.
+public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvertible {
+    /// Whether the browser session is up.
+    public enum State: Sendable, Equatable {
+        case notRunning
+        case runningForeground
+    }
+
+    /// The page `launch()` opens.
+    public var url: URL
+    /// Passed to the page as query items `KEY=value` (read them with `URLSearchParams`).
+    public var launchEnvironment: [String: String] = [:]
+    /// Passed to the page as value-less query items, in order (`?--uitesting`).
+    public var launchArguments: [String] = []
+    /// The browser window (viewport) size in CSS pixels.
+    public var windowSize: (width: Int, height: Int) = (1024, 768)
+    /// How long actions (`tap()`, `typeText(_:)`, …) wait for their element to appear.
+    public var implicitWaitTimeout: TimeInterval = 2
+    /// Extra Chromium command-line switches.
+    public var browserArguments: [String] = []
+    /// Where actions and waits are recorded; `UITestCase` shares its own.
+    public var recorder: StepRecorder
+
+    /// `.runningForeground` between `launch()` and `terminate()`.
+    public private(set) var state: State = .notRunning
+
+    private var session: WebDriverSession?
+    private var profile: URL?
+
+    /// An app at `url` (`file://`, `http://`, …); nothing starts before `launch()`.
+    public init(url: URL, recorder: StepRecorder = StepRecorder()) {
+        self.url = url
+        self.recorder = recorder
+    }
+
+    deinit {
+        shutDown()
+    }
+
+    /// `url` with the launch environment and arguments appended as query items.
+    public var launchURL: URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var items = components.queryItems ?? []
+        items += launchEnvironment.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        items += launchArguments.map { URLQueryItem(name: $0, value: nil) }
+        components.queryItems = items.isEmpty ? nil : items
+        return components.url ?? url
+    }
+
+    /// Starts a new browser session and opens `launchURL` (terminating a running one first).
+    /// A failure to start is reported as a test failure at the caller's line.
+    public func launch(file: StaticString = #filePath, line: UInt = #line) {
+        do {
+            try launchOrThrow()
+        } catch {
+            recorder.begin(function: "launch()", file: "\(file)", line: line, robot: "WebApp")
+            XCTFail("failed to launch \(url.absoluteString): \(error)", file: file, line: line)
+            recorder.end()
+        }
+    }
+
+    /// `launch()` that throws instead of failing the test.
+    public func launchOrThrow() throws(RobotKitError) {
+        shutDown()
+        let service = ChromeDriverService.shared
+        let endpoint = try service.endpoint()
+        let profile = try service.newProfileDirectory()
+        self.profile = profile
+        do {
+            let session = try WebDriverSession.create(
+                driverURL: endpoint.baseURL, capabilities: capabilities(launcher: endpoint.chromiumLauncher, profile: profile))
+            self.session = session
+            try session.navigate(to: launchURL.absoluteString)
+            state = .runningForeground
+        } catch {
+            shutDown()
+            if error.webDriverCode == "session not created" {
+                throw .driverStart("\(error.message)\nchromedriver log:\n\(service.logTail())")
+            }
+            throw error
+        }
+    }
+
+    /// Closes the browser session and deletes its profile.
+    public func terminate() {
+        shutDown()
+    }
+
+    /// Waits until the app is in `state`; `.runningForeground` also waits for the page to finish loading.
+    public func wait(for state: State, timeout: TimeInterval) -> Bool {
+        wait(until: {
+            guard self.state == state else { return false }
+            guard state == .runningForeground, let session = self.session else { return true }
+            return (try? session.executeScript("return document.readyState")) as? String == "complete"
+        }, timeout: timeout)
+    }
+
+    // MARK: - Queries
+
+    public func descendants(matching type: WebElement.ElementType) -> WebElementQuery {
+        WebElementQuery(app: self, chain: [QueryStep(type: type, identifier: nil)])
+    }
+
+    public func children(matching type: WebElement.ElementType) -> WebElementQuery {
+        WebElementQuery(app: self, chain: [QueryStep(type: type, identifier: nil, scope: .children)])
+    }
+
+    /// The first element of any type with `identifier`, or `nil` (Axt's `find(id:)`).
+    public func find(id identifier: String) -> WebElement? {
+        let element = descendants(matching: .any)[identifier].firstMatchElement
+        return element.exists ? element : nil
+    }
+
+    /// Polls `condition` until it holds or `timeout` passes (Axt's `waitForCondition`).
+    @discardableResult
+    public func wait(until condition: () -> Bool, timeout: TimeInterval, pollInterval: TimeInterval = 0.05) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if condition() { return true }
+            if Date() >= deadline || recorder.isHalted { return false }
+            Thread.sleep(forTimeInterval: pollInterval)
+        }
+    }
+
+    // MARK: - Whole-page gestures
+
+    /// Scrolls the page down by most of a screen, like a finger moving up.
+    public func swipeUp(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        root.swipeUp(function: function, file: file, line: line)
+    }
+
+    /// Scrolls the page up by most of a screen.
+    public func swipeDown(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        root.swipeDown(function: function, file: file, line: line)
+    }
+
+    /// Scrolls the page right by most of a screen.
+    public func swipeLeft(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        root.swipeLeft(function: function, file: file, line: line)
+    }
+
+    /// Scrolls the page left by most of a screen.
+    public func swipeRight(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        root.swipeRight(function: function, file: file, line: line)
+    }
+
+    // MARK: - Page state
+
+    /// The page's accessibility tree as indented text (role, identifier, label, value, frame),
+    /// like XCUITest's `debugDescription` and Axt's `watchHierarchy`.
+    public var debugDescription: String {
+        guard let session else { return "Application (not running), url: '\(url.absoluteString)'" }
+        do {
+            return try Engine(session: session).run([], op: "tree").tree
+        } catch {
+            return "Application, accessibility tree unavailable: \(error)"
+        }
+    }
+
+    /// The current page's title.
+    public var title: String { (try? session?.title()) ?? "" }
+
+    /// The URL currently shown.
+    public var currentURL: URL? { (try? session?.currentURL()).flatMap { URL(string: $0) } }
+
+    /// A PNG of the viewport.
+    public func screenshot() throws(RobotKitError) -> Data {
+        try requireSession().screenshot()
+    }
+
+    /// The current DOM serialized as HTML.
+    public func pageSource() throws(RobotKitError) -> String {
+        try requireSession().pageSource()
+    }
+
+    /// Console messages logged since the last call.
+    public func consoleLog() throws(RobotKitError) -> [BrowserLogEntry] {
+        try requireSession().browserLog()
+    }
+
+    /// Opens another URL in the running session.
+    public func open(_ url: URL) throws(RobotKitError) {
+        try requireSession().navigate(to: url.absoluteString)
+    }
+
+    /// Runs JavaScript (a function body; use `return`) with `arguments` and returns its JSON result.
+    @discardableResult
+    public func evaluate(_ script: String, _ arguments: [Any] = []) throws(RobotKitError) -> Any? {
+        try requireSession().executeScript(script, arguments)
+    }
+
+    // MARK: - Internals
+
+    /// The app as an element (the document), for page-level gestures.
+    var root: WebElement { WebElement(app: self, chain: []) }
+
+    func requireSession() throws(RobotKitError) -> WebDriverSession {
+        guard let session else {
+            throw .noSession("the app is not running: call launch() first")
+        }
+        return session
+    }
+
+    /// Runs one page operation: skipped once the test has halted, recorded as a step
+    /// when it comes from a robot, failures reported at `file:line`.
+    func operation<T>(
+        _ verb: String, _ target: String, defaultValue: T, recorded: Bool = true, function: String = "",
+        file: StaticString = #filePath, line: UInt = #line, _ body: (Engine) throws(RobotKitError) -> T
+    ) -> T {
+        if recorder.isHalted { return defaultValue }
+        if recorded { recorder.begin(function: function, file: "\(file)", line: line) }
+        defer { if recorded { recorder.end() } }
+        do {
+            return try body(Engine(session: requireSession()))
+        } catch {
+            let message = "failed to \(verb) \(target): \(error.message)"
+            if recorded {
+                XCTFail(message, file: file, line: line)
+            } else {
+                XCTFail(message)
+            }
+            return defaultValue
+        }
+    }
+
+    private func capabilities(launcher: String, profile: URL) -> [String: Any] {
+        let arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--user-data-dir=\(profile.path)", "--window-size=\(windowSize.width),\(windowSize.height)",
+            "--force-device-scale-factor=1", "--disable-extensions", "--no-first-run",
+            "--disable-component-update", "--disable-features=Translate,MediaRouter,OptimizationHints",
+            "--mute-audio", "--allow-file-access-from-files",
+            // No crashpad handler: it would outlive the session in its own process group.
+            "--disable-breakpad", "--disable-crashpad-for-testing",
+        ] + browserArguments
+        return [
+            "browserName": "chrome",
+            "pageLoadStrategy": "normal",
+            "timeouts": ["script": 600_000, "pageLoad": 60_000, "implicit": 0],
+            "goog:loggingPrefs": ["browser": "ALL"],
+            "goog:chromeOptions": ["binary": launcher, "args": arguments],
+        ]
+    }
+
+    private func shutDown() {
+        if let session {
+            try? session.delete()
+        }
+        session = nil
+        state = .notRunning
+        if let profile {
+            try? FileManager.default.removeItem(at: profile)
+            self.profile = nil
+        }
+    }
+}
+
+extension WebElement {
+    fileprivate var firstMatchElement: WebElement {
+        var chain = self.chain
+        chain[chain.count - 1].selection = .first
+        return WebElement(app: app, chain: chain)
+    }
+}

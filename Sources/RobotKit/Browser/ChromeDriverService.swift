@@ -1,0 +1,188 @@
+import Foundation
+import HTTPClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one chromedriver of this test process, started on first use.
+///
+/// It dies with the test process however that ends: it is spawned with a
+/// parent-death signal (`setpriv --pdeathsig KILL`) from a thread that never
+/// exits, it stays in the test process's group (robotci kills the group on a
+/// timeout), and an `atexit` handler stops it on a normal exit. Chromium is
+/// launched through a wrapper that gives it the same parent-death signal, so
+/// killing chromedriver takes its browsers along.
+final class ChromeDriverService: @unchecked Sendable {
+    static let shared = ChromeDriverService()
+
+    /// What a new browser session needs to know.
+    struct Endpoint: Sendable {
+        /// `http://127.0.0.1:PORT`
+        var baseURL: String
+        /// The chromium binary (or its parent-death wrapper) to hand chromedriver.
+        var chromiumLauncher: String
+        /// This process's scratch folder: profiles and the driver log.
+        var scratch: URL
+    }
+
+    private let lock = NSLock()
+    private var pid: pid_t?
+    private var current: Endpoint?
+    private var profileCounter = 0
+
+    private init() {}
+
+    /// The running driver, starting it (again) when needed.
+    func endpoint() throws(RobotKitError) -> Endpoint {
+        lock.lock()
+        defer { lock.unlock() }
+        if let current, let pid, Self.isAlive(pid) { return current }
+        let started = try start()
+        current = started
+        return started
+    }
+
+    /// A fresh, empty Chromium profile folder inside the scratch folder.
+    func newProfileDirectory() throws(RobotKitError) -> URL {
+        let scratch = try endpoint().scratch
+        let number = lock.withLock { () -> Int in
+            profileCounter += 1
+            return profileCounter
+        }
+        let url = scratch.appendingPathComponent("profile-\(number)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw .driverStart("could not create chromium profile \(url.path): \(error)")
+        }
+        return url
+    }
+
+    /// The chromedriver log (its and chromium's stderr), for error messages.
+    func logTail(maxBytes: Int = 2000) -> String {
+        guard let scratch = current?.scratch,
+            let data = FileManager.default.contents(atPath: scratch.appendingPathComponent("chromedriver.log").path)
+        else { return "" }
+        return String(decoding: data.suffix(maxBytes), as: UTF8.self)
+    }
+
+    private func start() throws(RobotKitError) -> Endpoint {
+        let tools = try BrowserInstallation.locate()
+        let scratch = try Self.makeScratch()
+        let environment = WorkerEnvironment()
+        let port = Self.usablePort(preferred: environment.webDriverPort)
+        let launcher = try Self.writeChromiumLauncher(tools: tools, in: scratch)
+        let log = scratch.appendingPathComponent("chromedriver.log").path
+
+        var executable = tools.chromedriver
+        var arguments = ["--port=\(port)", "--log-level=WARNING"]
+        if let setpriv = tools.setpriv {
+            arguments = ["--pdeathsig", "KILL", tools.chromedriver] + arguments
+            executable = setpriv
+        }
+        let pid = try ProcessSpawner.shared.spawn(executable, arguments, outputPath: log)
+        self.pid = pid
+        ExitCleanup.register(pid: pid, scratch: scratch.path, installSignalHandlers: tools.setpriv == nil)
+
+        let baseURL = "http://127.0.0.1:\(port)"
+        try Self.waitUntilReady(baseURL: baseURL, pid: pid, logPath: log)
+        return Endpoint(baseURL: baseURL, chromiumLauncher: launcher, scratch: scratch)
+    }
+
+    private static func waitUntilReady(baseURL: String, pid: pid_t, logPath: String) throws(RobotKitError) {
+        let client: HTTPClient
+        do {
+            client = try HTTPClient(defaultTimeout: 1, connectTimeout: 0.5)
+        } catch {
+            throw .driverStart("could not create an http client: \(error)")
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if !isAlive(pid) {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw .driverStart("chromedriver exited at start-up; its log (\(logPath)):\n\(log.suffix(1500))")
+            }
+            if let response = try? client.send(HTTPRequest(url: "\(baseURL)/status")), response.status == 200 {
+                return
+            }
+            usleep(20_000)
+        }
+        kill(pid, SIGKILL)
+        throw .driverStart("chromedriver did not answer on \(baseURL) within 20 s; see \(logPath)")
+    }
+
+    /// The preferred port when it is free, else one the OS picks.
+    private static func usablePort(preferred: Int?) -> Int {
+        if let preferred, bindLoopback(port: preferred) != nil { return preferred }
+        if let preferred {
+            FileHandle.standardError.write(
+                Data("RobotKit: ROBOTCI_WEBDRIVER_PORT \(preferred) is in use; using a free port\n".utf8))
+        }
+        return bindLoopback(port: 0) ?? 9515
+    }
+
+    /// Binds 127.0.0.1:`port` briefly; returns the bound port or `nil` when taken.
+    private static func bindLoopback(port: Int) -> Int? {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { return nil }
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else { return nil }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func writeChromiumLauncher(tools: BrowserInstallation, in scratch: URL) throws(RobotKitError)
+        -> String
+    {
+        guard let setpriv = tools.setpriv else { return tools.chromium }
+        let url = scratch.appendingPathComponent("chromium")
+        let script = "#!/bin/sh\nexec '\(setpriv)' --pdeathsig KILL '\(tools.chromium)' \"$@\"\n"
+        do {
+            try Data(script.utf8).write(to: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        } catch {
+            throw .driverStart("could not write the chromium launcher \(url.path): \(error)")
+        }
+        return url.path
+    }
+
+    /// `$TMPDIR/robotkit-PID`, after removing folders of processes that are gone.
+    private static func makeScratch() throws(RobotKitError) -> URL {
+        let files = FileManager.default
+        let temporary = files.temporaryDirectory
+        if let entries = try? files.contentsOfDirectory(atPath: temporary.path) {
+            for entry in entries where entry.hasPrefix("robotkit-") {
+                guard let owner = Int32(entry.dropFirst("robotkit-".count)), !isAlive(owner) else { continue }
+                try? files.removeItem(at: temporary.appendingPathComponent(entry))
+            }
+        }
+        let scratch = temporary.appendingPathComponent("robotkit-\(getpid())", isDirectory: true)
+        do {
+            try files.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw .driverStart("could not create scratch folder \(scratch.path): \(error)")
+        }
+        return scratch
+    }
+
+    /// True while `pid` runs; reaps it when it has exited.
+    static func isAlive(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid { return false }
+        return kill(pid, 0) == 0
+    }
+}

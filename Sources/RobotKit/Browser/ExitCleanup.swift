@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Read by atexit and signal handlers, which cannot capture context.
+nonisolated(unsafe) private var driverPID: pid_t = 0
+nonisolated(unsafe) private var scratchPath: String?
+nonisolated(unsafe) private var atexitInstalled = false
+
+/// Stops chromedriver (and, through their parent-death signal, its browsers) when the process ends.
+enum ExitCleanup {
+    /// Called with the spawner's lock held, so registration is serialized.
+    static func register(pid: pid_t, scratch: String, installSignalHandlers: Bool) {
+        driverPID = pid
+        scratchPath = scratch
+        guard !atexitInstalled else { return }
+        atexitInstalled = true
+        atexit { ExitCleanup.run() }
+        // Without setpriv nothing else reaches chromedriver when a signal ends us.
+        if installSignalHandlers {
+            for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
+                signal(signalNumber) { received in
+                    if driverPID > 0 { kill(driverPID, SIGKILL) }
+                    signal(received, SIG_DFL)
+                    raise(received)
+                }
+            }
+        }
+    }
+
+    /// Kills processes whose command line names our scratch folder: the browsers
+    /// and helpers of our own profiles, which would otherwise exit a moment later.
+    private static func killProcesses(mentioning path: String) {
+        let files = FileManager.default
+        guard let entries = try? files.contentsOfDirectory(atPath: "/proc") else { return }
+        let me = getpid()
+        var victims: [pid_t] = []
+        for entry in entries {
+            guard let pid = pid_t(entry), pid != me,
+                let data = files.contents(atPath: "/proc/\(entry)/cmdline"),
+                String(decoding: data, as: UTF8.self).contains(path)
+            else { continue }
+            victims.append(pid)
+        }
+        for pid in victims { kill(pid, SIGKILL) }
+    }
+
+    private static func run() {
+        if driverPID > 0 {
+            kill(driverPID, SIGKILL)
+            var status: Int32 = 0
+            waitpid(driverPID, &status, 0)
+            driverPID = 0
+        }
+        guard let scratchPath else { return }
+        killProcesses(mentioning: scratchPath)
+        for _ in 0..<10 {
+            try? FileManager.default.removeItem(atPath: scratchPath)
+            if !FileManager.default.fileExists(atPath: scratchPath) { return }
+            usleep(50_000)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// One element of the page, like `XCUIElement`: a query resolved afresh on every
+/// access, so it follows the page as it changes.
+///
+/// Actions and waits take hidden `function`/`file`/`line` arguments: they name the
+/// robot method that called them in `steps.json` and place failures on its line.
+public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringConvertible {
+    let app: WebApp
+    let chain: [QueryStep]
+
+    init(app: WebApp, chain: [QueryStep]) {
+        self.app = app
+        self.chain = chain
+    }
+
+    private var target: String { describe(chain) }
+
+    // MARK: - State
+
+    /// Whether a matching element is in the page's accessibility tree now.
+    public var exists: Bool {
+        app.operation("query", target, defaultValue: false, recorded: false) { engine throws(RobotKitError) in
+            try engine.run(chain, op: "count").exists
+        }
+    }
+
+    /// Whether a tap would reach the element (visible, not covered, not `pointer-events: none`).
+    public var isHittable: Bool { probe()?.isHittable ?? false }
+    /// The accessible name: `aria-label`, `aria-labelledby`, `<label>`, `alt`, text, `title`, `placeholder`.
+    public var label: String { probe()?.label ?? "" }
+    /// The value: field text, `"1"`/`"0"` for switches and radios, selected option, `aria-valuenow`.
+    public var value: Any? { probe()?.value }
+    /// `data-testid`, else `id`, else "".
+    public var identifier: String { probe()?.identifier ?? "" }
+    /// The `placeholder` attribute.
+    public var placeholderValue: String? { probe().map(\.placeholder).flatMap { $0.isEmpty ? nil : $0 } }
+    /// The `title` attribute.
+    public var title: String { probe()?.title ?? "" }
+    /// False for `disabled` controls and `aria-disabled="true"` subtrees.
+    public var isEnabled: Bool { probe()?.isEnabled ?? false }
+    /// `checked`, `selected`, `aria-selected/checked/pressed="true"`, `aria-current`.
+    public var isSelected: Bool { probe()?.isSelected ?? false }
+    /// Whether the element is `document.activeElement`.
+    public var hasFocus: Bool { probe()?.hasFocus ?? false }
+    /// The element's box in viewport coordinates (CSS pixels).
+    public var frame: CGRect { probe()?.frame ?? .zero }
+    /// The element's type as classified by RobotKit.
+    public var elementType: ElementType { probe()?.type ?? .any }
+
+    /// The element's subtree of the accessibility tree, as indented text.
+    public var debugDescription: String {
+        app.operation("describe", target, defaultValue: "", recorded: false) { engine throws(RobotKitError) in
+            let result = try engine.run(chain, op: "tree")
+            return result.exists ? result.tree : "\(target): no matches found"
+        }
+    }
+
+    // MARK: - Waiting
+
+    /// Waits until the element exists; true when it does within `timeout` seconds.
+    public func waitForExistence(
+        timeout: TimeInterval, function: String = #function, file: StaticString = #filePath, line: UInt = #line
+    ) -> Bool {
+        app.operation("wait for", target, defaultValue: false, function: function, file: file, line: line) {
+            engine throws(RobotKitError) in
+            try engine.wait(chain, appear: true, timeout: timeout, op: "count").satisfied
+        }
+    }
+
+    /// Waits until the element no longer exists; true when it is gone within `timeout` seconds.
+    public func waitForNonExistence(
+        timeout: TimeInterval, function: String = #function, file: StaticString = #filePath, line: UInt = #line
+    ) -> Bool {
+        app.operation("wait for the disappearance of", target, defaultValue: false, function: function, file: file, line: line) {
+            engine throws(RobotKitError) in
+            try engine.wait(chain, appear: false, timeout: timeout, op: "count").satisfied
+        }
+    }
+
+    // MARK: - Actions
+
+    /// Clicks the element's center with a real pointer event (scrolled into view first).
+    public func tap(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        act("tap", function, file, line) { engine, element throws(RobotKitError) in
+            try engine.session.click(element)
+        }
+    }
+
+    /// Two quick clicks (a `dblclick`).
+    public func doubleTap(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        act("double-tap", function, file, line) { engine, element throws(RobotKitError) in
+            let click: [[String: Any]] = [["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0]]
+            try engine.session.perform(actions: [Self.pointer([Self.move(to: element)] + click + click)])
+        }
+    }
+
+    /// Presses on the element's center for `duration` seconds, then releases.
+    public func press(
+        forDuration duration: TimeInterval, function: String = #function, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        act("press", function, file, line) { engine, element throws(RobotKitError) in
+            try engine.session.perform(actions: [
+                Self.pointer([
+                    Self.move(to: element), ["type": "pointerDown", "button": 0],
+                    ["type": "pause", "duration": Int(duration * 1000)], ["type": "pointerUp", "button": 0],
+                ])
+            ])
+        }
+    }
+
+    /// Types `text` into the element (focusing it first), key by key; `"\n"` presses Return.
+    public func typeText(
+        _ text: String, function: String = #function, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        act("type into", function, file, line) { engine, element throws(RobotKitError) in
+            try engine.session.sendKeys(text, to: element)
+        }
+    }
+
+    /// Selects the element's text and deletes it with Backspace, so the page sees real input events.
+    public func clearText(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        act("clear", function, file, line, op: "prepareClear") { engine, element throws(RobotKitError) in
+            try engine.session.sendKeys("\u{E003}", to: element)
+            let remaining = try engine.run(chain, op: "probe").info?.value ?? ""
+            if !remaining.isEmpty { try engine.session.clear(element) }
+        }
+    }
+
+    /// Scrolls the element's scroll container (or the page) down by most of its height, like a finger moving up.
+    public func swipeUp(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        swipe("up", function, file, line)
+    }
+
+    /// Scrolls up by most of the container's height.
+    public func swipeDown(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        swipe("down", function, file, line)
+    }
+
+    /// Scrolls right by most of the container's width.
+    public func swipeLeft(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        swipe("left", function, file, line)
+    }
+
+    /// Scrolls left by most of the container's width.
+    public func swipeRight(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        swipe("right", function, file, line)
+    }
+
+    // MARK: - Queries
+
+    public func descendants(matching type: ElementType) -> WebElementQuery {
+        WebElementQuery(app: app, chain: chain + [QueryStep(type: type, identifier: nil)])
+    }
+
+    public func children(matching type: ElementType) -> WebElementQuery {
+        WebElementQuery(app: app, chain: chain + [QueryStep(type: type, identifier: nil, scope: .children)])
+    }
+
+    /// The first descendant of any type with `identifier`, or `nil`.
+    public func find(id identifier: String) -> WebElement? {
+        let element = descendants(matching: .any).matching(identifier: identifier).firstMatch
+        return element.exists ? element : nil
+    }
+
+    // MARK: - Internals
+
+    private func probe() -> ElementInfo? {
+        app.operation("query", target, defaultValue: nil, recorded: false) { engine throws(RobotKitError) in
+            try engine.run(chain, op: "probe").info
+        }
+    }
+
+    private func act(
+        _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, op: String = "element",
+        _ body: (Engine, String) throws(RobotKitError) -> Void
+    ) {
+        app.operation(verb, target, defaultValue: (), function: function, file: file, line: line) {
+            engine throws(RobotKitError) in
+            let element = try engine.actionable(chain, timeout: app.implicitWaitTimeout, op: op)
+            try body(engine, element)
+        }
+    }
+
+    private func swipe(_ direction: String, _ function: String, _ file: StaticString, _ line: UInt) {
+        app.operation("swipe \(direction) on", target, defaultValue: (), function: function, file: file, line: line) {
+            engine throws(RobotKitError) in
+            if chain.isEmpty {
+                _ = try engine.run(chain, op: "scroll", argument: direction)
+                return
+            }
+            let result = try engine.wait(chain, appear: true, timeout: app.implicitWaitTimeout, op: "count")
+            guard result.exists else {
+                throw .webDriver(code: "no such element", "no matches found for \(target)")
+            }
+            _ = try engine.run(chain, op: "scroll", argument: direction)
+        }
+    }
+
+    private static func pointer(_ actions: [[String: Any]]) -> [String: Any] {
+        ["type": "pointer", "id": "robotkit-finger", "parameters": ["pointerType": "mouse"], "actions": actions]
+    }
+
+    private static func move(to element: String) -> [String: Any] {
+        ["type": "pointerMove", "duration": 0, "origin": WebDriverSession.reference(element), "x": 0, "y": 0]
+    }
+}

@@ -1,0 +1,34 @@
+/// Why a RobotKit operation failed; the message says what to do about it.
+public struct RobotKitError: Error, Equatable, CustomStringConvertible {
+    private enum Kind: Equatable {
+        case missingTool
+        case driverStart
+        case webDriver(code: String)
+        case transport
+        case noSession
+        case artifacts
+        case configuration
+    }
+
+    private let kind: Kind
+    /// A lowercase, actionable explanation.
+    public let message: String
+
+    /// The W3C WebDriver error code (`no such element`, `javascript error`, …) when the driver sent one.
+    public var webDriverCode: String? {
+        if case .webDriver(let code) = kind { return code }
+        return nil
+    }
+
+    static func missingTool(_ message: String) -> RobotKitError { .init(kind: .missingTool, message: message) }
+    static func driverStart(_ message: String) -> RobotKitError { .init(kind: .driverStart, message: message) }
+    static func webDriver(code: String, _ message: String) -> RobotKitError {
+        .init(kind: .webDriver(code: code), message: message)
+    }
+    static func transport(_ message: String) -> RobotKitError { .init(kind: .transport, message: message) }
+    static func noSession(_ message: String) -> RobotKitError { .init(kind: .noSession, message: message) }
+    static func artifacts(_ message: String) -> RobotKitError { .init(kind: .artifacts, message: message) }
+    static func configuration(_ message: String) -> RobotKitError { .init(kind: .configuration, message: message) }
+
+    public var description: String { message }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The `ROBOTCI_*` variables robotci sets for each worker, with the fallbacks used under plain `swift test`.
+public struct WorkerEnvironment: Sendable, Equatable {
+    /// `ROBOTCI_WEBDRIVER_PORT`: where chromedriver listens; `nil` picks a free port.
+    public var webDriverPort: Int?
+    /// `ROBOTCI_MOCK_PORT`: the worker's mock-server port (MockServer reads it itself).
+    public var mockPort: Int?
+    /// `ROBOTCI_ARTIFACTS_DIR`: where a test's artifacts go, flat; `nil` outside robotci.
+    public var artifactsDirectory: URL?
+    /// `ROBOTCI_ATTEMPT`: 1 for the first try, 2… for retries.
+    public var attempt: Int
+    /// `ROBOTCI_WORKER_INDEX`: the worker slot, 0 outside robotci.
+    public var workerIndex: Int
+    /// `ROBOTCI_RUN_ID`: unique per robotci run; `nil` outside robotci.
+    public var runID: String?
+
+    /// Reads the variables from `environment` (the process environment by default).
+    public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
+        func int(_ key: String) -> Int? { environment[key].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+        func string(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
+        webDriverPort = int("ROBOTCI_WEBDRIVER_PORT")
+        mockPort = int("ROBOTCI_MOCK_PORT")
+        artifactsDirectory = string("ROBOTCI_ARTIFACTS_DIR").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        attempt = int("ROBOTCI_ATTEMPT") ?? 1
+        workerIndex = int("ROBOTCI_WORKER_INDEX") ?? 0
+        runID = string("ROBOTCI_RUN_ID")
+    }
+
+    /// True when running under `robotci run`.
+    public var isUnderRobotCI: Bool { artifactsDirectory != nil || runID != nil }
+}

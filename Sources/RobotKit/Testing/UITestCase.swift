@@ -1,0 +1,133 @@
+import Foundation
+import MockServer
+import XCTest
+
+/// Base class for robot tests: owns a `MockServer` per test (on the worker's
+/// `ROBOTCI_MOCK_PORT`), launches the web app against it, records robot steps and,
+/// when the test fails, saves a screenshot, the accessibility tree, the page's HTML
+/// and the console log to the artifacts folder.
+///
+/// ```swift
+/// final class CharacterFlowUITests: UITestCase {
+///     override var appURL: URL? { URL(string: "http://127.0.0.1:8080/") }
+///
+///     @MainActor
+///     func testOpensList() async throws {
+///         await serverMock.registerCatchAll { _ in .json(#"{"results": []}"#) }
+///         launch()
+///         home { $0.tapCharacterButton() }
+///     }
+/// }
+/// ```
+open class UITestCase: XCTestCase {
+    /// The test's mock backend, created in `setUp`, stopped in `tearDown`.
+    public private(set) var serverMock: MockServer!
+    /// `serverMock.baseURL`, handed to the page as `API_BASE_URL`.
+    public private(set) var serverBaseURL: String!
+    /// The app of the last `launch()`.
+    public private(set) var app: WebApp!
+    /// Where this test's artifacts go: `ROBOTCI_ARTIFACTS_DIR` (flat), else a temporary folder per test.
+    public private(set) var artifactsDirectory: URL!
+    /// The robot steps of the running test, written to `steps.json`.
+    public let recorder = StepRecorder()
+
+    /// The page `launch()` opens. Override it (or set `ROBOTKIT_APP_URL`).
+    open var appURL: URL? {
+        ProcessInfo.processInfo.environment["ROBOTKIT_APP_URL"].flatMap { URL(string: $0) }
+    }
+
+    override open func setUp() async throws {
+        try await super.setUp()
+        continueAfterFailure = false
+        recorder.reset()
+        let environment = WorkerEnvironment()
+        let directory = environment.artifactsDirectory ?? Self.temporaryArtifactsDirectory(for: name)
+        artifactsDirectory = directory
+        serverMock = try await MockServer.create(artifactsDirectory: directory)
+        serverBaseURL = await serverMock.baseURL
+    }
+
+    override open func tearDown() async throws {
+        let failed = recorder.hasFailure || (testRun?.totalFailureCount ?? 0) > 0
+        if let artifactsDirectory {
+            let problems = FailureArtifacts.write(app: app, failed: failed, recorder: recorder, to: artifactsDirectory)
+            for problem in problems {
+                FileHandle.standardError.write(Data("RobotKit: \(problem)\n".utf8))
+            }
+            if failed && !WorkerEnvironment().isUnderRobotCI {
+                print("RobotKit: failure artifacts of \(name) are in \(artifactsDirectory.path)")
+            }
+        }
+        app?.terminate()
+        app = nil
+        try await serverMock?.stop()
+        serverMock = nil
+        serverBaseURL = nil
+        try await super.tearDown()
+    }
+
+    /// Launches a fresh browser session on `url` (default `appURL`) with
+    /// `API_BASE_URL` = the mock server's base URL in its launch environment.
+    /// `configure` may add launch environment entries or arguments first.
+    @discardableResult
+    public func launch(
+        url: URL? = nil, file: StaticString = #filePath, line: UInt = #line, configure: ((WebApp) -> Void)? = nil
+    ) -> WebApp {
+        app?.terminate()
+        guard let target = url ?? appURL else {
+            XCTFail(
+                "no page to launch: override `appURL` in \(type(of: self)), set ROBOTKIT_APP_URL, or call launch(url:)",
+                file: file, line: line)
+            let placeholder = WebApp(url: URL(string: "about:blank")!, recorder: recorder)
+            app = placeholder
+            return placeholder
+        }
+        let app = WebApp(url: target, recorder: recorder)
+        if let serverBaseURL { app.launchEnvironment["API_BASE_URL"] = serverBaseURL }
+        configure?(app)
+        self.app = app
+        app.launch(file: file, line: line)
+        if app.state == .runningForeground {
+            XCTAssertTrue(app.wait(for: .runningForeground, timeout: 10), "app failed to finish loading", file: file, line: line)
+        }
+        return app
+    }
+
+    #if os(Linux)
+    override open func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        // XCTest on Linux keeps running a test after a failure even when
+        // continueAfterFailure is false; Darwin stops it. Report only the first
+        // failure and make RobotKit skip further actions, as Darwin would.
+        if !continueAfterFailure && recorder.hasFailure { return }
+        recorder.recordFailure(message: description, file: filePath, line: lineNumber, test: Self.methodName(of: name))
+        if !continueAfterFailure { recorder.isHalted = true }
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+    #else
+    override open func record(_ issue: XCTIssue) {
+        let location = issue.sourceCodeContext.location
+        recorder.recordFailure(
+            message: issue.compactDescription, file: location?.fileURL.path ?? "", line: location?.lineNumber ?? 0,
+            test: Self.methodName(of: name))
+        super.record(issue)
+    }
+    #endif
+
+    private static func methodName(of testName: String) -> String {
+        let trimmed = testName.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
+        return String(trimmed.split(whereSeparator: { $0 == "." || $0 == " " }).last ?? Substring(trimmed))
+    }
+
+    /// `$TMPDIR/robotkit-artifacts/CLASS.TEST/`, emptied for the new run of the test.
+    private static func temporaryArtifactsDirectory(for testName: String) -> URL {
+        let safe = String(testName.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("robotkit-artifacts", isDirectory: true)
+            .appendingPathComponent(safe, isDirectory: true)
+        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+}

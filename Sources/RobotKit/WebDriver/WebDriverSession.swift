@@ -1,0 +1,206 @@
+import Foundation
+import HTTPClient
+
+/// One W3C WebDriver session: a browser started by chromedriver, driven over HTTP.
+///
+/// Commands are blocking and go through one `HTTPClient`, so they share one
+/// keep-alive connection. Not `Sendable`: a session belongs to one test.
+final class WebDriverSession {
+    /// The key W3C uses for element references in JSON.
+    static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
+
+    let driverURL: String
+    let id: String
+    private let client: HTTPClient
+
+    private init(driverURL: String, id: String, client: HTTPClient) {
+        self.driverURL = driverURL
+        self.id = id
+        self.client = client
+    }
+
+    /// POST /session with `capabilities` (the `alwaysMatch` object).
+    static func create(driverURL: String, capabilities: [String: Any]) throws(RobotKitError) -> WebDriverSession {
+        let client: HTTPClient
+        do {
+            client = try HTTPClient(defaultTimeout: 60, connectTimeout: 5)
+        } catch {
+            throw .transport("\(error)")
+        }
+        let value = try send(
+            client, "POST", "\(driverURL)/session", ["capabilities": ["alwaysMatch": capabilities]],
+            timeout: 60, command: "new session")
+        guard let object = value as? [String: Any], let id = object["sessionId"] as? String else {
+            throw .webDriver(code: "unknown error", "new session: chromedriver returned no session id")
+        }
+        return WebDriverSession(driverURL: driverURL, id: id, client: client)
+    }
+
+    /// Sends one command to `/session/{id}/path` and returns its `value`.
+    @discardableResult
+    func command(_ method: String, _ path: String, _ body: [String: Any]? = nil, timeout: Double? = nil)
+        throws(RobotKitError) -> Any?
+    {
+        let url = path.isEmpty ? "\(driverURL)/session/\(id)" : "\(driverURL)/session/\(id)/\(path)"
+        return try Self.send(
+            client, method, url, body ?? (method == "POST" ? [:] : nil), timeout: timeout,
+            command: "\(method) \(path.isEmpty ? "session" : path)")
+    }
+
+    private static func send(
+        _ client: HTTPClient, _ method: String, _ url: String, _ body: [String: Any]?, timeout: Double?,
+        command: String
+    ) throws(RobotKitError) -> Any? {
+        var request = HTTPRequest(method: method, url: url, timeout: timeout)
+        if let body {
+            do {
+                request.body = try JSONSerialization.data(withJSONObject: body)
+            } catch {
+                throw .webDriver(code: "invalid argument", "\(command): could not encode the request: \(error)")
+            }
+            request.headers = [("Content-Type", "application/json; charset=utf-8")]
+        }
+        let response: HTTPResponse
+        do {
+            response = try client.send(request)
+        } catch {
+            throw .transport("webdriver \(command): \(error)")
+        }
+        let json = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
+        let value = (json as? [String: Any])?["value"]
+        guard (200..<300).contains(response.status) else {
+            let details = value as? [String: Any]
+            let code = details?["error"] as? String ?? "http \(response.status)"
+            let message = (details?["message"] as? String) ?? String(decoding: response.body.prefix(500), as: UTF8.self)
+            throw .webDriver(code: code, "webdriver \(command) failed (\(code)): \(message)")
+        }
+        return value is NSNull ? nil : value
+    }
+
+    // MARK: - Commands
+
+    /// DELETE /session/{id}: closes the browser.
+    func delete() throws(RobotKitError) {
+        try command("DELETE", "", timeout: 20)
+    }
+
+    func navigate(to url: String) throws(RobotKitError) {
+        try command("POST", "url", ["url": url])
+    }
+
+    func currentURL() throws(RobotKitError) -> String {
+        try command("GET", "url") as? String ?? ""
+    }
+
+    func title() throws(RobotKitError) -> String {
+        try command("GET", "title") as? String ?? ""
+    }
+
+    /// Runs `script` (a function body) with `arguments`; element references come back as `["element-…": id]`.
+    func executeScript(_ script: String, _ arguments: [Any] = [], timeout: Double? = nil) throws(RobotKitError) -> Any? {
+        try command("POST", "execute/sync", ["script": script, "args": arguments], timeout: timeout)
+    }
+
+    /// Runs an asynchronous script; its last argument is the callback that ends it.
+    func executeAsyncScript(_ script: String, _ arguments: [Any] = [], timeout: Double? = nil) throws(RobotKitError)
+        -> Any?
+    {
+        try command("POST", "execute/async", ["script": script, "args": arguments], timeout: timeout)
+    }
+
+    /// Element ids for a CSS selector (W3C "find elements").
+    func findElements(css selector: String) throws(RobotKitError) -> [String] {
+        let value = try command("POST", "elements", ["using": "css selector", "value": selector])
+        return (value as? [[String: Any]] ?? []).compactMap(Self.elementID(in:))
+    }
+
+    /// The element id for a CSS selector, or a `no such element` error.
+    func findElement(css selector: String) throws(RobotKitError) -> String {
+        let value = try command("POST", "element", ["using": "css selector", "value": selector])
+        guard let id = Self.elementID(in: value) else {
+            throw .webDriver(code: "no such element", "no element matches \(selector)")
+        }
+        return id
+    }
+
+    func click(_ element: String) throws(RobotKitError) {
+        try command("POST", "element/\(element)/click")
+    }
+
+    func sendKeys(_ text: String, to element: String) throws(RobotKitError) {
+        try command("POST", "element/\(element)/value", ["text": text])
+    }
+
+    func clear(_ element: String) throws(RobotKitError) {
+        try command("POST", "element/\(element)/clear")
+    }
+
+    func text(of element: String) throws(RobotKitError) -> String {
+        try command("GET", "element/\(element)/text") as? String ?? ""
+    }
+
+    func attribute(_ name: String, of element: String) throws(RobotKitError) -> String? {
+        try command("GET", "element/\(element)/attribute/\(name)") as? String
+    }
+
+    func property(_ name: String, of element: String) throws(RobotKitError) -> Any? {
+        try command("GET", "element/\(element)/property/\(name)")
+    }
+
+    func rect(of element: String) throws(RobotKitError) -> CGRect {
+        let value = try command("GET", "element/\(element)/rect") as? [String: Any] ?? [:]
+        func number(_ key: String) -> Double { (value[key] as? NSNumber)?.doubleValue ?? 0 }
+        return CGRect(x: number("x"), y: number("y"), width: number("width"), height: number("height"))
+    }
+
+    func isDisplayed(_ element: String) throws(RobotKitError) -> Bool {
+        try command("GET", "element/\(element)/displayed") as? Bool ?? false
+    }
+
+    /// W3C actions (pointer, key, wheel sequences), then releases every input.
+    func perform(actions: [[String: Any]]) throws(RobotKitError) {
+        try command("POST", "actions", ["actions": actions])
+        try command("DELETE", "actions")
+    }
+
+    /// A PNG of the viewport.
+    func screenshot() throws(RobotKitError) -> Data {
+        guard let base64 = try command("GET", "screenshot", timeout: 30) as? String,
+            let data = Data(base64Encoded: base64)
+        else {
+            throw .webDriver(code: "unknown error", "screenshot: chromedriver returned no image")
+        }
+        return data
+    }
+
+    func pageSource() throws(RobotKitError) -> String {
+        try command("GET", "source") as? String ?? ""
+    }
+
+    /// Browser console entries since the last call (chromedriver's `goog:loggingPrefs` log).
+    func browserLog() throws(RobotKitError) -> [BrowserLogEntry] {
+        let value = try command("POST", "se/log", ["type": "browser"]) as? [[String: Any]] ?? []
+        return value.map { entry in
+            BrowserLogEntry(
+                level: entry["level"] as? String ?? "INFO",
+                timestamp: (entry["timestamp"] as? NSNumber)?.doubleValue ?? 0,
+                message: entry["message"] as? String ?? "")
+        }
+    }
+
+    /// The JSON form of an element reference, for script arguments and action origins.
+    static func reference(_ element: String) -> [String: Any] { [elementKey: element] }
+
+    static func elementID(in value: Any?) -> String? {
+        (value as? [String: Any])?[elementKey] as? String
+    }
+}
+
+/// One browser console message.
+public struct BrowserLogEntry: Sendable, Equatable {
+    /// `SEVERE`, `WARNING`, `INFO`, `DEBUG`.
+    public var level: String
+    /// Milliseconds since 1970.
+    public var timestamp: Double
+    public var message: String
+}
