@@ -11,9 +11,14 @@ struct TestBundle: Sendable {
         #if os(macOS)
         return ("/usr/bin/xcrun", ["xctest", "-XCTest", filter, path])
         #else
+        // Line-buffer the test's stdout (it is a pipe, so stdio would buffer fully):
+        // output printed just before a crash is not lost, and results stream as they happen.
+        if let stdbuf = TestBundle.stdbuf { return (stdbuf, ["-oL", "-eL", path, filter]) }
         return (path, [filter])
         #endif
     }
+
+    private static let stdbuf: String? = ["/usr/bin/stdbuf", "/bin/stdbuf"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// The tests the bundle contains, via `--list-tests`.
     func listTests() throws -> [TestID] {

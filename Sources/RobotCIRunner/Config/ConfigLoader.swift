@@ -35,15 +35,16 @@ public enum ConfigLoader {
         }
         guard let root = node else { return [:] }
         guard let mapping = root.mapping else {
-            throw ConfigError("\(path):\((root.mark?.line ?? 0) + 1): the config must be a mapping of keys (e.g. 'shards: 8')")
+            throw ConfigError("\(path):\(root.mark?.line ?? 1): the config must be a mapping of keys (e.g. 'shards: 8')")
         }
         var out: [String: (Value, String)] = [:]
         for (k, v) in mapping {
-            let line = (k.mark?.line ?? 0) + 1
+            let line = k.mark?.line ?? 1  // Yams marks are 1-based
             let where_ = "\(path):\(line)"
             guard let key = k.string else { throw ConfigError("\(where_): keys must be strings") }
             guard keys[key] != nil else {
-                throw ConfigError("\(where_): unknown key '\(key)'; known keys: \(keys.keys.sorted().joined(separator: ", "))")
+                let hint = closestKey(to: key).map { "did you mean '\($0)'? " } ?? ""
+                throw ConfigError("\(where_): unknown key '\(key)'; \(hint)known keys: \(keys.keys.sorted().joined(separator: ", "))")
             }
             if let seq = v.sequence {
                 out[key] = (.list(seq.map { $0.string ?? "" }), "\(where_) key '\(key)'")
@@ -54,6 +55,25 @@ public enum ConfigLoader {
             }
         }
         return out
+    }
+
+    /// The known key nearest to a misspelt one (edit distance ≤ 2).
+    static func closestKey(to key: String) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var row = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var prev = row[0]
+                row[0] = i
+                for j in 1...max(1, b.count) where !b.isEmpty {
+                    let cur = row[j]
+                    row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    prev = cur
+                }
+            }
+            return row[b.count]
+        }
+        let scored = keys.keys.map { ($0, distance(Array(key), Array($0))) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
     }
 
     /// `ROBOTCI_*` variables that name a config key.

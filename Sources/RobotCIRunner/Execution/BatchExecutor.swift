@@ -181,7 +181,10 @@ final class BatchExecutor: @unchecked Sendable {
                 let failure = FailureMessage(message: "timed out: still running after \(Int(testTimeout)) s (--test-timeout); its process group was killed")
                 recorder.record(r.id, attemptFor(r, outcome: .timedOut, duration: now - r.start, extraFailure: failure))
             } else {
-                let failure = FailureMessage(message: "crashed: the test process ended with \(end) while this test was running")
+                let crash = CrashSummary(output: r.output.text)
+                let reason = crash.reason.map { "\($0) (" } ?? "("
+                let failure = FailureMessage(file: crash.file, line: crash.line,
+                                             message: "crashed: \(reason)the test process ended with \(end) while this test was running)")
                 recorder.record(r.id, attemptFor(r, outcome: .crashed, duration: now - r.start, extraFailure: failure))
             }
             finished.insert(r.id)

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Pulls the useful part out of a crashed test's output: Swift's `Fatal error:` line
+/// (or the backtracer's `Program crashed:` line) and the first frame in user code.
+struct CrashSummary: Equatable {
+    var reason: String?
+    var file: String?
+    var line: Int?
+
+    init(output: String) {
+        for raw in output.split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if reason == nil, let r = line.range(of: "Fatal error: ") {
+                reason = "Fatal error: " + line[r.upperBound...]
+            } else if reason == nil, line.hasPrefix("*** Program crashed: ") {
+                reason = String(line.dropFirst(4).dropLast(line.hasSuffix(" ***") ? 4 : 0))
+            } else if file == nil, !line.contains("[system]"), !line.contains("[thunk]"),
+                      let at = line.range(of: " at /", options: .backwards) {
+                // `3 [ra] 0x… CrashTests.testB() + 215 in X.xctest at /path/File.swift:28:19`
+                let location = line[line.index(before: at.upperBound)...]
+                let parts = location.split(separator: ":")
+                guard parts.count >= 2, parts[0].hasSuffix(".swift"), !parts[0].contains(".derived/"),
+                      let n = Int(parts[1]) else { continue }
+                file = String(parts[0])
+                self.line = n
+            }
+        }
+    }
+}

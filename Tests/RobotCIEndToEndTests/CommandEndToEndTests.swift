@@ -1,0 +1,125 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The CLI's other paths: listing, filters, bad input, build failures, interruption.
+final class CommandEndToEndTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Outcomes")
+    }
+
+    func testListPrintsDiscoveredTestsAfterFilterAndSkip() throws {
+        let r = try E2E.run(["list", "--package", E2E.fixture("Outcomes"), "--skip-build", "--filter", "Passing|Crash", "--skip", "testC_"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.split(separator: "\n").map(String.init), [
+            "OutcomesTests.CrashTests/testA_BeforeCrash", "OutcomesTests.CrashTests/testB_Crashes",
+            "OutcomesTests.PassingTests/testAddition", "OutcomesTests.PassingTests/testAlsoPasses",
+            "OutcomesTests.PassingTests/testPrintsAndPasses",
+        ])
+    }
+
+    func testPassingSubsetExitsZeroAndSecondRunPlansFromTimings() throws {
+        let dir = E2E.temporaryDirectory("passing")
+        let args = ["run", "--package", E2E.fixture("Outcomes"), "--skip-build", "--filter", "Passing|Skipped|Loud", "--shards", "2", "--report-dir", dir.path]
+        let first = try E2E.run(args)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("timings.json").path))
+        let second = try E2E.run(args)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stderr.contains("PASSED"), second.stderr)
+    }
+
+    func testFailOnFlakyTurnsFlakyIntoExitOne() throws {
+        let dir = E2E.temporaryDirectory("flaky")
+        let base = ["run", "--package", E2E.fixture("Outcomes"), "--skip-build", "--filter", "Flaky", "--report-dir", dir.path]
+        XCTAssertEqual(try E2E.run(base).status, 0)
+        XCTAssertEqual(try E2E.run(base + ["--fail-on-flaky"]).status, 1)
+    }
+
+    func testQuarantinedFailureDoesNotFailTheBuild() throws {
+        let dir = E2E.temporaryDirectory("quarantine")
+        let config = dir.appendingPathComponent("robotci.yml")
+        try "quarantine:\n  - FailingTests\nretries: 0\n".write(to: config, atomically: true, encoding: .utf8)
+        let r = try E2E.run(["run", "--config", config.path, "--package", E2E.fixture("Outcomes"), "--skip-build",
+                             "--filter", "Failing|Passing", "--report-dir", dir.appendingPathComponent("report").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let junit = try String(contentsOf: dir.appendingPathComponent("report/junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("quarantined: failed"), junit)
+    }
+
+    func testBadConfigNamesFileLineAndKeyAndExitsTwo() throws {
+        let dir = E2E.temporaryDirectory("badconfig")
+        let config = dir.appendingPathComponent("robotci.yml")
+        try "shards: 4\nretires: 3\n".write(to: config, atomically: true, encoding: .utf8)
+        let r = try E2E.run(["run", "--config", config.path, "--package", E2E.fixture("Outcomes"), "--skip-build"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("robotci.yml:2: unknown key 'retires'; did you mean 'retries'?"), r.stderr)
+
+        try "shards: many\n".write(to: config, atomically: true, encoding: .utf8)
+        let r2 = try E2E.run(["run", "--config", config.path, "--package", E2E.fixture("Outcomes"), "--skip-build"])
+        XCTAssertEqual(r2.status, 2)
+        XCTAssertTrue(r2.stderr.contains("robotci.yml:1 key 'shards': 'shards' must be an integer"), r2.stderr)
+    }
+
+    func testBadFlagsExitTwo() throws {
+        let r = try E2E.run(["run", "--package", E2E.fixture("Outcomes"), "--skip-build", "--filter", "([unclosed"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("--filter '([unclosed' is not a valid regular expression"), r.stderr)
+        let env = try E2E.run(["run", "--package", E2E.fixture("Outcomes"), "--skip-build"], env: ["ROBOTCI_SHARDS": "0"])
+        XCTAssertEqual(env.status, 2)
+        XCTAssertTrue(env.stderr.contains("ROBOTCI_SHARDS"), env.stderr)
+        let missing = try E2E.run(["run", "--package", "/nonexistent/pkg"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("no Package.swift"), missing.stderr)
+    }
+
+    func testBuildFailureShowsCompilerErrorAndExitsTwo() throws {
+        let dir = E2E.temporaryDirectory("broken")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Tests/BrokenTests"), withIntermediateDirectories: true)
+        try """
+            // swift-tools-version:5.9
+            import PackageDescription
+            let package = Package(name: "Broken", targets: [.testTarget(name: "BrokenTests")])
+            """.write(to: dir.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "import XCTest\nfinal class T: XCTestCase { func testX() { let x: Int = \"nope\" } }\n"
+            .write(to: dir.appendingPathComponent("Tests/BrokenTests/T.swift"), atomically: true, encoding: .utf8)
+        let r = try E2E.run(["run", "--package", dir.path, "--report-dir", dir.appendingPathComponent("report").path])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("error: cannot convert value of type 'String'"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the build of"), r.stderr)
+    }
+
+    func testInterruptKillsChildrenWritesPartialReportAndExits130() throws {
+        let dir = E2E.temporaryDirectory("interrupt")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: E2E.robotci)
+        p.arguments = ["run", "--package", E2E.fixture("Outcomes"), "--skip-build", "--filter", "Hang|Passing",
+                       "--shards", "2", "--test-timeout", "120", "--report-dir", dir.path]
+        var env = ProcessInfo.processInfo.environment
+        env["CI"] = "true"
+        p.environment = env
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait until the hanging test is running, then interrupt.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let journal = (try? String(contentsOf: dir.appendingPathComponent("results.jsonl"), encoding: .utf8)) ?? ""
+            if journal.contains("testA_BeforeHang") && journal.contains("testAddition") { break }
+            usleep(100_000)
+        }
+        usleep(500_000)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        XCTAssertEqual(E2E.processes(matching: "OutcomesPackageTests.xctest"), [])
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("results.json"))) as? [String: Any]
+        let meta = json?["metadata"] as? [String: Any]
+        XCTAssertEqual(meta?["interrupted"] as? Bool, true)
+        let ids = (json?["tests"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        XCTAssertTrue(ids.contains("OutcomesTests.PassingTests/testAddition"), "finished tests are reported")
+        XCTAssertFalse(ids.contains("OutcomesTests.HangTests/testB_Hangs"), "the interrupted test is not called a failure")
+    }
+}
