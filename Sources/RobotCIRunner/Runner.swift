@@ -73,6 +73,7 @@ public final class Runner {
         let journal = try JournalWriter(url: layout.journal)
         journal.append(.run(metadata))
 
+        let planStart = clock.now()
         let planned = Planner.order(tests, timings: previous)
         let partitionText = config.partition.map { " (partition \($0) of \(total) tests)" } ?? ""
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
@@ -82,6 +83,7 @@ public final class Runner {
         let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
                               cutter: BatchCutter(maximumTests: config.maxBatchSize))
         recorder.queue = queue
+        let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
         let executor = BatchExecutor(bundle: bundle, baseEnvironment: environment, testTimeout: config.testTimeout,
                                      runID: runID, layout: layout, clock: clock, recorder: recorder)
@@ -130,7 +132,7 @@ public final class Runner {
         try ReportWriter.write(result, timings: previous.updated(with: records), to: reportURL)
         let writeTime = clock.now() - writeStart
 
-        Summary(result: result, reportDir: config.reportDir, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
+        Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
         if interrupted { return 130 }
         let counts = result.counts
         if counts.failing > 0 { return 1 }

@@ -5,6 +5,7 @@ import RobotCICore
 struct Summary {
     let result: RunResult
     let reportDir: String
+    let planTime: Double
     let writeTime: Double
     let failOnFlaky: Bool
 
@@ -31,8 +32,9 @@ struct Summary {
         lines.append("  total        \(c.total)")
         let serial = result.serialTime
         let speedup = m.wallTime > 0 ? serial / m.wallTime : 0
-        lines.append(String(format: "  wall %.2fs, serial %.2fs, speed-up %.2fx on %d shards, shard efficiency %.0f%%, report written in %.2fs",
-                            m.wallTime, serial, speedup, m.shards, result.shardEfficiency * 100, writeTime))
+        lines.append(String(format: "  wall %.2fs, serial %.2fs, speed-up %.2fx on %d shards, shard efficiency %.0f%%",
+                            m.wallTime, serial, speedup, m.shards, result.shardEfficiency * 100))
+        lines.append(String(format: "  planning %.3fs, report writing %.3fs", planTime, writeTime))
         lines.append("  report: \(reportDir)/index.html, \(reportDir)/junit.xml, \(reportDir)/results.json")
         let verdict: String
         if m.interrupted { verdict = "INTERRUPTED (partial report written)" }
