@@ -50,6 +50,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
+        .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport"],
                     exclude: []),
