@@ -10,4 +10,7 @@
 #include <libxml/xmlwriter.h>
 #include <libxml/xmlsave.h>
 #include <libxml/xmlerror.h>
+
+/* xmlFree is a global function pointer, which Swift 6 treats as shared mutable state. */
+static inline void robotci_xml_free(void *p) { xmlFree(p); }
 #endif

@@ -44,12 +44,29 @@ public final class Runner {
         if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty) {
             throw RunnerError.noTests("no test matches --filter \(config.filter) / --skip \(config.skip) among \(all.count) tests; check the regexes against 'robotci list'")
         }
-        if let partition = config.partition {
+        if let partition = try resolvedPartition() {
             let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
         return (TestBundleInfo(bundle: bundle), tests, all.count)
     }
+
+    /// `--partition`, else the CI system's parallel-job variables (announced once).
+    public func resolvedPartition() throws -> Partition? {
+        if let p = config.partition { return p }
+        guard let detected = try CIPartition.detect(environment, partitionCount: config.partitionCount) else { return nil }
+        if !announcedPartition {
+            say("robotci: partition \(detected.partition) from \(detected.source)")
+            announcedPartition = true
+        }
+        if let statusFile = environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
+            // Bazel asks test runners that understand sharding to touch this file.
+            FileManager.default.createFile(atPath: statusFile, contents: nil)
+        }
+        return detected.partition
+    }
+
+    private var announcedPartition = false
 
     /// Runs the suite and returns the process exit code.
     public func run() throws -> Int32 {
@@ -69,13 +86,14 @@ public final class Runner {
             runID: runID, startedAt: clock.startedAt, wallTime: 0, shards: shards, retries: config.retries,
             robotciVersion: Self.version, commandLine: commandLine, gitCommit: git(["rev-parse", "HEAD"]),
             gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]), hostname: ProcessInfo.processInfo.hostName,
-            partition: config.partition?.description)
+            partition: try resolvedPartition()?.description)
         let journal = try JournalWriter(url: layout.journal)
         journal.append(.run(metadata))
 
         let planStart = clock.now()
         let planned = Planner.order(tests, timings: previous)
-        let partitionText = config.partition.map { " (partition \($0) of \(total) tests)" } ?? ""
+        let partition = try resolvedPartition()
+        let partitionText = partition.map { " (partition \($0) of \(total) tests)" } ?? ""
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
@@ -133,6 +151,9 @@ public final class Runner {
         let writeTime = clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
+        if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
+            GitHubReporter.report(result, environment: environment)
+        }
         if interrupted { return 130 }
         let counts = result.counts
         if counts.failing > 0 { return 1 }

@@ -6,6 +6,6 @@ struct RobotCI: AsyncParsableCommand {
         commandName: "robotci",
         abstract: "Runs robot-pattern UI test suites across worker processes and reports on them.",
         version: "0.1.0",
-        subcommands: [Mock.self, Run.self, List.self, Report.self]
+        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self]
     )
 }

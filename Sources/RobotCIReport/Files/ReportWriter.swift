@@ -6,14 +6,23 @@ import RobotCICore
 /// rendering error leaves the folder as it was.
 public enum ReportWriter {
     public static func write(_ result: RunResult, timings: Timings, to directory: URL) throws {
+        try write(rendered: render(result, timings: timings, directory: directory), to: directory)
+    }
+
+    /// The report's files, rendered in memory (nothing touches the disk).
+    public static func render(_ result: RunResult, timings: Timings, directory: URL) throws -> [(String, Data)] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let files: [(String, Data)] = [
+        return [
             ("results.json", try encoder.encode(result)),
             ("junit.xml", try JUnitWriter.render(result)),
             ("timings.json", try encoder.encode(timings)),
             ("index.html", Data(HTMLReport.render(result, reportDirectory: directory).utf8)),
         ]
+    }
+
+    /// Writes rendered files, each atomically.
+    public static func write(rendered files: [(String, Data)], to directory: URL) throws {
         for (name, data) in files {
             try AtomicFile.write(data, to: directory.appendingPathComponent(name))
         }

@@ -1,0 +1,107 @@
+import Foundation
+import RobotCICore
+
+/// `robotci merge`: many report folders (one per machine) → one report.
+public enum ReportMerger {
+    /// Merges inputs in memory. Artifact paths are re-rooted under
+    /// `attachments/<machine>/…`; `copies` lists the files to copy there.
+    public static func merge(_ inputs: [MergeInput]) -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)]) {
+        var labels: [String] = []
+        for input in inputs {
+            var label = input.machine
+            var n = 2
+            while labels.contains(label) { label = "\(input.machine) #\(n)"; n += 1 }
+            labels.append(label)
+        }
+        let origin = inputs.map(\.result.metadata.startedAt).filter { $0 > 0 }.min() ?? 0
+        var order: [TestID] = []
+        var attempts: [TestID: [Attempt]] = [:]
+        var quarantined: Set<TestID> = []
+        var batches: [BatchRecord] = []
+        var copies: [(URL, String)] = []
+        var timings = Timings()
+        var batchOffset = 0
+        var end = 0.0
+        for (input, label) in zip(inputs, labels) {
+            let meta = input.result.metadata
+            // Put every machine on one clock so lanes line up in the timeline.
+            let shift = meta.startedAt > 0 ? meta.startedAt - origin : 0
+            end = max(end, shift + meta.wallTime)
+            let slug = safeName(label)
+            func reroot(_ artifacts: [Artifact]) -> [Artifact] {
+                artifacts.map { a in
+                    guard let dir = input.reportDirectory else { return a }
+                    let target = "attachments/\(slug)/\(a.path.hasPrefix("attachments/") ? String(a.path.dropFirst("attachments/".count)) : a.path)"
+                    copies.append((dir.appendingPathComponent(a.path), target))
+                    return Artifact(kind: a.kind, path: target)
+                }
+            }
+            var maxBatch = -1
+            for b in input.result.batches {
+                var b = b
+                maxBatch = max(maxBatch, b.id)
+                b.id += batchOffset
+                b.machine = label
+                b.start += shift
+                b.end += shift
+                batches.append(b)
+            }
+            for test in input.result.tests {
+                if attempts[test.id] == nil { order.append(test.id) }
+                if test.quarantined { quarantined.insert(test.id) }
+                for a in test.attempts {
+                    var a = a
+                    a.machine = label
+                    a.batch += batchOffset
+                    a.start += shift
+                    a.artifacts = reroot(a.artifacts)
+                    attempts[test.id, default: []].append(a)
+                }
+            }
+            batchOffset += maxBatch + 1
+            if let t = input.timings { timings.tests.merge(t.tests) { _, new in new } }
+        }
+        var tests: [TestRecord] = []
+        for id in order.sorted() {
+            var list = attempts[id] ?? []
+            for i in list.indices { list[i].number = i + 1 }
+            tests.append(TestRecord(id: id, attempts: list, quarantined: quarantined.contains(id)))
+        }
+        timings = timings.updated(with: tests)
+        let first = inputs.first?.result.metadata
+        let partitions = inputs.compactMap(\.result.metadata.partition)
+        let metadata = RunMetadata(
+            runID: inputs.map(\.result.metadata.runID).joined(separator: "+"), startedAt: origin, wallTime: end,
+            shards: inputs.reduce(0) { $0 + $1.result.metadata.shards }, retries: first?.retries ?? 0,
+            robotciVersion: first?.robotciVersion ?? "", commandLine: CommandLine.arguments,
+            gitCommit: first?.gitCommit, gitBranch: first?.gitBranch, hostname: nil,
+            partition: partitions.isEmpty ? nil : partitions.joined(separator: ", "), machines: labels,
+            interrupted: inputs.contains { $0.result.metadata.interrupted })
+        return (RunResult(metadata: metadata, tests: tests, batches: batches), timings, copies)
+    }
+
+    /// Loads every input, merges, and writes the output folder. Any bad input fails
+    /// before the output folder is touched.
+    public static func run(inputs paths: [String], output: URL) throws -> RunResult {
+        guard !paths.isEmpty else { throw MergeError("no inputs: give one or more report folders or JUnit files") }
+        let inputs = try paths.map(MergeInput.load)
+        let (result, timings, copies) = merge(inputs)
+        // Every input was validated by `load` above, so a bad input never gets here and
+        // the output folder stays untouched. Attachments are copied before rendering so
+        // the HTML report can inline the small ones (steps, mock journal, tree).
+        let fm = FileManager.default
+        try fm.createDirectory(at: output, withIntermediateDirectories: true)
+        for (from, to) in copies where fm.fileExists(atPath: from.path) {
+            let dest = output.appendingPathComponent(to)
+            try fm.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if fm.fileExists(atPath: dest.path) { try fm.removeItem(at: dest) }
+            try fm.copyItem(at: from, to: dest)
+        }
+        try ReportWriter.write(result, timings: timings, to: output)
+        return result
+    }
+
+    static func safeName(_ s: String) -> String {
+        String(s.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+    }
+}
