@@ -1,0 +1,114 @@
+import Foundation
+@testable import RobotCIRunner
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+final class PortAllocatorTests: XCTestCase {
+    /// A listening socket on 127.0.0.1 (port 0: the OS picks), closed in tearDown.
+    private var held: [Int32] = []
+
+    override func tearDown() {
+        for fd in held { close(fd) }
+        held = []
+    }
+
+    private func hold(port: Int) throws -> Int {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        held.append(fd)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0, listen(fd, 1) == 0 else { throw XCTSkip("cannot bind 127.0.0.1:\(port): errno \(errno)") }
+        var bound = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        return Int(UInt16(bigEndian: bound.sin_port))
+    }
+
+    /// A base port whose next `count` ports are free right now.
+    private func freeRange(_ count: Int) throws -> Int {
+        for base in stride(from: 20_000, to: 30_000, by: 97) where (base..<base + count).allSatisfy(PortAllocator.isFree) {
+            return base
+        }
+        throw XCTSkip("no \(count) consecutive free ports found")
+    }
+
+    func testPortsAreDistinctAcrossSlots() {
+        let allocator = PortAllocator(basePort: nil)
+        var ports: [Int] = []
+        for slot in 0..<8 {
+            let p = allocator.ports(forSlot: slot)
+            XCTAssertNotEqual(p.mock, p.webDriver)
+            ports += [p.mock, p.webDriver]
+        }
+        XCTAssertEqual(Set(ports).count, 16, "\(ports)")
+        XCTAssertTrue(ports.allSatisfy { (1..<65536).contains($0) })
+    }
+
+    func testPortsAreStableForASlotWhileFree() {
+        let allocator = PortAllocator(basePort: nil)
+        let first = allocator.ports(forSlot: 3)
+        XCTAssertEqual(allocator.ports(forSlot: 3), first)
+    }
+
+    func testBasePortGivesTwoPortsPerSlot() throws {
+        let base = try freeRange(8)
+        let allocator = PortAllocator(basePort: base)
+        for slot in 0..<4 {
+            XCTAssertEqual(allocator.ports(forSlot: slot), PortAllocator.SlotPorts(mock: base + 2 * slot, webDriver: base + 2 * slot + 1))
+        }
+        XCTAssertEqual(allocator.ports(forSlot: 2), PortAllocator.SlotPorts(mock: base + 4, webDriver: base + 5), "asked again")
+    }
+
+    func testHeldBasePortIsReplaced() throws {
+        let taken = try hold(port: 0)
+        let allocator = PortAllocator(basePort: taken)
+        XCTAssertFalse(PortAllocator.isFree(taken))
+        let ports = allocator.ports(forSlot: 0)
+        XCTAssertNotEqual(ports.mock, taken)
+        XCTAssertNotEqual(ports.mock, ports.webDriver)
+        XCTAssertTrue(PortAllocator.isFree(ports.mock))
+    }
+
+    func testPortTakenAfterAssignmentIsReplacedOnTheNextBatch() throws {
+        let allocator = PortAllocator(basePort: nil)
+        let before = allocator.ports(forSlot: 0)
+        let other = allocator.ports(forSlot: 1)
+        _ = try hold(port: before.mock)  // a foreign process grabbed it between batches
+        let after = allocator.ports(forSlot: 0)
+        XCTAssertNotEqual(after.mock, before.mock)
+        XCTAssertEqual(after.webDriver, before.webDriver)
+        XCTAssertFalse([other.mock, other.webDriver, after.webDriver].contains(after.mock))
+        XCTAssertEqual(allocator.ports(forSlot: 0), after, "the replacement is remembered")
+    }
+
+    func testIsFree() throws {
+        XCTAssertFalse(PortAllocator.isFree(0))
+        XCTAssertFalse(PortAllocator.isFree(-1))
+        XCTAssertFalse(PortAllocator.isFree(65536))
+        let port = try hold(port: 0)
+        XCTAssertFalse(PortAllocator.isFree(port))
+        close(held.removeLast())
+        XCTAssertTrue(PortAllocator.isFree(port))
+    }
+
+    func testOSAssignedPort() throws {
+        let port = try XCTUnwrap(PortAllocator.osAssignedPort())
+        XCTAssertTrue((1024..<65536).contains(port))
+    }
+}
