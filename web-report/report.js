@@ -56,8 +56,20 @@
   const attemptOf = (a) => ({
     o: D.attemptOutcomes[a[0]], dur: a[1], start: a[2], worker: a[3], batch: a[4],
     machine: a[5] >= 0 ? MACH[a[5]] : null, failures: a[6] || [], failuresLeft: a[7] || 0,
-    output: a[8] || '', outputCut: a[9] || 0, artifacts: a[10] || [],
+    output: a[8] || '', outputCut: a[9] || 0, artifacts: (a[10] || []).map(artifactOf),
   });
+  // Artifact paths come as [kind, folder, file name, linkable, inline value?, cut?] with
+  // folders interned as a trie ([parent, name]); see ReportData.swift.
+  const dirPaths = [];
+  function dirPath(i) {
+    if (i < 0) return '';
+    if (dirPaths[i] === undefined) dirPaths[i] = dirPath(D.dirs[i][0]) + D.dirs[i][1] + '/';
+    return dirPaths[i];
+  }
+  function artifactOf(x) {
+    const path = dirPath(x[1]) + D.names[x[2]];
+    return { kind: D.kinds[x[0]], path, name: D.names[x[2]], href: x[3] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > 4, value: x[4], cut: x[5] || 0 };
+  }
   const workerKey = (m, w) => (m >= 0 ? MACH[m] + '#' : '') + w;
   const workerLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'worker ' + w;
 
@@ -125,6 +137,9 @@
     $('title-run').textContent = 'run ' + META.runID;
     document.title = 'robotci · ' + verdict.textContent;
     $('interrupted').hidden = !META.interrupted;
+    if (D.lean) {
+      $('summary').before(h('p', { class: 'banner', id: 'lean' }, 'This run is too large to show everything in one small page: passing attempts are listed without their output and files. results.json beside this page has all of it.'));
+    }
 
     const tiles = [h('div', { class: 'count' }, h('b', null, String(tests.length)), h('span', null, 'tests'))];
     for (const o of D.outcomes) {
@@ -206,6 +221,7 @@
     $('sort').value = state.sort;
   }
 
+  const collator = new Intl.Collator(undefined, { numeric: true });
   let rows = [];
   let rowsKey = null;
   let active = -1;
@@ -227,7 +243,7 @@
       g.tests.push(t); g.dur += t.dur; if (FAILING[t.outcome]) g.failing++;
       shown++;
     }
-    const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    const byName = (a, b) => collator.compare(a.name, b.name);
     const gs = [...groups.values()];
     if (state.sort === 'duration') {
       gs.sort((a, b) => b.dur - a.dur || byName(a, b));
@@ -361,11 +377,13 @@
       if (a.failuresLeft) parts.push(h('div', { class: 'cut' }, a.failuresLeft + ' more failures not shown'));
     }
     const byKind = {};
-    a.artifacts.forEach((x) => { (byKind[x[0]] = byKind[x[0]] || []).push(x); });
+    a.artifacts.forEach((x) => { (byKind[x.kind] = byKind[x.kind] || []).push(x); });
     for (const x of byKind.screenshot || []) {
-      const href = safeHref(x[1]);
+      const href = x.href;
       if (!href) continue;
-      parts.push(h('h4', null, 'Screenshot'), h('a', { href, target: '_blank', rel: 'noopener' }, h('img', { class: 'shot', src: href, alt: 'Screenshot of attempt ' + a.n, loading: 'lazy' })));
+      const img = h('img', { class: 'shot', src: href, alt: 'Screenshot of attempt ' + a.n, loading: 'lazy' });
+      img.addEventListener('error', () => img.replaceWith(h('span', { class: 'cut' }, 'Screenshot not found: ' + x.path)), { once: true });
+      parts.push(h('h4', null, 'Screenshot'), h('a', { href, target: '_blank', rel: 'noopener' }, img));
     }
     for (const x of byKind.steps || []) parts.push(stepsEl(x));
     for (const x of byKind.accessibility || []) parts.push(textArtifactEl('Accessibility tree', x, failing));
@@ -375,32 +393,32 @@
     if (a.output || a.outputCut) {
       parts.push(h('h4', null, 'Output'));
       if (a.outputCut) {
-        const href = log ? safeHref(log[1]) : null;
+        const href = log ? log.href : null;
         parts.push(h('div', { class: 'cut' }, 'First ' + a.outputCut + ' bytes cut. ', href ? h('a', { href, target: '_blank', rel: 'noopener' }, 'Full log') : 'The full output is in results.json.'));
       }
       parts.push(h('pre', { class: 'out' }, a.output));
     }
-    const links = a.artifacts.filter((x) => x[0] !== 'screenshot' && (!['steps', 'accessibility', 'mock', 'console'].includes(x[0]) || x.length < 4))
-      .map((x) => { const href = safeHref(x[1]); return href ? h('a', { href, target: '_blank', rel: 'noopener' }, x[0] + ': ' + x[2].split('/').pop()) : null; })
+    const links = a.artifacts.filter((x) => x.kind !== 'screenshot' && !x.inlined)
+      .map((x) => (x.href ? h('a', { href: x.href, target: '_blank', rel: 'noopener', title: x.path }, x.kind + ': ' + x.name) : null))
       .filter(Boolean);
     if (links.length) parts.push(h('h4', null, 'Files'), h('div', { class: 'links' }, links));
     return h('article', { class: 'attempt o-' + a.o, 'data-outcome': a.o, 'aria-label': 'Attempt ' + a.n + ', ' + (LABEL[a.o] || a.o) }, parts);
   }
 
   function textArtifactEl(title, x, open) {
-    if (x.length < 4) return null;
+    if (!x.inlined) return null;
     return h('details', { open },
-      h('summary', null, title + (x[4] ? ' (first part; ' + x[4] + ' bytes cut)' : '')),
-      h('pre', { class: 'out' }, str(x[3])));
+      h('summary', null, title + (x.cut ? ' (first part; ' + x.cut + ' bytes cut)' : '')),
+      h('pre', { class: 'out' }, str(x.value)));
   }
 
   function stepsEl(x) {
-    if (x.length < 4 || !Array.isArray(x[3])) return null;
-    const rowsEls = x[3].map((s, i) => {
+    if (!x.inlined || !Array.isArray(x.value)) return null;
+    const rowsEls = x.value.map((s, i) => {
       s = (s && typeof s === 'object') ? s : { message: str(s) };
       const bad = /fail|error/i.test(str(s.status));
       return h('tr', { class: bad ? 'bad' : null },
-        h('td', { class: 'num' }, String(i + 1 + (x[4] || 0))),
+        h('td', { class: 'num' }, String(i + 1 + x.cut)),
         h('td', { class: 'mono' }, [str(s.robot), str(s.method)].filter(Boolean).join('.')),
         h('td', null, str(s.status)),
         h('td', { class: 'num' }, typeof s.duration === 'number' ? fmt(s.duration * 1000) : str(s.duration)),
@@ -408,16 +426,16 @@
         h('td', null, str(s.message)));
     });
     return h('div', null,
-      h('h4', null, 'Robot steps (' + (x[3].length + (x[4] || 0)) + ')'),
-      x[4] ? h('div', { class: 'cut' }, 'First ' + x[4] + ' steps not shown.') : null,
+      h('h4', null, 'Robot steps (' + (x.value.length + x.cut) + ')'),
+      x.cut ? h('div', { class: 'cut' }, 'First ' + x.cut + ' steps not shown.') : null,
       h('table', { class: 'steps' },
         h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Step'), h('th', null, 'Status'), h('th', null, 'Time'), h('th', null, 'Where'), h('th', null, 'Message'))),
         h('tbody', null, rowsEls)));
   }
 
   function mockEl(x) {
-    if (x.length < 4 || !Array.isArray(x[3])) return null;
-    const reqs = x[3].map((r) => {
+    if (!x.inlined || !Array.isArray(x.value)) return null;
+    const reqs = x.value.map((r) => {
       r = (r && typeof r === 'object') ? r : {};
       const q = r.query && typeof r.query === 'object' ? new URLSearchParams(r.query).toString() : str(r.query);
       const unmatched = !r.matchedRoute;
@@ -431,7 +449,7 @@
         headers ? h('pre', { class: 'out' }, headers) : null,
         r.body ? h('pre', { class: 'out' }, str(r.body)) : null);
     });
-    return h('div', null, h('h4', null, 'Mock requests (' + (x[3].length + (x[4] || 0)) + ')'), reqs.length ? reqs : h('div', { class: 'cut' }, 'none'));
+    return h('div', null, h('h4', null, 'Mock requests (' + (x.value.length + x.cut) + ')'), reqs.length ? reqs : h('div', { class: 'cut' }, 'none'));
   }
 
   // ---------- timeline: one lane per worker slot (grouped by machine), batches and attempts as bars

@@ -1,42 +1,56 @@
 import NIOCore
-import NIOHTTP1
 
-/// A ``MockResponse`` turned into NIO's head and body once, so a static route costs
-/// no encoding per request.
+/// A ``MockResponse`` serialized to HTTP/1.1 bytes once, status line to body, so a
+/// static route costs one buffer write per request and no encoding.
+///
+/// Three variants differ only in the `Connection` header: none (HTTP/1.1 keep-alive),
+/// `keep-alive` (HTTP/1.0 keep-alive) and `close`.
 struct EncodedResponse: Sendable {
-    let status: HTTPStatus
-    let head: HTTPResponseHead
-    let body: ByteBuffer
-    let delay: Duration?
-
-    init(_ response: MockResponse) {
-        var headers = HTTPHeaders()
-        for (name, value) in CORS.responseHeaders {
-            headers.add(name: name, value: value)
-        }
-        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
-            headers.replaceOrAdd(name: name, value: value)
-        }
-        headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
-        status = response.status
-        head = HTTPResponseHead(
-            version: .http1_1,
-            status: HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase),
-            headers: headers
-        )
-        body = ByteBuffer(bytes: response.body)
-        delay = response.delay
+    private struct Variant: Sendable {
+        let bytes: ByteBuffer
+        /// The length of the status line and headers, for answering `HEAD`.
+        let headLength: Int
     }
 
-    /// The head to send for a request of `version`, closing the connection when asked to.
-    func head(for version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {
-        var head = self.head
-        head.version = version
-        if !keepAlive {
-            head.headers.replaceOrAdd(name: "Connection", value: "close")
-        } else if version.major == 1 && version.minor == 0 {
-            head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+    let status: HTTPStatus
+    let delay: Duration?
+    private let persistent: Variant
+    private let persistentHTTP10: Variant
+    private let closing: Variant
+
+    init(_ response: MockResponse) {
+        status = response.status
+        delay = response.delay
+        var fields = CORS.responseHeaders.map { (name: $0.0, value: $0.1) }
+        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
+            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            fields.append((name, value))
         }
-        return head
+        fields.removeAll { ["content-length", "connection", "transfer-encoding"].contains($0.name.lowercased()) }
+        fields.append(("Content-Length", String(response.body.count)))
+        let statusLine = "HTTP/1.1 \(response.status.code) \(Self.clean(response.status.reasonPhrase))\r\n"
+        let headers = fields.map { "\(Self.clean($0.name)): \(Self.clean($0.value))\r\n" }.joined()
+        func variant(_ connection: String?) -> Variant {
+            let head = statusLine + headers + (connection.map { "Connection: \($0)\r\n" } ?? "") + "\r\n"
+            var bytes = ByteBuffer(string: head)
+            bytes.writeBytes(response.body)
+            return Variant(bytes: bytes, headLength: head.utf8.count)
+        }
+        persistent = variant(nil)
+        persistentHTTP10 = variant("keep-alive")
+        closing = variant("close")
+    }
+
+    /// The bytes to send: without the body for `HEAD`, closing the connection when asked.
+    func bytes(keepAlive: Bool, http10: Bool, headOnly: Bool) -> ByteBuffer {
+        let variant = !keepAlive ? closing : http10 ? persistentHTTP10 : persistent
+        guard headOnly else { return variant.bytes }
+        return variant.bytes.getSlice(at: variant.bytes.readerIndex, length: variant.headLength) ?? variant.bytes
+    }
+
+    /// Header text cannot contain line breaks; a stray CR or LF would split the response.
+    private static func clean(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\r" || $0 == "\n" }) else { return text }
+        return text.filter { $0 != "\r" && $0 != "\n" }
     }
 }

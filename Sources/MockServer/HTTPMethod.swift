@@ -11,6 +11,11 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self.rawValue = rawValue.uppercased()
     }
 
+    /// A method already known to be upper-case (from NIO's parser), skipping the copy.
+    init(verbatim rawValue: String) {
+        self.rawValue = rawValue
+    }
+
     /// The method name, for example `GET`.
     public var description: String { rawValue }
 

@@ -2,18 +2,30 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Turns HTTP/1.1 request parts into journal entries and responses, one connection each.
+/// Answers the requests of one connection, in order, writing pre-encoded responses.
 ///
-/// NIO's `HTTPServerPipelineHandler` sits in front and holds back pipelined requests
-/// until the previous response is complete, so responses leave in request order.
+/// NIO's `HTTPRequestDecoder` parses; this handler queues complete requests so that
+/// pipelined requests are answered in order even when an async handler or a delay
+/// finishes out of order, and writes each response as one buffer (no response encoder).
 final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundOut = ByteBuffer
+
+    /// A request that has fully arrived and waits for its turn.
+    private struct Pending {
+        let request: MockRequest
+        let keepAlive: Bool
+        let http10: Bool
+        let bodyTooLarge: Bool
+    }
 
     private let shared: SharedState
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var bodyTooLarge = false
+    private var queue = CircularBuffer<Pending>()
+    private var isResponding = false
+    private var isClosing = false
 
     init(shared: SharedState) {
         self.shared = shared
@@ -22,13 +34,7 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            self.head = head
-            body = nil
-            bodyTooLarge = declaredLength(head).map { $0 > shared.maxBodySize } ?? false
-            if !bodyTooLarge, head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-                context.writeAndFlush(
-                    wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
-            }
+            received(head, context: context)
         case .body(var chunk):
             guard !bodyTooLarge else { return }
             if (body?.readableBytes ?? 0) + chunk.readableBytes > shared.maxBodySize {
@@ -40,106 +46,139 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 body?.writeBuffer(&chunk)
             }
         case .end:
-            guard let head else { return }
+            guard let head, !isClosing else { return }
             self.head = nil
-            let request = makeRequest(head)
+            queue.append(Pending(
+                request: makeRequest(head), keepAlive: head.isKeepAlive && !bodyTooLarge,
+                http10: head.version.minor == 0, bodyTooLarge: bodyTooLarge))
             body = nil
-            respond(to: request, head: head, context: context)
+            answerQueued(context: context)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Parse errors were already answered with 400 by HTTPServerProtocolErrorHandler;
-        // this connection is unusable, the others keep being served.
-        context.close(promise: nil)
+        // A parse error makes the rest of this connection unreadable: say 400 if no
+        // answer is under way, then close. Other connections are unaffected.
+        let shouldAnswer = error is HTTPParserError && !isResponding && !isClosing
+        isClosing = true
+        queue.removeAll()
+        guard shouldAnswer else {
+            context.close(promise: nil)
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(Self.badRequest)).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
     }
 
-    private func respond(to request: MockRequest, head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let keepAlive = head.isKeepAlive
-        if bodyTooLarge {
+    func channelInactive(context: ChannelHandlerContext) {
+        isClosing = true
+        queue.removeAll()
+        context.fireChannelInactive()
+    }
+
+    private func received(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        self.head = head
+        body = nil
+        bodyTooLarge = head.headers.first(name: "content-length").flatMap { Int($0) }.map { $0 > shared.maxBodySize }
+            ?? false
+        if !bodyTooLarge, let expect = head.headers.first(name: "expect"), expect.lowercased() == "100-continue" {
+            context.writeAndFlush(wrapOutboundOut(Self.continueResponse), promise: nil)
+        }
+    }
+
+    /// Answers queued requests one at a time; static answers finish at once, so this loops.
+    private func answerQueued(context: ChannelHandlerContext) {
+        while !isResponding, !isClosing, let next = queue.popFirst() {
+            isResponding = true
+            answer(next, context: context)
+        }
+    }
+
+    private func answer(_ pending: Pending, context: ChannelHandlerContext) {
+        let request = pending.request
+        if pending.bodyTooLarge {
+            let message = "request body exceeds the limit of \(shared.maxBodySize) bytes"
             let sequence = shared.journal.append(RecordedRequest(request: request, matchedRoute: nil))
-            let limit = shared.maxBodySize
-            let response = EncodedResponse(.text("request body exceeds the limit of \(limit) bytes", status: .contentTooLarge))
-            write(response, version: head.version, keepAlive: false, headOnly: false, context: context)
-            shared.complete(sequence, status: .contentTooLarge, error: "request body exceeds the limit of \(limit) bytes")
+            send(EncodedResponse(.text(message, status: .contentTooLarge)), for: pending, sequence: sequence,
+                 delay: nil, error: message, context: context)
             return
         }
         let table = shared.routes.withLock { $0 }
-        if CORS.isPreflight(request), !table.hasExplicitOptionsRoute(for: request.path) {
+        if request.method == .OPTIONS, CORS.isPreflight(request), !table.hasExplicitOptionsRoute(for: request.path) {
             let sequence = shared.journal.append(RecordedRequest(request: request, matchedRoute: "cors-preflight"))
-            send(EncodedResponse(CORS.preflightResponse(for: request)), sequence: sequence, delay: nil,
-                 head: head, keepAlive: keepAlive, context: context)
+            send(EncodedResponse(CORS.preflightResponse(for: request)), for: pending, sequence: sequence,
+                 delay: nil, context: context)
             return
         }
         guard let (route, parameters) = table.match(method: request.method, path: request.path) else {
             let sequence = shared.journal.append(RecordedRequest(request: request, matchedRoute: nil))
             let response = table.defaultResponse
-            send(response, sequence: sequence, delay: response.delay ?? table.responseDelay,
-                 head: head, keepAlive: keepAlive, context: context)
+            send(response, for: pending, sequence: sequence, delay: response.delay ?? table.responseDelay,
+                 context: context)
             return
         }
         let matched = parameters.isEmpty ? request : request.with(pathParameters: parameters)
         let sequence = shared.journal.append(RecordedRequest(request: matched, matchedRoute: route.label))
         switch route.responder {
         case .fixed(let response):
-            send(response, sequence: sequence, delay: response.delay ?? table.responseDelay,
-                 head: head, keepAlive: keepAlive, context: context)
+            send(response, for: pending, sequence: sequence, delay: response.delay ?? table.responseDelay,
+                 context: context)
         case .handler(let handler):
             let promise = context.eventLoop.makePromise(of: MockResponse.self)
             promise.completeWithTask { try await handler(matched) }
             promise.futureResult.assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(let response):
-                    self.send(EncodedResponse(response), sequence: sequence,
-                              delay: response.delay ?? table.responseDelay,
-                              head: head, keepAlive: keepAlive, context: context)
+                    self.send(EncodedResponse(response), for: pending, sequence: sequence,
+                              delay: response.delay ?? table.responseDelay, context: context)
                 case .failure(let error):
                     let message = "handler for \(route.label) threw: \(String(describing: error))"
-                    self.send(EncodedResponse(.text(message, status: .internalServerError)), sequence: sequence,
-                              delay: nil, head: head, keepAlive: keepAlive, context: context, error: message)
+                    self.send(EncodedResponse(.text(message, status: .internalServerError)), for: pending,
+                              sequence: sequence, delay: nil, error: message, context: context)
                 }
+                self.answerQueued(context: context)
             }
         }
     }
 
     private func send(
-        _ response: EncodedResponse, sequence: Int, delay: Duration?, head: HTTPRequestHead, keepAlive: Bool,
-        context: ChannelHandlerContext, error: String? = nil
+        _ response: EncodedResponse, for pending: Pending, sequence: Int, delay: Duration?, error: String? = nil,
+        context: ChannelHandlerContext
     ) {
-        let headOnly = head.method == .HEAD
         guard let delay, delay > .zero else {
-            write(response, version: head.version, keepAlive: keepAlive, headOnly: headOnly, context: context)
+            write(response, for: pending, context: context)
             shared.complete(sequence, status: response.status, error: error)
             return
         }
         context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
-            self.write(response, version: head.version, keepAlive: keepAlive, headOnly: headOnly, context: context)
+            self.write(response, for: pending, context: context)
             self.shared.complete(sequence, status: response.status, error: error)
+            self.answerQueued(context: context)
         }
     }
 
-    private func write(
-        _ response: EncodedResponse, version: HTTPVersion, keepAlive: Bool, headOnly: Bool,
-        context: ChannelHandlerContext
-    ) {
-        context.write(wrapOutboundOut(.head(response.head(for: version, keepAlive: keepAlive))), promise: nil)
-        if !headOnly, response.body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
-        }
-        if keepAlive {
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        } else {
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+    private func write(_ response: EncodedResponse, for pending: Pending, context: ChannelHandlerContext) {
+        isResponding = false
+        guard !isClosing else { return }
+        let bytes = response.bytes(
+            keepAlive: pending.keepAlive, http10: pending.http10, headOnly: pending.request.method == .HEAD)
+        guard pending.keepAlive else {
+            isClosing = true
+            queue.removeAll()
+            context.writeAndFlush(wrapOutboundOut(bytes)).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }
+            return
         }
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
     }
 
     private func makeRequest(_ head: HTTPRequestHead) -> MockRequest {
         let (path, query) = Self.splitTarget(head.uri)
         let bodyData = body.map { buffer in buffer.withUnsafeReadableBytes { Data($0) } } ?? Data()
         return MockRequest(
-            method: HTTPMethod(rawValue: head.method.rawValue),
+            method: HTTPMethod(verbatim: head.method.rawValue),
             path: path,
             query: query,
             headerFields: head.headers.map { ($0.name, $0.value) },
@@ -147,16 +186,14 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         )
     }
 
-    private func declaredLength(_ head: HTTPRequestHead) -> Int? {
-        head.headers.first(name: "content-length").flatMap { Int($0) }
-    }
+    private static let badRequest = ByteBuffer(
+        string: "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+    private static let continueResponse = ByteBuffer(string: "HTTP/1.1 100 Continue\r\n\r\n")
 
     /// Splits `/a/b?x=1` (or an absolute `http://host/a/b?x=1`) into path and query.
     static func splitTarget(_ target: String) -> (path: String, query: String?) {
         var target = Substring(target)
-        if target.hasPrefix("http://") || target.hasPrefix("https://"),
-           let schemeEnd = target.range(of: "://")
-        {
+        if !target.hasPrefix("/"), let schemeEnd = target.range(of: "://") {
             let afterScheme = target[schemeEnd.upperBound...]
             target = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
         }

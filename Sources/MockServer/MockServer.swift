@@ -37,11 +37,8 @@ public actor MockServer {
         configuration: Configuration = Configuration()
     ) async throws -> MockServer {
         let environment = ProcessInfo.processInfo.environment
-        let chosenPort = try port.map { try validated($0, source: "port") }
-            ?? environment["ROBOTCI_MOCK_PORT"].map { try parsePort($0, source: "ROBOTCI_MOCK_PORT") }
-            ?? 0
-        let artifacts = artifactsDirectory
-            ?? environment["ROBOTCI_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let chosenPort = try resolvePort(port, environment: environment)
+        let artifacts = resolveArtifactsDirectory(artifactsDirectory, environment: environment)
         let shared = SharedState(configuration: configuration)
         let connections = ConnectionRegistry()
         let listener = try await Listener.bind(port: chosenPort, shared: shared, connections: connections)
@@ -84,6 +81,22 @@ public actor MockServer {
         if let artifactsDirectory {
             try JournalWriter.write(shared.journal.entries, to: artifactsDirectory)
         }
+    }
+
+    /// The explicit port, else `ROBOTCI_MOCK_PORT`, else 0 (a free port).
+    static func resolvePort(_ port: Int?, environment: [String: String]) throws -> Int {
+        if let port {
+            return try validated(port, source: "port")
+        }
+        guard let text = environment["ROBOTCI_MOCK_PORT"], !text.isEmpty else { return 0 }
+        return try parsePort(text, source: "ROBOTCI_MOCK_PORT")
+    }
+
+    /// The explicit folder, else `ROBOTCI_ARTIFACTS_DIR`, else none.
+    static func resolveArtifactsDirectory(_ directory: URL?, environment: [String: String]) -> URL? {
+        if let directory { return directory }
+        guard let path = environment["ROBOTCI_ARTIFACTS_DIR"], !path.isEmpty else { return nil }
+        return URL(fileURLWithPath: path, isDirectory: true)
     }
 
     private static func parsePort(_ text: String, source: String) throws -> Int {

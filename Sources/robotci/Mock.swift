@@ -7,7 +7,8 @@ import MockServer
 struct Mock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mock",
-        abstract: "Serve a YAML mock scenario on loopback until interrupted, printing each request."
+        abstract: "Serve a YAML mock scenario on loopback until interrupted, printing each request.",
+        discussion: "Exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad scenario or port."
     )
 
     @Option(help: "The scenario file (YAML) to serve.")
@@ -23,35 +24,21 @@ struct Mock: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let printer = RequestLogPrinter()
         let server: MockServer
         do {
             let loaded = try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: scenario))
             server = try await MockServer.create(
-                port: port,
-                configuration: .init(maxRecordedRequests: 10_000, onResponse: { Self.say(Self.line(for: $0)) })
-            )
+                port: port, configuration: .init(maxRecordedRequests: 10_000, onResponse: printer.log))
             await server.load(loaded)
         } catch let error as MockServerError {
             FileHandle.standardError.write(Data("robotci mock: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        Self.say("robotci mock: serving \(scenario) on \(await server.baseURL) (Ctrl-C to stop)")
+        printer.print("robotci mock: serving \(scenario) on \(await server.baseURL) (Ctrl-C to stop)")
         await Self.waitForTerminationSignal()
         try await server.stop()
-    }
-
-    /// Writes one line straight to stdout, unbuffered, so `| tee` or a test sees it at once.
-    private static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    /// `GET /character?page=2 -> 200 (GET /character, 3 ms)`
-    private static func line(for entry: RecordedRequest) -> String {
-        let status = entry.status.map { String($0.code) } ?? "-"
-        let route = entry.matchedRoute ?? "no route, default"
-        let milliseconds = Int(Date().timeIntervalSince(entry.timestamp) * 1000)
-        let error = entry.error.map { ": \($0)" } ?? ""
-        return "\(entry.request.requestLine) -> \(status) (\(route), \(milliseconds) ms)\(error)"
+        printer.flush()
     }
 
     /// Returns on SIGINT or SIGTERM, which stop the server cleanly instead of killing the process.

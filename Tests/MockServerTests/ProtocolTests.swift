@@ -205,3 +205,25 @@ struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+@Suite("Environment")
+struct EnvironmentTests {
+    @Test("the port comes from the argument, else ROBOTCI_MOCK_PORT, else 0")
+    func port() throws {
+        #expect(try MockServer.resolvePort(8080, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == 8080)
+        #expect(try MockServer.resolvePort(nil, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == 9000)
+        #expect(try MockServer.resolvePort(nil, environment: [:]) == 0)
+        let error = #expect(throws: MockServerError.self) {
+            try MockServer.resolvePort(nil, environment: ["ROBOTCI_MOCK_PORT": "http"])
+        }
+        #expect(error?.message == "ROBOTCI_MOCK_PORT must be a port number between 0 and 65535 (0 picks a free port), got 'http'")
+    }
+
+    @Test("the journal folder comes from the argument, else ROBOTCI_ARTIFACTS_DIR, else none")
+    func artifacts() {
+        let explicit = URL(fileURLWithPath: "/tmp/explicit")
+        #expect(MockServer.resolveArtifactsDirectory(explicit, environment: ["ROBOTCI_ARTIFACTS_DIR": "/tmp/env"]) == explicit)
+        #expect(MockServer.resolveArtifactsDirectory(nil, environment: ["ROBOTCI_ARTIFACTS_DIR": "/tmp/env"])?.path == "/tmp/env")
+        #expect(MockServer.resolveArtifactsDirectory(nil, environment: [:]) == nil)
+    }
+}

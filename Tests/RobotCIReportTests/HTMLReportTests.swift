@@ -18,6 +18,30 @@ final class HTMLReportTests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
     }
 
+    struct EmbeddedArtifact {
+        var kind: String
+        var path: String
+        var linkable: Bool
+        var value: Any?
+    }
+
+    /// Decodes an attempt's artifact rows ([kind, folder, name, linkable, value?, cut?]).
+    static func artifacts(_ attempt: [Any], in data: [String: Any]) throws -> [EmbeddedArtifact] {
+        let kinds = try XCTUnwrap(data["kinds"] as? [String])
+        let names = try XCTUnwrap(data["names"] as? [String])
+        let dirs = try XCTUnwrap(data["dirs"] as? [[Any]])
+        func folder(_ i: Int) -> String {
+            i < 0 ? "" : folder(dirs[i][0] as? Int ?? -1) + (dirs[i][1] as? String ?? "") + "/"
+        }
+        let rows = attempt.count > 10 ? try XCTUnwrap(attempt[10] as? [[Any]]) : []
+        return try rows.map { row in
+            EmbeddedArtifact(
+                kind: kinds[try XCTUnwrap(row[0] as? Int)],
+                path: folder(try XCTUnwrap(row[1] as? Int)) + names[try XCTUnwrap(row[2] as? Int)],
+                linkable: row[3] as? Int == 1, value: row.count > 4 ? row[4] : nil)
+        }
+    }
+
     func testHostileStringsCannotLeaveTheDataBlock() throws {
         let html = HTMLReport.render(ReportFixtures.mixedRun())
         let block = try Self.dataBlock(html)
@@ -90,8 +114,8 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertLessThanOrEqual(output.utf8.count, 4096)
         XCTAssertTrue(output.hasSuffix("the end of coupon output\n"))
         XCTAssertGreaterThan(first[9] as? Int ?? 0, 15_000, "bytes cut are counted")
-        let artifacts = try XCTUnwrap(first[10] as? [[Any]])
-        XCTAssertTrue(artifacts.contains { $0[0] as? String == "log" && $0[1] as? String == "attachments/ShopTests.CheckoutTests.testCoupon/1/output.log" })
+        let artifacts = try Self.artifacts(first, in: data)
+        XCTAssertTrue(artifacts.contains { $0.kind == "log" && $0.linkable && $0.path == "attachments/ShopTests.CheckoutTests.testCoupon/1/output.log" })
     }
 
     func testArtifactsAreInlinedFromTheReportFolderOnly() throws {
@@ -103,25 +127,27 @@ final class HTMLReportTests: XCTestCase {
         let data = try Self.data(html)
         let tests = try XCTUnwrap(data["tests"] as? [[Any]])
         let coupon = try XCTUnwrap(tests.first { $0[1] as? String == "testCoupon" })
-        let artifacts = try XCTUnwrap(((coupon[4] as? [[Any]])?.first)?[10] as? [[Any]])
-        let steps = try XCTUnwrap(artifacts.first { $0[0] as? String == "steps" })
-        let stepList = try XCTUnwrap(steps[3] as? [[String: Any]])
+        let artifacts = try Self.artifacts(try XCTUnwrap((coupon[4] as? [[Any]])?.first), in: data)
+        let steps = try XCTUnwrap(artifacts.first { $0.kind == "steps" })
+        let stepList = try XCTUnwrap(steps.value as? [[String: Any]])
         XCTAssertEqual(stepList.count, 2)
         XCTAssertEqual(stepList[1]["message"] as? String, ReportFixtures.imgPayload)
-        let mock = try XCTUnwrap(artifacts.first { $0[0] as? String == "mock" })
-        XCTAssertEqual((mock[3] as? [[String: Any]])?.last?["body"] as? String, ReportFixtures.scriptPayload)
-        let tree = try XCTUnwrap(artifacts.first { $0[0] as? String == "accessibility" })
-        XCTAssertTrue((tree[3] as? String)?.contains("button 'Pay'") == true)
-        let screenshot = try XCTUnwrap(artifacts.first { $0[0] as? String == "screenshot" })
-        XCTAssertEqual(screenshot.count, 3, "screenshots are linked, not inlined")
+        let mock = try XCTUnwrap(artifacts.first { $0.kind == "mock" })
+        XCTAssertEqual((mock.value as? [[String: Any]])?.last?["body"] as? String, ReportFixtures.scriptPayload)
+        let tree = try XCTUnwrap(artifacts.first { $0.kind == "accessibility" })
+        XCTAssertTrue((tree.value as? String)?.contains("button 'Pay'") == true)
+        let screenshot = try XCTUnwrap(artifacts.first { $0.kind == "screenshot" })
+        XCTAssertNil(screenshot.value, "screenshots are linked, not inlined")
+        XCTAssertEqual(screenshot.path, "attachments/ShopTests.CheckoutTests.testCoupon/1/screenshot.png")
 
         // A path that climbs out of the report folder is neither read nor linked, nor is a URL.
         XCTAssertFalse(html.contains("SECRET OUTSIDE"))
         let hostile = try XCTUnwrap(tests.first { ($0[1] as? String)?.contains("onerror") == true })
-        let hostileArtifacts = try XCTUnwrap(((hostile[4] as? [[Any]])?.first)?[10] as? [[Any]])
+        let hostileArtifacts = try Self.artifacts(try XCTUnwrap((hostile[4] as? [[Any]])?.first), in: data)
+        XCTAssertEqual(hostileArtifacts.count, 2)
         for artifact in hostileArtifacts {
-            XCTAssertTrue(artifact[1] is NSNull, "unsafe path \(artifact[2]) gets no href")
-            XCTAssertEqual(artifact.count, 3)
+            XCTAssertFalse(artifact.linkable, "unsafe path \(artifact.path) gets no link")
+            XCTAssertNil(artifact.value)
         }
     }
 
@@ -146,7 +172,9 @@ final class HTMLReportTests: XCTestCase {
             print("render 10,000 tests / \(attempts) attempts (\(worstCase ? "worst case: all 3 attempts failing, 8 KB output each" : "typical")): "
                   + "\(size) bytes, \(String(format: "%.2f", seconds)) s (debug build)")
             XCTAssertLessThan(size, 5_000_000)
-            XCTAssertEqual(try (Self.data(html)["tests"] as? [Any])?.count, 10_000)
+            let data = try Self.data(html)
+            XCTAssertEqual((data["tests"] as? [Any])?.count, 10_000)
+            XCTAssertEqual(data["lean"] as? Bool, false, "fits without dropping anything")
         }
     }
 
@@ -166,6 +194,15 @@ final class HTMLReportTests: XCTestCase {
         try p.run()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, stale)
+    }
+
+    func testOnlyPlainRelativePathsAreLinkable() {
+        for ok in ["attachments/a/1/screenshot.png", "a", "./a", "a/..b/c", "a/.../c", "a/b:c.png", ".hidden/x"] {
+            XCTAssertTrue(ReportPaths.isSafeRelative(ok), ok)
+        }
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/..", "javascript:alert(1)", "file:///x", "a\\b", "C:/x", "//host/x"] {
+            XCTAssertFalse(ReportPaths.isSafeRelative(bad), bad)
+        }
     }
 
     func testTextBudgetSharesBytesFairly() {

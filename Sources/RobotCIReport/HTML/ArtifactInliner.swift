@@ -39,12 +39,13 @@ struct ArtifactInliner {
 
     /// The artifact's content, or nil when it is not inlinable, missing, too big or over budget.
     mutating func inline(_ artifact: Artifact) -> Inlined? {
-        guard Self.inlineKinds.contains(artifact.kind), budget > 0, filesLeft > 0,
-              let url = ReportPaths.resolve(artifact.path, in: directory),
+        guard Self.inlineKinds.contains(artifact.kind), budget > 0, filesLeft > 0 else { return nil }
+        // Every look counts, found or not: missing files must not make rendering slow either.
+        filesLeft -= 1
+        guard let url = ReportPaths.resolve(artifact.path, in: directory),
               let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
               size <= maxFileBytes || !isJSON(artifact.kind)
         else { return nil }
-        filesLeft -= 1
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         if isJSON(artifact.kind) {
@@ -80,21 +81,25 @@ enum ReportPaths {
 
     /// A path the page may use as a link: relative, no scheme, no `..` segment.
     static func isSafeRelative(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("\\") else { return false }
-        let firstSegment = path.split(separator: "/", maxSplits: 1).first ?? ""
-        if firstSegment.contains(":") { return false }
-        return !path.split(separator: "/").contains("..") && !path.contains("\\")
-    }
-
-    private static let hrefAllowed: CharacterSet = {
-        var set = CharacterSet.urlPathAllowed
-        set.remove(charactersIn: ";:?#%")
-        return set
-    }()
-
-    /// The path percent-encoded for `href`/`src`, or nil when it is not a safe relative path.
-    static func href(_ path: String) -> String? {
-        guard isSafeRelative(path) else { return nil }
-        return path.addingPercentEncoding(withAllowedCharacters: hrefAllowed)
+        var segmentStart = true
+        var firstSegment = true
+        var dots = 0
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "/"):
+                if segmentStart && firstSegment { return false }  // leading slash
+                if dots == 2 { return false }  // ".." segment
+                segmentStart = true
+                firstSegment = false
+                dots = 0
+                continue
+            case UInt8(ascii: "\\"): return false
+            case UInt8(ascii: ":") where firstSegment: return false  // a URL scheme
+            case UInt8(ascii: "."): dots = segmentStart || dots > 0 ? dots + 1 : 0
+            default: dots = -1
+            }
+            segmentStart = false
+        }
+        return !path.isEmpty && dots != 2
     }
 }

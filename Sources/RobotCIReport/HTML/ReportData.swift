@@ -29,21 +29,63 @@ struct ReportData {
     let reportDirectory: URL?
     let limits: Limits
 
+    /// How hard the data is squeezed: texts get less room, and in lean mode passing
+    /// attempts lose their output and artifact lists (results.json keeps everything).
+    struct Squeeze {
+        var textReduction = 0
+        var lean = false
+        /// In lean mode, tests from this index on keep only their failures (no output, no files).
+        var detailTests = Int.max
+
+        func slim(_ a: Attempt, test index: Int) -> Bool {
+            lean && (!a.outcome.isFailure || index >= detailTests)
+        }
+    }
+
+    /// The data, within `limits.totalBytes` when at all possible: rendered once, and again
+    /// with less room for texts (then lean) if the estimate of the structure was short.
     func json() -> [UInt8] {
+        var squeeze = Squeeze()
+        var bytes = json(squeeze)
+        for _ in 0..<2 where bytes.count > limits.totalBytes {
+            let before = budgets(squeeze)
+            squeeze.textReduction += (bytes.count - limits.totalBytes) * 11 / 10
+            // Texts already at their floor: only dropping details can help.
+            if budgets(squeeze) == before { break }
+            bytes = json(squeeze)
+        }
+        if bytes.count > limits.totalBytes {
+            squeeze.lean = true
+            bytes = json(squeeze)
+        }
+        // Still too big (thousands of failing attempts with many files each): keep the
+        // details of fewer and fewer tests; every failure message stays.
+        var detail = result.tests.count
+        while bytes.count > limits.totalBytes && detail > 0 {
+            detail /= 2
+            squeeze.detailTests = detail
+            bytes = json(squeeze)
+        }
+        return bytes
+    }
+
+    func json(_ squeeze: Squeeze) -> [UInt8] {
         var tables = Tables()
         for t in result.tests { _ = tables.classes.index(t.id.className) }
 
-        let (outputCap, messageCap, inlineBudget) = budgets()
+        let (outputCap, messageCap, inlineBudget) = budgets(squeeze)
         var inliner = reportDirectory.map {
             ArtifactInliner(
                 directory: $0, budget: inlineBudget, filesLeft: limits.inlineFiles,
                 maxFileBytes: limits.inlineFileBytes, maxItems: limits.inlineItems,
                 maxTextBytes: limits.inlineTextBytes)
         }
-        let inlined = inlineArtifacts(&inliner)
+        let inlined = inlineArtifacts(&inliner, squeeze)
 
         var w = SafeJSONWriter(capacity: 1 << 20)
-        w.raw("{\"format\":\"robotci-report-data-v1\",\"outcomes\":[")
+        w.raw("{\"format\":\"robotci-report-data-v1\",\"lean\":")
+        w.bool(squeeze.lean)
+        w.raw(",\"outcomes\":[")
         for (i, o) in Self.testOutcomes.enumerated() {
             if i > 0 { w.raw(",") }
             w.string(o.rawValue)
@@ -70,8 +112,9 @@ struct ReportData {
             w.raw(",[")
             for (ai, a) in t.attempts.enumerated() {
                 if ai > 0 { w.raw(",") }
+                let slim = squeeze.slim(a, test: ti)
                 writeAttempt(a, key: AttemptKey(test: ti, attempt: ai), &w, &tables,
-                             outputCap: outputCap, messageCap: messageCap, inlined: inlined)
+                             outputCap: slim ? 0 : outputCap, messageCap: messageCap, inlined: inlined, slim: slim)
             }
             w.raw("]]")
         }
@@ -94,7 +137,20 @@ struct ReportData {
         writeStrings(tables.files.values, &w)
         w.raw(",\"machines\":")
         writeStrings(tables.machines.values, &w)
-        w.raw("}")
+        w.raw(",\"kinds\":")
+        writeStrings(tables.kinds.values, &w)
+        w.raw(",\"names\":")
+        writeStrings(tables.names.values, &w)
+        w.raw(",\"dirs\":[")
+        for (i, d) in tables.dirs.entries.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("[")
+            w.int(d.parent)
+            w.raw(",")
+            w.string(d.name)
+            w.raw("]")
+        }
+        w.raw("]}")
         return w.bytes
     }
 
@@ -134,7 +190,7 @@ struct ReportData {
 
     private func writeAttempt(
         _ a: Attempt, key: AttemptKey, _ w: inout SafeJSONWriter, _ tables: inout Tables,
-        outputCap: Int, messageCap: Int, inlined: [AttemptKey: [Int: ArtifactInliner.Inlined]]
+        outputCap: Int, messageCap: Int, inlined: [AttemptKey: [Int: ArtifactInliner.Inlined]], slim: Bool
     ) {
         w.raw("[")
         w.int(Self.attemptOutcomes.firstIndex(of: a.outcome) ?? 0); w.raw(",")
@@ -143,7 +199,9 @@ struct ReportData {
         w.int(a.worker); w.raw(",")
         w.int(a.batch); w.raw(",")
         w.int(a.machine.map { tables.machines.index($0) } ?? -1)
-        guard !(a.failures.isEmpty && a.output.isEmpty && a.artifacts.isEmpty) else { return w.raw("]") }
+        guard !(a.failures.isEmpty && a.output.isEmpty && a.artifacts.isEmpty), !(slim && a.failures.isEmpty) else {
+            return w.raw("]")
+        }
 
         // failures: [[fileIndex or -1, line, message, bytesCut]], then how many were left out.
         w.raw(",[")
@@ -167,14 +225,17 @@ struct ReportData {
         w.raw(",")
         w.int(cut)
 
-        // artifacts: [[kind, href or null, name, inline value?, items/bytes cut?]]
+        // artifacts: [[kind, dir, name, linkable 0/1, inline value?, items/bytes cut?]]; paths are
+        // interned (a trie of folders + file names): they would otherwise dominate the size.
         w.raw(",[")
-        for (i, artifact) in a.artifacts.enumerated() {
+        for (i, artifact) in (slim ? [] : a.artifacts).enumerated() {
             if i > 0 { w.raw(",") }
+            let (dir, name) = tables.dirs.split(artifact.path)
             w.raw("[")
-            w.string(artifact.kind); w.raw(",")
-            w.string(ReportPaths.href(artifact.path)); w.raw(",")
-            w.string(artifact.path)
+            w.int(tables.kinds.index(artifact.kind)); w.raw(",")
+            w.int(dir); w.raw(",")
+            w.int(tables.names.index(name)); w.raw(",")
+            w.int(ReportPaths.isSafeRelative(artifact.path) ? 1 : 0)
             switch inlined[key]?[i] {
             case .json(let value, let cutItems)?:
                 w.raw(",")
@@ -238,21 +299,24 @@ struct ReportData {
 
     /// Caps for outputs and messages, and the bytes left for inlined artifacts: what the
     /// structure itself needs is estimated first, texts share the rest.
-    private func budgets() -> (output: Int, message: Int, inline: Int) {
-        var structure = 4096 + result.batches.count * 48
+    private func budgets(_ squeeze: Squeeze) -> (output: Int, message: Int, inline: Int) {
+        var structure = 4096 + result.batches.count * 48 + squeeze.textReduction
         var outputs: [Int] = []
         var messages: [Int] = []
-        for t in result.tests {
+        for (ti, t) in result.tests.enumerated() {
             structure += t.id.rawValue.utf8.count + 16
             for a in t.attempts {
-                structure += 40 + a.artifacts.reduce(0) { $0 + 2 * $1.path.utf8.count + 16 }
+                let slim = squeeze.slim(a, test: ti)
+                structure += 40 + (slim ? 0 : a.artifacts.count * 18)
                 structure += min(a.failures.count, limits.failuresPerAttempt) * 24
-                if !a.output.isEmpty { outputs.append(min(a.output.utf8.count, outputWanted(a))) }
+                if !a.output.isEmpty && !slim { outputs.append(min(a.output.utf8.count, outputWanted(a))) }
                 for f in a.failures.prefix(limits.failuresPerAttempt) {
                     messages.append(min(f.message.utf8.count, limits.messageBytes))
                 }
             }
         }
+        // Folders of artifacts are stored once each: roughly one per test and attempt.
+        structure += result.tests.count * 48
         let texts = max(64 * 1024, limits.totalBytes - structure)
         // Escaping grows text a little (newlines, quotes); leave room for it.
         let messageBudget = texts * 30 / 100 * 9 / 10
@@ -267,13 +331,14 @@ struct ReportData {
 
     /// Reads inline artifacts, failing attempts first, so the budget goes where it matters.
     private func inlineArtifacts(
-        _ inliner: inout ArtifactInliner?
+        _ inliner: inout ArtifactInliner?, _ squeeze: Squeeze
     ) -> [AttemptKey: [Int: ArtifactInliner.Inlined]] {
         guard inliner != nil else { return [:] }
         var keys: [(priority: Int, key: AttemptKey)] = []
         for (ti, t) in result.tests.enumerated() {
             for (ai, a) in t.attempts.enumerated()
-            where a.artifacts.contains(where: { ArtifactInliner.inlineKinds.contains($0.kind) }) {
+            where !squeeze.slim(a, test: ti)
+                && a.artifacts.contains(where: { ArtifactInliner.inlineKinds.contains($0.kind) }) {
                 let priority = a.outcome.isFailure ? 0 : (t.outcome == .passed || t.outcome == .skipped ? 2 : 1)
                 keys.append((priority, AttemptKey(test: ti, attempt: ai)))
             }
@@ -312,4 +377,36 @@ private struct Tables {
     var classes = Interner()
     var files = Interner()
     var machines = Interner()
+    var kinds = Interner()
+    var names = Interner()
+    var dirs = FolderTrie()
+}
+
+/// Folders stored as `[parent, name]` so `attachments/<test>/<attempt>/` costs a few bytes
+/// per attempt instead of the whole path per artifact.
+private struct FolderTrie {
+    private(set) var entries: [(parent: Int, name: String)] = []
+    private var indices: [Substring: Int] = [:]
+
+    /// Folder index (-1 for none) and file name of a `/`-separated path.
+    mutating func split(_ path: String) -> (dir: Int, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (-1, path) }
+        return (index(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    private mutating func index(_ folder: Substring) -> Int {
+        if let i = indices[folder] { return i }
+        let parent: Int
+        let name: Substring
+        if let slash = folder.lastIndex(of: "/") {
+            parent = index(folder[..<slash])
+            name = folder[folder.index(after: slash)...]
+        } else {
+            parent = -1
+            name = folder
+        }
+        entries.append((parent, String(name)))
+        indices[folder] = entries.count - 1
+        return entries.count - 1
+    }
 }

@@ -22,29 +22,30 @@ extension String {
     /// The last `maxBytes` UTF-8 bytes, starting on a scalar boundary (and a line
     /// start when one is near), plus how many bytes were dropped.
     func utf8Tail(_ maxBytes: Int) -> (text: String, dropped: Int) {
-        let u = utf8
-        let count = u.count
+        let count = utf8.count
         guard count > maxBytes else { return (self, 0) }
         guard maxBytes > 0 else { return ("", count) }
-        var i = u.index(u.endIndex, offsetBy: -maxBytes)
-        // Prefer to start on a whole line if one starts within the first 10%.
-        if let nl = u[i...].prefix(max(1, maxBytes / 10)).firstIndex(of: UInt8(ascii: "\n")) {
-            i = u.index(after: nl)
+        var copy = self
+        return copy.withUTF8 { buf in
+            var start = count - maxBytes
+            // Prefer to start on a whole line if one starts within the first 10%.
+            let look = min(count, start + max(1, maxBytes / 10))
+            if let nl = buf[start..<look].firstIndex(of: UInt8(ascii: "\n")) { start = nl + 1 }
+            while start < count, buf[start] & 0xC0 == 0x80 { start += 1 }
+            return (String(decoding: UnsafeBufferPointer(rebasing: buf[start...]), as: UTF8.self), start)
         }
-        while i < u.endIndex, u[i] & 0xC0 == 0x80 { i = u.index(after: i) }
-        let kept = String(decoding: u[i...], as: UTF8.self)
-        return (kept, count - kept.utf8.count)
     }
 
     /// The first `maxBytes` UTF-8 bytes, ending on a scalar boundary, plus how many were dropped.
     func utf8Head(_ maxBytes: Int) -> (text: String, dropped: Int) {
-        let u = utf8
-        let count = u.count
+        let count = utf8.count
         guard count > maxBytes else { return (self, 0) }
         guard maxBytes > 0 else { return ("", count) }
-        var end = u.index(u.startIndex, offsetBy: maxBytes)
-        while end > u.startIndex, u[end] & 0xC0 == 0x80 { end = u.index(before: end) }
-        let kept = String(decoding: u[..<end], as: UTF8.self)
-        return (kept, count - kept.utf8.count)
+        var copy = self
+        return copy.withUTF8 { buf in
+            var end = maxBytes
+            while end > 0, buf[end] & 0xC0 == 0x80 { end -= 1 }
+            return (String(decoding: UnsafeBufferPointer(rebasing: buf[..<end]), as: UTF8.self), count - end)
+        }
     }
 }
