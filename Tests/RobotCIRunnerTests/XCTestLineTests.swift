@@ -122,4 +122,42 @@ final class XCTestLineTests: XCTestCase {
         let line = text.split(separator: "\n")[1]
         XCTAssertEqual(XCTestLine(line), .finished(name: "A.b", status: .passed, seconds: 0.5))
     }
+
+    /// A real swift-corelibs-xctest transcript (the Outcomes fixture, Swift 6.3 on Linux).
+    func testRealLinuxTranscript() {
+        let transcript = """
+            Test Suite 'Selected tests' started at 2026-11-21 14:07:12.886
+            Test Suite 'FailingTests' started at 2026-11-21 14:07:12.888
+            Test Case 'FailingTests.testWrongSum' started at 2026-11-21 14:07:12.888
+            /work/main/Tests/Fixtures/Outcomes/Tests/OutcomesTests/OutcomesTests.swift:12: error: FailingTests.testWrongSum : XCTAssertEqual failed: ("4") is not equal to ("5") - two and two
+            Test Case 'FailingTests.testWrongSum' failed (0.001 seconds)
+            Test Suite 'FailingTests' failed at 2026-11-21 14:07:12.889
+            \t Executed 1 test, with 1 failure (0 unexpected) in 0.001 (0.001) seconds
+            Test Case 'PassingTests.testPrintsAndPasses' started at 2026-11-21 14:07:12.889
+            hello from a passing test
+            Test Case 'PassingTests.testPrintsAndPasses' passed (0.0 seconds)
+            Test Case 'SkippedTests.testSkipped' started at 2026-11-21 14:07:12.889
+            /work/main/Tests/Fixtures/Outcomes/Tests/OutcomesTests/OutcomesTests.swift:43: SkippedTests.testSkipped : Test skipped - not on this platform
+            Test Case 'SkippedTests.testSkipped' skipped (0.0 seconds)
+            Test Suite 'Selected tests' failed at 2026-11-21 14:07:12.889
+            \t Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.001 (0.001) seconds
+            """
+        let file = "/work/main/Tests/Fixtures/Outcomes/Tests/OutcomesTests/OutcomesTests.swift"
+        let parsed = transcript.split(separator: "\n", omittingEmptySubsequences: false).map(XCTestLine.init)
+        XCTAssertEqual(parsed, [
+            .other, .other,
+            .started(name: "FailingTests.testWrongSum"),
+            .error(file: file, line: 12, test: "FailingTests.testWrongSum",
+                   message: #"XCTAssertEqual failed: ("4") is not equal to ("5") - two and two"#),
+            .finished(name: "FailingTests.testWrongSum", status: .failed, seconds: 0.001),
+            .other, .other,
+            .started(name: "PassingTests.testPrintsAndPasses"),
+            .other,
+            .finished(name: "PassingTests.testPrintsAndPasses", status: .passed, seconds: 0),
+            .started(name: "SkippedTests.testSkipped"),
+            .skipped(file: file, line: 43, test: "SkippedTests.testSkipped", reason: "not on this platform"),
+            .finished(name: "SkippedTests.testSkipped", status: .skipped, seconds: 0),
+            .other, .other,
+        ])
+    }
 }
