@@ -428,9 +428,9 @@
     return h('div', null,
       h('h4', null, 'Robot steps (' + (x.value.length + x.cut) + ')'),
       x.cut ? h('div', { class: 'cut' }, 'First ' + x.cut + ' steps not shown.') : null,
-      h('table', { class: 'steps' },
+      h('div', { class: 'tablewrap' }, h('table', { class: 'steps' },
         h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Step'), h('th', null, 'Status'), h('th', null, 'Time'), h('th', null, 'Where'), h('th', null, 'Message'))),
-        h('tbody', null, rowsEls)));
+        h('tbody', null, rowsEls))));
   }
 
   function mockEl(x) {

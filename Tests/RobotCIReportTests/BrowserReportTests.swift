@@ -13,6 +13,12 @@ final class BrowserReportTests: XCTestCase {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-browser-\(UUID().uuidString)/report")
         try ReportFixtures.writeArtifacts(into: dir)
         try HTMLReport.write(ReportFixtures.mixedRun(), to: dir)
+        // ROBOTCI_KEEP_REPORT=/some/dir keeps a copy of the fixture report to look at.
+        if let keep = ProcessInfo.processInfo.environment["ROBOTCI_KEEP_REPORT"] {
+            let target = URL(fileURLWithPath: keep)
+            try? FileManager.default.removeItem(at: target)
+            try FileManager.default.copyItem(at: dir, to: target)
+        }
     }
 
     override func tearDownWithError() throws {

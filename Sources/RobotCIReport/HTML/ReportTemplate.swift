@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-1m0EHsxmZ6T2hB21KBIY3+EKOO2cPzwL/vHGtFWbRuo="
+    static let scriptHash = "sha256-zgeRtzTRZRIqQ3tgGJtbzxyW3tiURoqtZHlHvd0QsAo="
 
     static let html = ####"""
 <!doctype html>
@@ -169,7 +169,7 @@ h2 { font-size: 16px; margin: 4px 0 10px; }
 .row:hover { background: var(--hover); }
 .row.active { background: var(--hover); box-shadow: inset 3px 0 0 var(--accent); }
 .row .name { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
-.row .status { width: 92px; }
+.row .status { width: 108px; flex: none; }
 .row .meta { color: var(--muted); font-variant-numeric: tabular-nums; }
 .row .dur { width: 80px; text-align: right; }
 .row .tries { width: 64px; }
@@ -192,6 +192,8 @@ h2 { font-size: 16px; margin: 4px 0 10px; }
 .cut { color: var(--muted); font-size: 12px; margin: 2px 0; }
 .shot { display: block; max-width: 100%; max-height: 420px; border: 1px solid var(--line); border-radius: 4px; }
 table.steps { border-collapse: collapse; width: 100%; font-size: 12.5px; }
+.tablewrap { overflow-x: auto; max-width: 100%; }
+table.steps td:last-child { min-width: 12em; word-break: break-word; }
 table.steps td, table.steps th { text-align: left; padding: 2px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 table.steps th { color: var(--muted); font-weight: 500; }
 table.steps tr.bad td { color: var(--failed); }
@@ -677,9 +679,9 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return h('div', null,
       h('h4', null, 'Robot steps (' + (x.value.length + x.cut) + ')'),
       x.cut ? h('div', { class: 'cut' }, 'First ' + x.cut + ' steps not shown.') : null,
-      h('table', { class: 'steps' },
+      h('div', { class: 'tablewrap' }, h('table', { class: 'steps' },
         h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Step'), h('th', null, 'Status'), h('th', null, 'Time'), h('th', null, 'Where'), h('th', null, 'Message'))),
-        h('tbody', null, rowsEls)));
+        h('tbody', null, rowsEls))));
   }
 
   function mockEl(x) {
