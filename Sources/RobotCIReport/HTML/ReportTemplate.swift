@@ -217,7 +217,7 @@ details > summary { cursor: pointer; }
 .tl-track { position: absolute; left: 150px; right: 0; top: 0; bottom: 0; background: var(--idle); }
 .tl-batch { position: absolute; top: 2px; bottom: 2px; background: var(--bg); border: 1px solid var(--line); border-radius: 3px; }
 .tl-batch.bad { border-color: var(--failed); }
-.tl-bar { position: absolute; top: 6px; bottom: 6px; min-width: 1px; background: var(--c); opacity: .85; cursor: pointer; }
+.tl-bar { position: absolute; top: 6px; bottom: 6px; min-width: 1px; background: var(--c); opacity: .85; cursor: pointer; box-shadow: inset -1px 0 0 var(--bg); }
 .tl-bar:hover { opacity: 1; outline: 1px solid var(--fg); }
 
 ol.ranked { list-style: none; margin: 0; padding: 0; }
