@@ -113,7 +113,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// The first element of any type with `identifier`, or `nil` (Axt's `find(id:)`).
     public func find(id identifier: String) -> WebElement? {
-        let element = descendants(matching: .any)[identifier].firstMatchElement
+        let element = descendants(matching: .any)[identifier].firstMatch
         return element.exists ? element : nil
     }
 
@@ -154,7 +154,11 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// The page's accessibility tree as indented text (role, identifier, label, value, frame),
     /// like XCUITest's `debugDescription` and Axt's `watchHierarchy`.
-    public var debugDescription: String {
+    public var debugDescription: String { accessibilityTree }
+
+    /// The same tree as `debugDescription`; use this name through an implicitly
+    /// unwrapped `app` (`UITestCase.app`), where `debugDescription` would be `Optional`'s.
+    public var accessibilityTree: String {
         guard let session else { return "Application (not running), url: '\(url.absoluteString)'" }
         do {
             return try Engine(session: session).run([], op: "tree").tree
@@ -236,8 +240,6 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             "--force-device-scale-factor=1", "--disable-extensions", "--no-first-run",
             "--disable-component-update", "--disable-features=Translate,MediaRouter,OptimizationHints",
             "--mute-audio", "--allow-file-access-from-files",
-            // No crashpad handler: it would outlive the session in its own process group.
-            "--disable-breakpad", "--disable-crashpad-for-testing",
         ] + browserArguments
         return [
             "browserName": "chrome",
@@ -258,13 +260,5 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             try? FileManager.default.removeItem(at: profile)
             self.profile = nil
         }
-    }
-}
-
-extension WebElement {
-    fileprivate var firstMatchElement: WebElement {
-        var chain = self.chain
-        chain[chain.count - 1].selection = .first
-        return WebElement(app: app, chain: chain)
     }
 }

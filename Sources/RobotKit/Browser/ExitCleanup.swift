@@ -38,7 +38,8 @@ enum ExitCleanup {
         var victims: [pid_t] = []
         for entry in entries {
             guard let pid = pid_t(entry), pid != me,
-                let data = files.contents(atPath: "/proc/\(entry)/cmdline"),
+                // procfs reports size 0, so read to end of file rather than by size.
+                let data = FileHandle(forReadingAtPath: "/proc/\(entry)/cmdline")?.readDataToEndOfFile(),
                 String(decoding: data, as: UTF8.self).contains(path)
             else { continue }
             victims.append(pid)

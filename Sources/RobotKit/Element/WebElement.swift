@@ -150,6 +150,14 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
 
     // MARK: - Queries
 
+    /// This element's query narrowed to its first match (no uniqueness check).
+    public var firstMatch: WebElement {
+        guard !chain.isEmpty else { return self }
+        var chain = self.chain
+        chain[chain.count - 1].selection = .first
+        return WebElement(app: app, chain: chain)
+    }
+
     public func descendants(matching type: ElementType) -> WebElementQuery {
         WebElementQuery(app: app, chain: chain + [QueryStep(type: type, identifier: nil)])
     }

@@ -32,7 +32,7 @@ enum FailureArtifacts {
             return problems
         }
         save(screenshot) { try app.screenshot() }
-        save(accessibility) { Data((app.debugDescription + "\n").utf8) }
+        save(accessibility) { Data((app.accessibilityTree + "\n").utf8) }
         save(page) { Data(try app.pageSource().utf8) }
         save(console) {
             let lines = try app.consoleLog().map { entry in
