@@ -146,14 +146,16 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         _ response: EncodedResponse, for pending: Pending, sequence: Int, delay: Duration?, error: String? = nil,
         context: ChannelHandlerContext
     ) {
+        // The journal is completed before the bytes leave, so a client that has its
+        // answer always finds the status in `requests`.
         guard let delay, delay > .zero else {
-            write(response, for: pending, context: context)
             shared.complete(sequence, status: response.status, error: error)
+            write(response, for: pending, context: context)
             return
         }
         context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
-            self.write(response, for: pending, context: context)
             self.shared.complete(sequence, status: response.status, error: error)
+            self.write(response, for: pending, context: context)
             self.answerQueued(context: context)
         }
     }

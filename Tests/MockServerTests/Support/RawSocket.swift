@@ -43,15 +43,15 @@ final class RawSocket {
                 }
             }
         }
+        // No close() here: a class whose init throws after setting every property still
+        // runs deinit, and closing twice could close a descriptor the server reused.
         guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw Failure(description: "connect to \(host):\(port) failed: errno \(code)")
+            throw Failure(description: "connect to \(host):\(port) failed: errno \(errno)")
         }
     }
 
     deinit {
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     func send(_ text: String) throws {
