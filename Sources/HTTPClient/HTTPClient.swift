@@ -98,7 +98,9 @@ package final class HTTPClient {
 
         var status = 0
         try check(robotci_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status), url: url)
-        return HTTPResponse(status: status, headers: responseHeaders, body: responseBody)
+        var connects = 0
+        try check(robotci_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects), url: url)
+        return HTTPResponse(status: status, headers: responseHeaders, body: responseBody, newConnections: connects)
     }
 
     fileprivate func appendBody(_ pointer: UnsafeRawPointer, count: Int) {

@@ -33,6 +33,8 @@ package struct HTTPResponse: Sendable, Equatable {
     package var headers: [(name: String, value: String)]
     /// Raw response body.
     package var body: Data
+    /// New connections this exchange opened: 0 when it reused a kept-alive one.
+    package var newConnections: Int = 0
 
     /// The value of the last header called `name` (case-insensitive).
     package func header(_ name: String) -> String? {
