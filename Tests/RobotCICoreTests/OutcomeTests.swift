@@ -44,6 +44,8 @@ final class OutcomeTests: XCTestCase {
 
     func testSkipped() {
         XCTAssertEqual(Outcome.verdict(for: [.skipped]), .skipped)
+        XCTAssertEqual(Outcome.verdict(for: [.failed, .skipped]), .failed, "a retry that skips does not erase the failure")
+        XCTAssertEqual(Outcome.verdict(for: [.crashed, .skipped]), .crashed)
     }
 
     func testQuarantineMasksOnlyBuildFailingVerdicts() {
@@ -71,7 +73,14 @@ final class OutcomeTests: XCTestCase {
             switch s.last {
             case .passed: expected = s.contains { $0 == .failed || $0 == .crashed || $0 == .timedOut } ? .flaky : .passed
             case .failed: expected = .failed
-            case .skipped: expected = .skipped
+            case .skipped:
+                // A skip after a failure does not erase it: the last failure's kind stands.
+                switch s.last(where: { $0 == .failed || $0 == .crashed || $0 == .timedOut }) {
+                case .crashed?: expected = .crashed
+                case .timedOut?: expected = .timedOut
+                case .failed?: expected = .failed
+                default: expected = .skipped
+                }
             case .timedOut: expected = .timedOut
             case .crashed: expected = .crashed
             case nil: expected = .skipped

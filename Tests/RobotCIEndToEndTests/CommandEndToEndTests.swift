@@ -123,3 +123,14 @@ final class CommandEndToEndTests: XCTestCase {
         XCTAssertFalse(ids.contains("OutcomesTests.HangTests/testB_Hangs"), "the interrupted test is not called a failure")
     }
 }
+
+/// The shipped example config must stay loadable: every key in it is real.
+final class ShippedConfigTests: XCTestCase {
+    func testConfigTemplateLoads() throws {
+        try E2E.buildFixture("Outcomes")
+        let r = try E2E.run(["list", "--config", E2E.root.appendingPathComponent("config/robotci.yml").path,
+                             "--package", E2E.fixture("Outcomes"), "--skip-build"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 13)
+    }
+}

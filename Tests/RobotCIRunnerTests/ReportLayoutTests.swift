@@ -4,29 +4,41 @@ import RobotCICore
 import XCTest
 
 final class ReportLayoutTests: XCTestCase {
+    /// The readable part of a slug (without the `-<hash>` suffix).
+    private func readable(_ id: String) -> String {
+        let slug = ReportLayout.slug(id)
+        return String(slug[..<slug.lastIndex(of: "-")!])
+    }
+
     func testSlugKeepsSafeCharacters() {
-        XCTAssertEqual(ReportLayout.slug("MyModule.LoginTests/testLogin_2-b"), "MyModule.LoginTests_testLogin_2-b")
-        XCTAssertEqual(ReportLayout.slug("a b:c*d?e\"f<g>h|i\\j"), "a_b_c_d_e_f_g_h_i_j")
-        XCTAssertEqual(ReportLayout.slug(""), "")
+        XCTAssertEqual(readable("MyModule.LoginTests/testLogin_2-b"), "MyModule.LoginTests_testLogin_2-b")
+        XCTAssertEqual(readable("a b:c*d?e\"f<g>h|i\\j"), "a_b_c_d_e_f_g_h_i_j")
+        XCTAssertEqual(readable(""), "")
     }
 
     func testSlugKeepsLettersOfAnyScriptAndReplacesEachOtherScalar() {
-        XCTAssertEqual(ReportLayout.slug("Ünïcødé/tëst"), "Ünïcødé_tëst")
-        XCTAssertEqual(ReportLayout.slug("a😀b"), "a_b")
-        XCTAssertEqual(ReportLayout.slug("a\u{1F44D}\u{1F3FD}b"), "a__b", "one underscore per unicode scalar")
-        XCTAssertEqual(ReportLayout.slug("a\nb\tc\u{0}d"), "a_b_c_d")
+        XCTAssertEqual(readable("Ünïcødé/tëst"), "Ünïcødé_tëst")
+        XCTAssertEqual(readable("a😀b"), "a_b")
+        XCTAssertEqual(readable("a\u{1F44D}\u{1F3FD}b"), "a__b", "one underscore per unicode scalar")
+        XCTAssertEqual(readable("a\nb\tc\u{0}d"), "a_b_c_d")
     }
 
-    func testSlugIsCappedAt180Characters() {
+    func testSlugsOfDifferentIdsNeverCollide() {
+        XCTAssertNotEqual(ReportLayout.slug("M.A_test/testX"), ReportLayout.slug("M.A/test_testX"))
         let long = "M.C/test" + String(repeating: "x", count: 300)
-        let slug = ReportLayout.slug(long)
-        XCTAssertEqual(slug.count, 180)
-        XCTAssertEqual(slug, String(("M.C_test" + String(repeating: "x", count: 300)).prefix(180)))
+        XCTAssertNotEqual(ReportLayout.slug(long + "1"), ReportLayout.slug(long + "2"))
+        XCTAssertEqual(ReportLayout.slug(long), ReportLayout.slug(long), "stable")
+    }
+
+    func testSlugReadablePartIsCappedAt160Characters() {
+        let long = "M.C/test" + String(repeating: "x", count: 300)
+        XCTAssertEqual(readable(long), String(("M.C_test" + String(repeating: "x", count: 300)).prefix(160)))
     }
 
     func testPaths() {
         let layout = ReportLayout(directory: URL(fileURLWithPath: "/r"))
-        XCTAssertEqual(layout.attemptDirectory(TestID("M.C/testA"), attempt: 2), "attachments/M.C_testA/2")
+        XCTAssertEqual(layout.attemptDirectory(TestID("M.C/testA"), attempt: 2), "attachments/\(ReportLayout.slug("M.C/testA"))/2")
+        XCTAssertTrue(layout.attemptDirectory(TestID("M.C/testA"), attempt: 2).hasPrefix("attachments/M.C_testA-"))
         XCTAssertEqual(layout.batchLogPath(7), "attachments/batches/batch-7.log")
         XCTAssertEqual(layout.journal.path, "/r/results.jsonl")
         XCTAssertEqual(layout.workDirectory.path, "/r/.robotci-work")
@@ -37,7 +49,7 @@ final class ReportLayoutTests: XCTestCase {
             ("steps.json", "steps"), ("mock-requests.json", "mock"), ("accessibility.txt", "accessibility"),
             ("console.log", "console"), ("screenshot.png", "screenshot"), ("failure-2.jpg", "screenshot"),
             ("page.html", "html"), ("server.log", "log"), ("data.json", "other"), ("notes.txt", "other"),
-            ("png", "other"), ("", "other"), ("x.png.txt", "other"),
+            ("png", "other"), ("", "other"), ("x.png.txt", "other"), ("Shot.PNG", "screenshot"), ("a.jpeg", "screenshot"),
         ]
         for (name, kind) in cases { XCTAssertEqual(Artifact.kind(forFileName: name), kind, name) }
     }

@@ -31,6 +31,9 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
         let verdict: Outcome
         if last == .passed {
             verdict = attempts.contains(where: \.isFailure) ? .flaky : .passed
+        } else if last == .skipped, let failure = attempts.last(where: \.isFailure) {
+            // Failed, then skipped itself on a retry: the failure stands.
+            verdict = failure == .crashed ? .crashed : failure == .timedOut ? .timedOut : .failed
         } else {
             switch last {
             case .skipped: verdict = .skipped

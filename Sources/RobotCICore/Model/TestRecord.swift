@@ -18,7 +18,8 @@ public struct TestRecord: Codable, Sendable, Equatable {
         outcome = Outcome.verdict(for: attempts.map(\.outcome), quarantined: quarantined)
     }
 
-    /// Source location of the first failure with one, for JUnit's `file`/`line` and annotations.
+    /// Source location of the latest attempt's first located failure, for JUnit's
+    /// `file`/`line` and annotations.
     public var location: (file: String, line: Int)? {
         for attempt in attempts.reversed() {
             for f in attempt.failures {

@@ -141,7 +141,8 @@ public enum ConfigLoader {
         case "fail-on-flaky": c.failOnFlaky = try bool()
         case "quarantine": c.quarantine = list()
         case "partition":
-            do { c.partition = try Partition(parsing: try scalar()) } catch let e as ConfigError {
+            let text = try scalar()
+            do { c.partition = try Partition(parsing: text) } catch let e as ConfigError {
                 throw ConfigError("\(source): \(e.message)")
             }
         case "partition-count": c.partitionCount = try int(min: 1)

@@ -107,7 +107,9 @@ final class BatchExecutor: @unchecked Sendable {
                 running = nil
             case .error(let file, let lineNo, _, let message):
                 running?.output.append(line)
-                running?.failures.append(FailureMessage(file: file, line: lineNo, message: message))
+                // corelibs XCTest reports thrown errors at `<EXPR>:0`, which is no location.
+                let located = file != "<EXPR>" && lineNo > 0
+                running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: message))
             case .skipped(let file, let lineNo, _, let reason):
                 running?.output.append(line)
                 running?.failures.append(FailureMessage(file: file, line: lineNo, message: reason))
@@ -227,14 +229,15 @@ final class BatchExecutor: @unchecked Sendable {
 
 extension Artifact {
     /// The artifact kind RobotKit and MockServer file names stand for.
-    static func kind(forFileName name: String) -> String {
+    static func kind(forFileName original: String) -> String {
+        let name = original.lowercased()
         switch name {
         case "steps.json": return "steps"
         case "mock-requests.json": return "mock"
         case "accessibility.txt": return "accessibility"
         case "console.log": return "console"
         default:
-            if name.hasSuffix(".png") || name.hasSuffix(".jpg") { return "screenshot" }
+            if name.hasSuffix(".png") || name.hasSuffix(".jpg") || name.hasSuffix(".jpeg") { return "screenshot" }
             if name.hasSuffix(".html") { return "html" }
             if name.hasSuffix(".log") { return "log" }
             return "other"
@@ -246,7 +249,13 @@ extension Artifact {
 final class BatchLog {
     private var file: UnsafeMutablePointer<FILE>?
 
-    init(path: String) { file = fopen(path, "w") }
+    init(path: String) {
+        #if os(Linux)
+        file = fopen(path, "we")  // close-on-exec: not inherited by worker processes
+        #else
+        file = fopen(path, "w")
+        #endif
+    }
 
     func write(_ line: Substring) {
         guard let file else { return }

@@ -35,7 +35,12 @@ final class PortAllocator: @unchecked Sendable {
 
     private func initialPorts(_ slot: Int) -> SlotPorts {
         if let base = basePort {
-            return SlotPorts(mock: base + 2 * slot, webDriver: base + 2 * slot + 1)
+            // A base port may already have been handed out as a replacement elsewhere.
+            let taken = Set(slots.values.flatMap { [$0.mock, $0.webDriver] })
+            var ports = SlotPorts(mock: base + 2 * slot, webDriver: base + 2 * slot + 1)
+            if taken.contains(ports.mock) { ports.mock = freshPort(excluding: ports) }
+            if taken.contains(ports.webDriver) { ports.webDriver = freshPort(excluding: ports) }
+            return ports
         }
         let mock = freshPort(excluding: nil)
         let wd = freshPort(excluding: SlotPorts(mock: mock, webDriver: mock))

@@ -35,8 +35,13 @@ struct ReportLayout: Sendable {
         "attachments/\(ReportLayout.slug(test.rawValue))/\(attempt)"
     }
 
-    /// A file-system-safe name for a test id.
+    /// A file-system-safe, collision-free name for a test id: readable part + hash of the id.
     static func slug(_ s: String) -> String {
+        let hash = String(Partitioner.stableHash(s) & 0xffff_ffff, radix: 16)
+        return "\(readable(s))-\(hash)"
+    }
+
+    private static func readable(_ s: String) -> String {
         var out = ""
         for ch in s.unicodeScalars {
             if ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "_" || ch == "-" || ch == "." {
@@ -45,7 +50,7 @@ struct ReportLayout: Sendable {
                 out.append("_")
             }
         }
-        return String(out.prefix(180))
+        return String(out.prefix(160))
     }
 
     /// Clears what belongs to a previous run (its journal, attachments, work files);
@@ -72,8 +77,14 @@ final class JournalWriter: @unchecked Sendable {
         return e
     }()
 
+    #if os(Linux)
+    private static let appendMode = "ae"  // close-on-exec: not inherited by worker processes
+    #else
+    private static let appendMode = "a"
+    #endif
+
     init(url: URL) throws {
-        guard let f = fopen(url.path, "a") else {
+        guard let f = fopen(url.path, Self.appendMode) else {
             throw RunnerError.report("cannot write \(url.path): \(String(cString: strerror(errno)))")
         }
         file = f

@@ -31,10 +31,18 @@ final class ChildProcess {
 
     /// Spawns `executable` with `arguments` (not including argv[0]).
     init(executable: String, arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws {
+        // Both ends close-on-exec, set under the registry lock that every spawn takes:
+        // a write end leaked into a sibling slot's child would hold this pipe open, and
+        // the EOF that ends a batch would wait for that other process to exit.
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw RunnerError.spawn(executable, String(cString: strerror(errno))) }
+        let piped = ChildRegistry.shared.withLock { _ -> Int32 in
+            guard pipe(&fds) == 0 else { return errno }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            return 0
+        }
+        guard piped == 0 else { throw RunnerError.spawn(executable, String(cString: strerror(piped))) }
         let readEnd = fds[0], writeEnd = fds[1]
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
