@@ -147,13 +147,23 @@ final class BatchCutterTests: XCTestCase {
         XCTAssertEqual(size([3, 2] + Array(repeating: 1, count: 11), slots: 2), 1)
     }
 
-    func testCountCapIsCeilingOfTestsOverSlots() {
-        // All tiny: the time target (0.5 s minimum) would take all ten.
-        XCTAssertEqual(size(Array(repeating: 0.01, count: 10), slots: 4), 3)
-        XCTAssertEqual(size(Array(repeating: 0.01, count: 12), slots: 4), 3)
-        XCTAssertEqual(size(Array(repeating: 0.01, count: 13), slots: 4), 4)
-        XCTAssertEqual(size(Array(repeating: 0.01, count: 3), slots: 8), 1)
-        XCTAssertEqual(size(Array(repeating: 0.01, count: 10), slots: 1), 10)
+    func testCountCapIsCeilingOfTestsOverSlotsWithoutHistory() {
+        // Guessed durations: the time target (0.5 s minimum) would take all ten, the count cap splits them.
+        func unknown(_ n: Int, slots: Int) -> Int {
+            let q = ArraySlice((0..<n).map { PlannedTest(id: TestID("M.C/t\($0)"), expected: 0.01, known: false) })
+            return BatchCutter().nextBatchSize(queue: q, remainingSeconds: Double(n) * 0.01, slots: slots)
+        }
+        XCTAssertEqual(unknown(10, slots: 4), 3)
+        XCTAssertEqual(unknown(12, slots: 4), 3)
+        XCTAssertEqual(unknown(13, slots: 4), 4)
+        XCTAssertEqual(unknown(3, slots: 8), 1)
+        XCTAssertEqual(unknown(10, slots: 1), 10)
+    }
+
+    func testKnownTinyTestsShareOneProcessUpToTheMinimumBatchTime() {
+        // With history the time target rules: 0.1 s of work is not worth 4 process starts.
+        XCTAssertEqual(size(Array(repeating: 0.01, count: 10), slots: 4), 10)
+        XCTAssertEqual(size(Array(repeating: 0.03125, count: 100), slots: 4), 16, "0.5 s minimum batch: 16 × 1/32 s")
     }
 
     func testMinimumBatchSecondsRaisesTheTarget() {

@@ -27,12 +27,13 @@ public struct BatchCutter: Sendable, Equatable {
         guard !queue.isEmpty else { return 0 }
         let slots = max(1, slots)
         let target = max(remainingSeconds / (Double(slots) * batchesPerSlot), minimumBatchSeconds)
-        // Every slot should get a share of the tests even when they are all tiny.
+        // Without history the time target is a guess, so every slot gets a share of the
+        // tests by count too; with history, tiny tests may all share one process.
         let countCap = min(maximumTests, max(1, (queue.count + slots - 1) / slots))
         var sum = 0.0
         var n = 0
         for test in queue {
-            if n >= countCap { break }
+            if n >= maximumTests || (n >= countCap && !test.known) { break }
             if n > 0 && sum + test.expected > target { break }
             sum += test.expected
             n += 1
