@@ -70,13 +70,27 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         shutDown()
         let service = ChromeDriverService.shared
         let endpoint = try service.endpoint()
-        let profile = try service.newProfileDirectory()
-        self.profile = profile
+        let arguments = chromiumArguments()
+        let key = [endpoint.baseURL, endpoint.chromiumLauncher] + arguments
         do {
-            let session = try WebDriverSession.create(
-                driverURL: endpoint.baseURL, capabilities: capabilities(launcher: endpoint.chromiumLauncher, profile: profile))
-            self.session = session
-            try session.navigate(to: launchURL.absoluteString)
+            if let spare = SessionPool.shared.take(key: key) {
+                session = spare.session
+                profile = spare.profile
+            } else {
+                let profile = try service.newProfileDirectory()
+                self.profile = profile
+                session = try WebDriverSession.create(
+                    driverURL: endpoint.baseURL,
+                    capabilities: Self.capabilities(launcher: endpoint.chromiumLauncher, arguments: arguments, profile: profile))
+            }
+            SessionPool.shared.prewarm(key: key) { () throws -> SessionPool.Spare in
+                let profile = try service.newProfileDirectory()
+                let session = try WebDriverSession.create(
+                    driverURL: endpoint.baseURL,
+                    capabilities: Self.capabilities(launcher: endpoint.chromiumLauncher, arguments: arguments, profile: profile))
+                return SessionPool.Spare(session: session, profile: profile, key: key)
+            }
+            try requireSession().navigate(to: launchURL.absoluteString)
             state = .runningForeground
         } catch {
             shutDown()
@@ -233,20 +247,23 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         }
     }
 
-    private func capabilities(launcher: String, profile: URL) -> [String: Any] {
-        let arguments = [
+    private func chromiumArguments() -> [String] {
+        [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--user-data-dir=\(profile.path)", "--window-size=\(windowSize.width),\(windowSize.height)",
+            "--window-size=\(windowSize.width),\(windowSize.height)",
             "--force-device-scale-factor=1", "--disable-extensions", "--no-first-run",
             "--disable-component-update", "--disable-features=Translate,MediaRouter,OptimizationHints",
             "--mute-audio", "--allow-file-access-from-files",
         ] + browserArguments
-        return [
+    }
+
+    private static func capabilities(launcher: String, arguments: [String], profile: URL) -> [String: Any] {
+        [
             "browserName": "chrome",
             "pageLoadStrategy": "normal",
             "timeouts": ["script": 600_000, "pageLoad": 60_000, "implicit": 0],
             "goog:loggingPrefs": ["browser": "ALL"],
-            "goog:chromeOptions": ["binary": launcher, "args": arguments],
+            "goog:chromeOptions": ["binary": launcher, "args": arguments + ["--user-data-dir=\(profile.path)"]],
         ]
     }
 
