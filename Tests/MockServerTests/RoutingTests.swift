@@ -140,13 +140,14 @@ struct RoutingTests {
         var elapsed = try await clock.measure { _ = try await fetch(server.port, "GET", "/slow") }
         #expect(elapsed >= .milliseconds(150))
 
-        await server.setResponseDelay(.milliseconds(100))
+        await server.setResponseDelay(.milliseconds(300))
         elapsed = try await clock.measure { _ = try await fetch(server.port, "GET", "/fast") }
-        #expect(elapsed >= .milliseconds(100))
+        #expect(elapsed >= .milliseconds(300))
 
+        // Generous bound: only "clearly not delayed" matters, on a busy machine too.
         await server.setResponseDelay(nil)
         elapsed = try await clock.measure { _ = try await fetch(server.port, "GET", "/fast") }
-        #expect(elapsed < .milliseconds(100))
+        #expect(elapsed < .milliseconds(300))
         try await server.stop()
     }
 }
