@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+
+/// Real browser tests (RobotKit, headless Chromium) run through `robotci --shards 4`,
+/// one killed for hanging: afterwards no chromium or chromedriver may be left, and
+/// the failing test's screenshot and accessibility tree are in the report.
+final class BrowserCleanupEndToEndTests: XCTestCase {
+    func testHangingBrowserTestLeavesNoBrowserBehind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
+        }
+        let before = Set(E2E.processes(matching: "chromedriver") + E2E.processes(matching: "chromium"))
+        let dir = E2E.temporaryDirectory("browser")
+        // This very package's test bundle is already built (we are running in it).
+        let r = try E2E.run(["run", "--package", E2E.root.path, "--skip-build", "--filter", "RobotKitTests.UnderRobotCITests",
+                             "--shards", "4", "--retries", "0", "--test-timeout", "20", "--report-dir", dir.path],
+                            env: ["ROBOTCI_BROWSER_E2E": "1"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let v = try E2E.junitVerdicts(dir.appendingPathComponent("junit.xml"))
+        XCTAssertEqual(v["RobotKitTests.UnderRobotCITests/testBrowserHangs"]?.verdict, "timedOut")
+        XCTAssertEqual(v["RobotKitTests.UnderRobotCITests/testBrowserA"]?.verdict, "passed")
+        XCTAssertEqual(v["RobotKitTests.UnderRobotCITests/testBrowserB"]?.verdict, "passed")
+        XCTAssertEqual(v["RobotKitTests.UnderRobotCITests/testBrowserFailsAndLeavesArtifacts"]?.verdict, "failed")
+
+        // Zombies may linger a moment for PID 1 to reap; live browsers must not.
+        var leftover: [String] = []
+        for _ in 0..<50 {
+            leftover = (E2E.processes(matching: "chromedriver") + E2E.processes(matching: "chromium"))
+                .filter { !before.contains($0) && !isZombie($0) }
+            if leftover.isEmpty { break }
+            usleep(100_000)
+        }
+        XCTAssertEqual(leftover, [])
+
+        let results = try String(contentsOf: dir.appendingPathComponent("results.json"), encoding: .utf8)
+        let attachments = dir.appendingPathComponent("attachments")
+        let files = FileManager.default.enumerator(atPath: attachments.path)?.compactMap { $0 as? String } ?? []
+        let failing = files.filter { $0.contains("testBrowserFailsAndLeavesArtifacts") }
+        XCTAssertTrue(failing.contains { $0.hasSuffix("/screenshot.png") }, "\(failing)")
+        XCTAssertTrue(failing.contains { $0.hasSuffix("/accessibility.txt") }, "\(failing)")
+        XCTAssertTrue(failing.contains { $0.hasSuffix("/steps.json") }, "\(failing)")
+        XCTAssertTrue(results.contains("\"kind\":\"screenshot\""))
+    }
+
+    private func isZombie(_ line: String) -> Bool {
+        guard let pid = line.split(separator: ":").first,
+              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+}
