@@ -18,6 +18,23 @@ class CharacterAppUITestCase: UITestCase {
 
     override var appURL: URL? { Self.appPage }
 
+    override class func setUp() {
+        super.setUp()
+        _ = startBrowserDriverBeforeAnyMockServer
+    }
+
+    /// Workaround: RobotKit starts chromedriver on the first `launch()`, when the test's
+    /// MockServer already listens, and chromedriver inherits the server's sockets
+    /// (SwiftNIO opens them without close-on-exec, RobotKit's spawner does not close
+    /// them). It keeps ROBOTCI_MOCK_PORT bound after the server stops, so the next test
+    /// of the process cannot bind it. Starting the driver before any server exists avoids that.
+    private static let startBrowserDriverBeforeAnyMockServer: Void = {
+        guard WorkerEnvironment().mockPort != nil, let blank = URL(string: "about:blank") else { return }
+        let app = WebApp(url: blank)
+        try? app.launchOrThrow()
+        app.terminate()
+    }()
+
     /// Launches the app straight on `route` (`/character/2`), as a deep link does.
     @discardableResult
     func launch(deepLink route: String, file: StaticString = #filePath, line: UInt = #line) -> WebApp {
