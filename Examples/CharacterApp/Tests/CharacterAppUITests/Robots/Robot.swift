@@ -1,6 +1,9 @@
 import Foundation
 import RobotKit
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The suite's base class: RobotKit's `UITestCase` (a `MockServer` per test on the
 /// worker's port, `launch()`, steps and failure artifacts) pointed at the example app.
@@ -18,22 +21,26 @@ class CharacterAppUITestCase: UITestCase {
 
     override var appURL: URL? { Self.appPage }
 
-    override class func setUp() {
-        super.setUp()
-        _ = startBrowserDriverBeforeAnyMockServer
+    override func setUp() async throws {
+        try await super.setUp()
+        Self.markOpenFilesCloseOnExec()
     }
 
-    /// Workaround: RobotKit starts chromedriver on the first `launch()`, when the test's
-    /// MockServer already listens, and chromedriver inherits the server's sockets
-    /// (SwiftNIO opens them without close-on-exec, RobotKit's spawner does not close
-    /// them). It keeps ROBOTCI_MOCK_PORT bound after the server stops, so the next test
-    /// of the process cannot bind it. Starting the driver before any server exists avoids that.
-    private static let startBrowserDriverBeforeAnyMockServer: Void = {
-        guard WorkerEnvironment().mockPort != nil, let blank = URL(string: "about:blank") else { return }
-        let app = WebApp(url: blank)
-        try? app.launchOrThrow()
-        app.terminate()
-    }()
+    /// Workaround: the MockServer's sockets (SwiftNIO opens them without close-on-exec)
+    /// would be inherited by chromedriver, which RobotKit starts on the first `launch()`
+    /// of the process without closing them. chromedriver would then keep
+    /// ROBOTCI_MOCK_PORT bound after the server stops, and the next test of the process
+    /// could not bind it. Marking every open file close-on-exec keeps them out of children.
+    private static func markOpenFilesCloseOnExec() {
+        #if os(Linux)
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for entry in entries {
+            guard let descriptor = Int32(entry), descriptor > 2 else { continue }
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
+        #endif
+    }
 
     /// Launches the app straight on `route` (`/character/2`), as a deep link does.
     @discardableResult
