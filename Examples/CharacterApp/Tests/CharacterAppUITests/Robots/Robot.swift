@@ -42,6 +42,20 @@ class CharacterAppUITestCase: UITestCase {
         #endif
     }
 
+    #if os(Linux)
+    /// Workaround: stop at the first failure, as XCUITest does, so the failure's
+    /// screenshot and accessibility tree show the screen that failed. RobotKit halts
+    /// only when `continueAfterFailure` reads false, but Linux XCTest always reads it
+    /// as true; later failures would only be consequences of the first.
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        if recorder.isHalted { return }
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        recorder.isHalted = true
+    }
+    #endif
+
     /// Launches the app straight on `route` (`/character/2`), as a deep link does.
     @discardableResult
     func launch(deepLink route: String, file: StaticString = #filePath, line: UInt = #line) -> WebApp {
