@@ -29,14 +29,24 @@ final class WorkQueueTests: XCTestCase {
         XCTAssertNil(q.next(worker: 0))
     }
 
-    func testTinyTestsAreShared() throws {
-        let q = queue(Array(repeating: 0.01, count: 9), slots: 3)
+    func testTinyTestsWithoutHistoryAreSharedBetweenSlots() throws {
+        // No timings: every test is a guess, so the count cap spreads them.
+        let planned = Planner.order((0..<9).map(id), timings: Timings())
+        let q = WorkQueue(planned: planned, slots: 3, maxRetries: 2, cutter: BatchCutter(minimumBatchSeconds: 100))
         let first = try XCTUnwrap(q.next(worker: 0))
         XCTAssertEqual(first.tests, [id(0), id(1), id(2)], "at most ⌈9 / 3⌉ tests")
         let second = try XCTUnwrap(q.next(worker: 1))
         XCTAssertEqual(second.tests, [id(3), id(4)], "⌈6 / 3⌉ of what is left")
         let third = try XCTUnwrap(q.next(worker: 2))
         XCTAssertEqual(third.tests, [id(5), id(6)], "⌈4 / 3⌉")
+    }
+
+    func testKnownTinyTestsShareOneBatch() throws {
+        let q = queue(Array(repeating: 0.01, count: 9), slots: 3)
+        let first = try XCTUnwrap(q.next(worker: 0))
+        XCTAssertEqual(first.tests.count, 9, "0.09 s of known work is one process, not three")
+        XCTAssertEqual(q.finish(first, unstarted: [], noTestStarted: false), [])
+        XCTAssertNil(q.next(worker: 1))
     }
 
     func testBatchIDsCountUp() throws {
