@@ -8,7 +8,7 @@ struct Mock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mock",
         abstract: "Serve a YAML mock scenario on loopback until interrupted, printing each request.",
-        discussion: "Exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad scenario or port."
+        discussion: "Exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad scenario file or port already in use."
     )
 
     @Option(help: "The scenario file (YAML) to serve.")
