@@ -58,6 +58,25 @@ extension UITestCase {
         }
     }
 
+    /// Avatars + character list with its second page + character detail.
+    @MainActor
+    func givenCharacterListWithPaginationAndDetailSucceeds() async throws {
+        let baseURL = try XCTUnwrap(serverBaseURL)
+        let firstPage = Data.fixture("characters_response", baseURL: baseURL)
+        let secondPage = Data.fixture("characters_page_2_response", baseURL: baseURL)
+        let details = Data.characterFixtures(Self.allPages, baseURL: baseURL)
+        let imageData = Data.stubAvatarImage
+
+        await serverMock.registerCatchAll { request in
+            if request.path.hasPrefix("/avatar/") { return .image(imageData) }
+            if request.path == "/character" {
+                return .json(request.queryParameters["page"] == "2" ? secondPage : firstPage)
+            }
+            if let id = Self.characterID(in: request.path) { return Self.detail(id, in: details) }
+            return .status(.notFound)
+        }
+    }
+
     /// Avatars + character list; any search by name finds nothing.
     @MainActor
     func givenCharacterListWithEmptySearchSucceeds() async throws {
