@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct RobotCI: AsyncParsableCommand {
@@ -8,4 +9,24 @@ struct RobotCI: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self]
     )
+
+    /// ArgumentParser exits 64 on a usage error; robotci's contract is 2 for usage,
+    /// config and build errors, so CI scripts need to know only one code.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

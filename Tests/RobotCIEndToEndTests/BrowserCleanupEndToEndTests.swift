@@ -9,12 +9,14 @@ final class BrowserCleanupEndToEndTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
             throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
         }
-        let before = Set(E2E.processes(matching: "chromedriver") + E2E.processes(matching: "chromium"))
         let dir = E2E.temporaryDirectory("browser")
+        // Every process of this run inherits the run id, so leftovers are found exactly,
+        // whatever else runs browsers on the machine.
+        let runID = "e2e-browser-\(UUID().uuidString)"
         // This very package's test bundle is already built (we are running in it).
         let r = try E2E.run(["run", "--package", E2E.root.path, "--skip-build", "--filter", "RobotKitTests.UnderRobotCITests",
-                             "--shards", "4", "--retries", "0", "--test-timeout", "20", "--report-dir", dir.path],
-                            env: ["ROBOTCI_BROWSER_E2E": "1"])
+                             "--shards", "4", "--retries", "0", "--test-timeout", "30", "--report-dir", dir.path],
+                            env: ["ROBOTCI_BROWSER_E2E": "1", "ROBOTCI_RUN_ID": runID])
         XCTAssertEqual(r.status, 1, r.stderr)
         let v = try E2E.junitVerdicts(dir.appendingPathComponent("junit.xml"))
         XCTAssertEqual(v["RobotKitTests.UnderRobotCITests/testBrowserHangs"]?.verdict, "timedOut")
@@ -25,12 +27,12 @@ final class BrowserCleanupEndToEndTests: XCTestCase {
         // Zombies may linger a moment for PID 1 to reap; live browsers must not.
         var leftover: [String] = []
         for _ in 0..<50 {
-            leftover = (E2E.processes(matching: "chromedriver") + E2E.processes(matching: "chromium"))
-                .filter { !before.contains($0) && !isZombie($0) }
+            leftover = E2E.processes(withEnvironment: "ROBOTCI_RUN_ID=\(runID)").filter { !isZombie($0) }
             if leftover.isEmpty { break }
             usleep(100_000)
         }
         XCTAssertEqual(leftover, [])
+        XCTAssertFalse(E2E.processes(withEnvironment: "ROBOTCI_BROWSER_E2E=1").contains { $0.contains("chrom") && !isZombie($0) })
 
         let results = try String(contentsOf: dir.appendingPathComponent("results.json"), encoding: .utf8)
         let attachments = dir.appendingPathComponent("attachments")

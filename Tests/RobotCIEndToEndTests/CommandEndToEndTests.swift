@@ -134,3 +134,17 @@ final class ShippedConfigTests: XCTestCase {
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 13)
     }
 }
+
+/// Usage errors from argument parsing exit 2 like every other usage error.
+final class UsageExitCodeTests: XCTestCase {
+    func testUnknownFlagAndBadValueExitTwo() throws {
+        let unknown = try E2E.run(["run", "--shardz", "4"])
+        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("--shardz"), unknown.stderr)
+        let bad = try E2E.run(["run", "--shards", "many"])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        let help = try E2E.run(["run", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("--test-timeout"), help.stdout)
+    }
+}

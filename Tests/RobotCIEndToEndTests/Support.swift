@@ -90,6 +90,19 @@ enum E2E {
         return found
     }
 
+    /// Live processes whose environment contains `entry` (e.g. `ROBOTCI_RUN_ID=…`).
+    static func processes(withEnvironment entry: String) -> [String] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        let needle = Data(entry.utf8)
+        var found: [String] = []
+        for e in entries where Int(e) != nil && Int32(e) != getpid() {
+            guard let env = FileManager.default.contents(atPath: "/proc/\(e)/environ"), env.range(of: needle) != nil,
+                  let cmd = FileManager.default.contents(atPath: "/proc/\(e)/cmdline") else { continue }
+            found.append("\(e): " + String(decoding: cmd.map { $0 == 0 ? 32 : $0 }, as: UTF8.self))
+        }
+        return found
+    }
+
     /// JUnit verdicts by `classname/name`, parsed with Foundation's XML parser (not libxml2
     /// through robotci's own code), so the file is proven readable by another parser.
     static func junitVerdicts(_ path: URL) throws -> [String: (verdict: String, elements: [String])] {
