@@ -118,7 +118,9 @@ public final class Runner {
                 defer { group.leave() }
                 while let item = queue.next(worker: slot) {
                     let slotPorts = ports.ports(forSlot: slot)
+                    progress.batchStarted(worker: slot)
                     let outcome = executor.run(item, worker: slot, ports: slotPorts)
+                    progress.batchFinished(worker: slot)
                     recorder.record(outcome.record)
                     let givenUp = queue.finish(item, unstarted: RunInterruption.shared.isInterrupted ? [] : outcome.unstarted,
                                                noTestStarted: outcome.noTestStarted)

@@ -18,7 +18,7 @@ final class Progress: @unchecked Sendable {
     private var failed = 0
     private var flaky = 0
     private var retriesQueued = 0
-    private var running: [Int: TestID] = [:]
+    private var busy: Set<Int> = []
     private var lastDraw = -1.0
     private var lastPlain = 0.0
     private var lineVisible = false
@@ -40,8 +40,15 @@ final class Progress: @unchecked Sendable {
         }
     }
 
-    func batchStarted(worker: Int, tests: Int, attempt: Int) {
-        lock.withLock { draw(force: false) }
+    func batchStarted(worker: Int) {
+        lock.withLock {
+            busy.insert(worker)
+            draw(force: false)
+        }
+    }
+
+    func batchFinished(worker: Int) {
+        lock.withLock { _ = busy.remove(worker) }
     }
 
     func attemptFinished(_ test: TestID, attempt: Attempt, history: [Attempt], retrying: Bool, quarantined: Bool) {
@@ -86,7 +93,9 @@ final class Progress: @unchecked Sendable {
             let remaining = elapsed / Double(done) * Double(total - done)
             eta = String(format: ", ETA %.0fs", remaining)
         }
-        return String(format: "[%.1fs] %d/%d done, %d failed, %d flaky, %d retries%@", elapsed, done, total, failed, flaky, retriesQueued, eta)
+        // One mark per shard: busy (running a batch) or idle.
+        let shardMarks = (0..<shards).map { busy.contains($0) ? "■" : "·" }.joined()
+        return String(format: "[%.1fs] %d/%d done, %d failed, %d flaky, %d retries, shards %@%@", elapsed, done, total, failed, flaky, retriesQueued, shardMarks, eta)
     }
 
     private func draw(force: Bool) {
