@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(name: "CProcessSupport"),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "CProcessSupport"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]

@@ -1,3 +1,4 @@
+import CProcessSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -65,6 +66,11 @@ final class ProcessSpawner: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, job.outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process may leak into chromedriver or Chromium: an
+        // inherited listening socket (SwiftNIO's are not close-on-exec) would keep the
+        // mock server's port bound after the server stops, and the next test of the
+        // process could not bind ROBOTCI_MOCK_PORT.
+        _ = robotci_spawn_addclosefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

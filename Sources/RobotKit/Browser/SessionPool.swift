@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps one spare browser session warm per test process, so `launch()` costs a
 /// navigation instead of a browser start. A spare is a brand-new browser with its
-/// own empty profile, used by at most one launch. `ROBOTKIT_PREWARM=0` turns it off.
+/// own empty profile, used by at most one launch. Off unless `ROBOTKIT_PREWARM=1`.
 final class SessionPool: @unchecked Sendable {
     static let shared = SessionPool()
 
@@ -25,7 +25,9 @@ final class SessionPool: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var enabled = ProcessInfo.processInfo.environment["ROBOTKIT_PREWARM"] != "0"
+    // Off by default: on a small machine running several shards, a spare browser per
+    // process competes for the same cores, and a batch's last spare is never used.
+    private var enabled = ProcessInfo.processInfo.environment["ROBOTKIT_PREWARM"] == "1"
 
     /// Whether launches use (and refill) the spare.
     var isEnabled: Bool {

@@ -31,6 +31,11 @@ open class UITestCase: XCTestCase {
     /// The robot steps of the running test, written to `steps.json`.
     public let recorder = StepRecorder()
 
+    /// Stop a test at its first failure, as XCUITest does with `continueAfterFailure = false`:
+    /// later failures are consequences, and the failure artifacts then show the screen
+    /// that failed. Set it to false to keep going after a failure.
+    open var stopsAtFirstFailure: Bool { true }
+
     /// The page `launch()` opens. Override it (or set `ROBOTKIT_APP_URL`).
     open var appURL: URL? {
         ProcessInfo.processInfo.environment["ROBOTKIT_APP_URL"].flatMap { URL(string: $0) }
@@ -97,12 +102,14 @@ open class UITestCase: XCTestCase {
     override open func recordFailure(
         withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
     ) {
-        // XCTest on Linux keeps running a test after a failure even when
-        // continueAfterFailure is false; Darwin stops it. Report only the first
-        // failure and make RobotKit skip further actions, as Darwin would.
-        if !continueAfterFailure && recorder.hasFailure { return }
+        // XCTest on Linux keeps running a test after a failure (its
+        // `continueAfterFailure` always reads true); Darwin stops it. Report only the
+        // first failure and make RobotKit skip further actions, as Darwin would. RobotKit keeps
+        // its own flag (`stopsAtFirstFailure`, XCUITest's usual setting) because Linux XCTest's `continueAfterFailure` always reads true, so RobotKit keeps
+        // its own flag (`stopsAtFirstFailure`, XCUITest's usual setting).
+        if stopsAtFirstFailure && recorder.hasFailure { return }
         recorder.recordFailure(message: description, file: filePath, line: lineNumber, test: Self.methodName(of: name))
-        if !continueAfterFailure { recorder.isHalted = true }
+        if stopsAtFirstFailure { recorder.isHalted = true }
         super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
     #else

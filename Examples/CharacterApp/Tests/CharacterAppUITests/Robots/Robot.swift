@@ -1,9 +1,6 @@
 import Foundation
 import RobotKit
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The suite's base class: RobotKit's `UITestCase` (a `MockServer` per test on the
 /// worker's port, `launch()`, steps and failure artifacts) pointed at the example app.
@@ -20,41 +17,6 @@ class CharacterAppUITestCase: UITestCase {
         .appendingPathComponent("app/index.html")
 
     override var appURL: URL? { Self.appPage }
-
-    override func setUp() async throws {
-        try await super.setUp()
-        Self.markOpenFilesCloseOnExec()
-    }
-
-    /// Workaround: the MockServer's sockets (SwiftNIO opens them without close-on-exec)
-    /// would be inherited by chromedriver, which RobotKit starts on the first `launch()`
-    /// of the process without closing them. chromedriver would then keep
-    /// ROBOTCI_MOCK_PORT bound after the server stops, and the next test of the process
-    /// could not bind it. Marking every open file close-on-exec keeps them out of children.
-    private static func markOpenFilesCloseOnExec() {
-        #if os(Linux)
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
-        for entry in entries {
-            guard let descriptor = Int32(entry), descriptor > 2 else { continue }
-            let flags = fcntl(descriptor, F_GETFD)
-            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
-        }
-        #endif
-    }
-
-    #if os(Linux)
-    /// Workaround: stop at the first failure, as XCUITest does, so the failure's
-    /// screenshot and accessibility tree show the screen that failed. RobotKit halts
-    /// only when `continueAfterFailure` reads false, but Linux XCTest always reads it
-    /// as true; later failures would only be consequences of the first.
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        if recorder.isHalted { return }
-        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        recorder.isHalted = true
-    }
-    #endif
 
     /// Launches the app straight on `route` (`/character/2`), as a deep link does.
     @discardableResult
