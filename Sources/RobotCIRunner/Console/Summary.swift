@@ -32,7 +32,7 @@ struct Summary {
         lines.append("  total        \(c.total)")
         let serial = result.serialTime
         let speedup = m.wallTime > 0 ? serial / m.wallTime : 0
-        lines.append(String(format: "  wall %.2fs, serial %.2fs, speed-up %.2fx on %d shards, shard efficiency %.0f%%",
+        lines.append(String(format: "  wall %.2fs, serial (sum of test times) %.2fs, speed-up %.2fx on %d shards, shard efficiency %.0f%%",
                             m.wallTime, serial, speedup, m.shards, result.shardEfficiency * 100))
         lines.append(String(format: "  planning %.3fs, report writing %.3fs", planTime, writeTime))
         lines.append("  report: \(reportDir)/index.html, \(reportDir)/junit.xml, \(reportDir)/results.json")
@@ -42,6 +42,8 @@ struct Summary {
         else if failOnFlaky && c.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
         else { verdict = "PASSED" }
         lines.append("robotci: \(verdict)")
+        // The plain closing line CI log readers understand (flaky tests passed in the end).
+        lines.append("robotci: \(c.passed + c.flaky) passed, \(c.failing) failed, \(c.skipped + c.quarantined) skipped")
         handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }
