@@ -12,7 +12,7 @@ struct Report: AsyncParsableCommand {
         discussion: """
             Artifacts (screenshots, robot steps, mock requests) are read relative to --output, \
             so point it at the report folder that holds attachments/. Given a journal, \
-            results.json is written too. Exit codes: 0 written, 2 bad input (nothing written).
+            results.json, junit.xml and timings.json are written too. Exit codes: 0 written, 2 bad input (nothing written).
             """
     )
 
@@ -37,14 +37,13 @@ struct Report: AsyncParsableCommand {
         do {
             let start = Date()
             if loaded.fromJournal {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                let json = try encoder.encode(loaded.result)
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                // .atomic: Foundation writes a temporary file and renames it over the target.
-                try json.write(to: directory.appendingPathComponent("results.json"), options: .atomic)
+                // Rebuilding after a killed run: every file the run would have written
+                // (results.json, junit.xml, timings.json, index.html), each atomically.
+                let previous = ReportWriter.readTimings(in: directory) ?? Timings()
+                try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), to: directory)
+            } else {
+                try HTMLReport.write(loaded.result, to: directory)
             }
-            try HTMLReport.write(loaded.result, to: directory)
             let counts = loaded.result.counts
             let elapsed = Date().timeIntervalSince(start)
             print("wrote \(directory.appendingPathComponent("index.html").path) "

@@ -111,6 +111,19 @@ final class OutcomesEndToEndTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: report.appendingPathComponent("index.html").path))
     }
 
+    /// A killed coordinator loses nothing: the journal alone rebuilds the same verdicts.
+    func testJournalRebuildsTheReport() throws {
+        let rebuilt = E2E.temporaryDirectory("rebuilt")
+        let r = try E2E.run(["report", "--results", report.appendingPathComponent("results.jsonl").path, "--output", rebuilt.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let original = try E2E.junitVerdicts(report.appendingPathComponent("junit.xml")).mapValues(\.verdict)
+        let fromJournal = try E2E.junitVerdicts(rebuilt.appendingPathComponent("junit.xml")).mapValues(\.verdict)
+        XCTAssertEqual(fromJournal, original)
+        for file in ["results.json", "timings.json", "index.html"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: rebuilt.appendingPathComponent(file).path), file)
+        }
+    }
+
     func testNothingLeftRunning() {
         XCTAssertEqual(E2E.processes(matching: "OutcomesPackageTests.xctest"), [])
     }
