@@ -37,7 +37,8 @@ public final class Runner {
             try package.build { [weak self] line in self?.say(line) }
         }
         let bundle = try package.findBundle()
-        let all = try bundle.listTests()
+        let swiftTesting = bundle.listSwiftTestingTests()
+        let all = try bundle.listTests() + swiftTesting
         var tests = all.filter { id in
             (filters.isEmpty || filters.contains { $0.matches(id.rawValue) }) && !skips.contains { $0.matches(id.rawValue) }
         }
@@ -48,7 +49,7 @@ public final class Runner {
             let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
-        return (TestBundleInfo(bundle: bundle), tests, all.count)
+        return (TestBundleInfo(bundle: bundle, swiftTesting: Set(swiftTesting)), tests, all.count)
     }
 
     /// `--partition`, else the CI system's parallel-job variables (announced once).
@@ -99,11 +100,11 @@ public final class Runner {
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
         let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress)
         let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
-                              cutter: BatchCutter(maximumTests: config.maxBatchSize))
+                              cutter: BatchCutter(maximumTests: config.maxBatchSize), swiftTesting: info.swiftTesting)
         recorder.queue = queue
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
-        let executor = BatchExecutor(bundle: bundle, baseEnvironment: environment, testTimeout: config.testTimeout,
+        let executor = BatchExecutor(bundle: bundle, swiftTesting: info.swiftTesting, baseEnvironment: environment, testTimeout: config.testTimeout,
                                      runID: runID, layout: layout, clock: clock, recorder: recorder)
 
         let signals = SignalTrap { [weak queue] in
@@ -189,6 +190,8 @@ public final class Runner {
 /// The bundle a run found (public face of the internal `TestBundle`).
 public struct TestBundleInfo: Sendable {
     let bundle: TestBundle
+    /// Tests that belong to Swift Testing (the rest are XCTest).
+    let swiftTesting: Set<TestID>
     public var path: String { bundle.path }
 }
 

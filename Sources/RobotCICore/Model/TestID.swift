@@ -10,13 +10,20 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
 
     /// `Module.Class` for `Module.Class/testMethod` (JUnit's `classname`).
     public var className: String {
-        guard let slash = rawValue.lastIndex(of: "/") else { return rawValue }
+        guard let slash = rawValue.lastIndex(of: "/") else { return freeFunctionParts?.module ?? rawValue }
         return String(rawValue[..<slash])
+    }
+
+    /// `Module.function()`: a Swift Testing test outside any suite.
+    private var freeFunctionParts: (module: String, name: String)? {
+        guard rawValue.hasSuffix(")"), let paren = rawValue.firstIndex(of: "("),
+              let dot = rawValue[..<paren].lastIndex(of: ".") else { return nil }
+        return (String(rawValue[..<dot]), String(rawValue[rawValue.index(after: dot)...]))
     }
 
     /// `testMethod` for `Module.Class/testMethod` (JUnit's `name`).
     public var name: String {
-        guard let slash = rawValue.lastIndex(of: "/") else { return rawValue }
+        guard let slash = rawValue.lastIndex(of: "/") else { return freeFunctionParts?.name ?? rawValue }
         return String(rawValue[rawValue.index(after: slash)...])
     }
 

@@ -7,6 +7,19 @@ struct TestBundle: Sendable {
     let path: String
     let workingDirectory: String
 
+    /// The command that runs `tests`, all of one library.
+    func command(for tests: [TestID], swiftTesting: Bool) -> (executable: String, arguments: [String]) {
+        guard swiftTesting else { return command(filter: tests.map(\.rawValue).joined(separator: ",")) }
+        // Serial, so the running test is always known; results as JSON events on stdout.
+        var args = ["--testing-library", "swift-testing", "--no-parallel",
+                    "--event-stream-output-path", "/dev/stdout", "--event-stream-version", "0"]
+        for t in tests {
+            args += ["--filter", "^" + NSRegularExpression.escapedPattern(for: t.rawValue) + "(/|$)"]
+        }
+        if let stdbuf = TestBundle.stdbuf { return (stdbuf, ["-oL", "-eL", path] + args) }
+        return (path, args)
+    }
+
     func command(filter: String) -> (executable: String, arguments: [String]) {
         #if os(macOS)
         return ("/usr/bin/xcrun", ["xctest", "-XCTest", filter, path])
@@ -19,6 +32,22 @@ struct TestBundle: Sendable {
     }
 
     private static let stdbuf: String? = ["/usr/bin/stdbuf", "/bin/stdbuf"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Swift Testing's tests (`@Test`), via `--testing-library swift-testing --list-tests`;
+    /// empty when the bundle has none or its toolchain cannot list them.
+    func listSwiftTestingTests() -> [TestID] {
+        #if os(Linux)
+        guard let (termination, output) = try? runCaptured(path, ["--testing-library", "swift-testing", "--list-tests"],
+                                                           workingDirectory: workingDirectory),
+              termination == .exited(0) else { return [] }
+        return output.split(separator: "\n").compactMap { line in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            return t.hasSuffix(")") && !t.contains(" ") ? TestID(t) : nil
+        }
+        #else
+        return []
+        #endif
+    }
 
     /// The tests the bundle contains, via `--list-tests`.
     func listTests() throws -> [TestID] {

@@ -19,6 +19,7 @@ struct BatchOutcome {
 /// streams, and reports every test's attempt the moment its result line arrives.
 final class BatchExecutor: @unchecked Sendable {
     let bundle: TestBundle
+    let swiftTesting: Set<TestID>
     let baseEnvironment: [String: String]
     let testTimeout: Double
     let runID: String
@@ -26,9 +27,10 @@ final class BatchExecutor: @unchecked Sendable {
     let clock: RunClock
     let recorder: RunRecorder
 
-    init(bundle: TestBundle, baseEnvironment: [String: String], testTimeout: Double, runID: String,
+    init(bundle: TestBundle, swiftTesting: Set<TestID>, baseEnvironment: [String: String], testTimeout: Double, runID: String,
          layout: ReportLayout, clock: RunClock, recorder: RunRecorder) {
         self.bundle = bundle
+        self.swiftTesting = swiftTesting
         self.baseEnvironment = baseEnvironment
         self.testTimeout = testTimeout
         self.runID = runID
@@ -61,9 +63,14 @@ final class BatchExecutor: @unchecked Sendable {
         env["ROBOTCI_ATTEMPT"] = String(item.attempt)
         env["ROBOTCI_RUN_ID"] = runID
 
-        // Tests by the name XCTest prints (`Class.test`), in batch order.
+        // Tests by the name their output uses (XCTest: `Class.test`; Swift Testing events:
+        // the listed id), in batch order.
+        let isSwiftTesting = item.tests.first.map { swiftTesting.contains($0) } ?? false
+        // Swift Testing colours its console lines; escape codes only clutter stored output.
+        if isSwiftTesting && env["NO_COLOR"] == nil { env["NO_COLOR"] = "1" }
+        func key(_ id: TestID) -> String { isSwiftTesting ? id.rawValue : id.outputName }
         var byOutputName: [String: [TestID]] = [:]
-        for id in item.tests { byOutputName[id.outputName, default: []].append(id) }
+        for id in item.tests { byOutputName[key(id), default: []].append(id) }
         var finished = Set<TestID>()
         var started = Set<TestID>()
         var running: Running?
@@ -83,21 +90,31 @@ final class BatchExecutor: @unchecked Sendable {
 
         func handle(_ line: Substring) {
             log.write(line)
-            switch XCTestLine(line) {
+            if isSwiftTesting && line.hasPrefix(SwiftTestingEvent.prefix) {
+                for event in SwiftTestingEvent.parse(line) { handle(event, line: nil) }
+            } else {
+                handle(XCTestLine(line), line: line)
+            }
+        }
+
+        /// `line` is the console line the event came from (nil for Swift Testing's JSON).
+        func handle(_ event: XCTestLine, line: Substring?) {
+            func keep() { if let line { running?.output.append(line) } }
+            switch event {
             case .started(let name):
                 let now = clock.now()
                 lastEvent = now
                 if let id = byOutputName[name]?.first(where: { !started.contains($0) }) {
                     started.insert(id)
                     running = Running(id: id, start: now)
-                    running?.output.append(line)
+                    keep()
                 } else {
                     running = nil
                 }
             case .finished(let name, let status, let seconds):
                 lastEvent = clock.now()
-                guard var r = running, r.id.outputName == name else { return }
-                r.output.append(line)
+                guard var r = running, key(r.id) == name else { return }
+                if let line { r.output.append(line) }
                 let outcome: AttemptOutcome = status == .passed ? .passed : status == .failed ? .failed : .skipped
                 if outcome == .failed && r.failures.isEmpty {
                     r.failures.append(FailureMessage(message: "test failed without an error message"))
@@ -106,20 +123,20 @@ final class BatchExecutor: @unchecked Sendable {
                 recorder.record(r.id, attemptFor(r, outcome: outcome, duration: seconds))
                 running = nil
             case .error(let file, let lineNo, _, let message):
-                running?.output.append(line)
+                keep()
                 // corelibs XCTest reports thrown errors at `<EXPR>:0`, which is no location.
                 let located = file != "<EXPR>" && lineNo > 0
                 running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: message))
             case .skipped(let file, let lineNo, _, let reason):
-                running?.output.append(line)
-                running?.failures.append(FailureMessage(file: file, line: lineNo, message: reason))
+                keep()
+                let located = !file.isEmpty && lineNo > 0
+                running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: reason))
             case .other:
-                running?.output.append(line)
+                keep()
             }
         }
 
-        let filter = item.tests.map(\.rawValue).joined(separator: ",")
-        let command = bundle.command(filter: filter)
+        let command = bundle.command(for: item.tests, swiftTesting: isSwiftTesting)
         let child: ChildProcess
         do {
             child = try ChildProcess(executable: command.executable, arguments: command.arguments, environment: env,

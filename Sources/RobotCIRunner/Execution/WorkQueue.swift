@@ -38,7 +38,11 @@ final class WorkQueue: @unchecked Sendable {
 
     private let estimates: [TestID: Double]
 
-    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter) {
+    /// Swift Testing tests run in their own batches (another command line than XCTest's).
+    private let swiftTesting: Set<TestID>
+
+    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter, swiftTesting: Set<TestID> = []) {
+        self.swiftTesting = swiftTesting
         self.queue = planned
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
         self.remainingSeconds = planned.reduce(0) { $0 + $1.expected }
@@ -64,9 +68,10 @@ final class WorkQueue: @unchecked Sendable {
                 let pending = queue[head...]
                 var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, slots: slots)
                 var bytes = 0
+                let library = swiftTesting.contains(pending[pending.startIndex].id)
                 for (k, t) in pending.prefix(n).enumerated() {
                     bytes += t.id.rawValue.utf8.count + 1
-                    if bytes > maxFilterBytes { n = max(1, k); break }
+                    if bytes > maxFilterBytes || swiftTesting.contains(t.id) != library { n = max(1, k); break }
                 }
                 let batch = Array(pending.prefix(n))
                 head += n

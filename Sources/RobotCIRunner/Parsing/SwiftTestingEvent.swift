@@ -1,0 +1,72 @@
+import Foundation
+
+/// Swift Testing's JSON event stream (`--event-stream-output-path … --event-stream-version 0`),
+/// one object per line, turned into the same `XCTestLine` events the XCTest parser makes,
+/// named by the test's listed id (`Module.Suite/test()`), so one executor serves both.
+enum SwiftTestingEvent {
+    /// Every event line starts with this (the stream's records are written with sorted keys).
+    static let prefix = #"{"kind":"event""#
+
+    private struct Record: Decodable {
+        struct Payload: Decodable {
+            var kind: String
+            var testID: String?
+            var messages: [Message]?
+            var issue: Issue?
+        }
+        struct Message: Decodable { var text: String }
+        struct Issue: Decodable {
+            var sourceLocation: Location?
+            var isKnown: Bool?
+        }
+        struct Location: Decodable {
+            var _filePath: String?
+            var fileID: String?
+            var line: Int?
+        }
+        var payload: Payload
+    }
+
+    /// The events a line stands for (none for suites' and run-level events).
+    static func parse(_ line: Substring) -> [XCTestLine] {
+        guard let record = try? JSONDecoder().decode(Record.self, from: Data(line.utf8)),
+              let rawID = record.payload.testID else { return [] }
+        let id = listedID(rawID)
+        let text = (record.payload.messages ?? []).map(\.text)
+        switch record.payload.kind {
+        case "testStarted":
+            return [.started(name: id)]
+        case "testEnded":
+            let summary = text.first ?? ""
+            let status: XCTestLine.Status = summary.contains(" failed after ") || summary.contains(" failed with ") ? .failed : .passed
+            return [.finished(name: id, status: status, seconds: seconds(in: summary))]
+        case "issueRecorded":
+            if record.payload.issue?.isKnown == true { return [] }
+            let location = record.payload.issue?.sourceLocation
+            return [.error(file: location?._filePath ?? location?.fileID ?? "", line: location?.line ?? 0, test: id,
+                           message: text.joined(separator: " — "))]
+        case "testSkipped":
+            // A skipped test is never started; give it the whole start/skip/end sequence.
+            var reason = text.first ?? "skipped"
+            if let colon = reason.range(of: "skipped: ") {
+                reason = String(reason[colon.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+            return [.started(name: id), .skipped(file: "", line: 0, test: id, reason: reason),
+                    .finished(name: id, status: .skipped, seconds: 0)]
+        default:
+            return []
+        }
+    }
+
+    /// `Module.Suite/test()/File.swift:12:6` → `Module.Suite/test()` (the id `--list-tests` prints).
+    static func listedID(_ raw: String) -> String {
+        guard let slash = raw.lastIndex(of: "/"), raw[raw.index(after: slash)...].contains(".swift:") else { return raw }
+        return String(raw[..<slash])
+    }
+
+    /// `… passed after 0.001 seconds.` → 0.001
+    private static func seconds(in summary: String) -> Double {
+        guard let after = summary.range(of: " after ") else { return 0 }
+        return Double(summary[after.upperBound...].prefix { $0.isNumber || $0 == "." }) ?? 0
+    }
+}
