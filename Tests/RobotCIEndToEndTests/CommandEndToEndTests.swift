@@ -148,3 +148,36 @@ final class UsageExitCodeTests: XCTestCase {
         XCTAssertTrue(help.stdout.contains("--test-timeout"), help.stdout)
     }
 }
+
+/// A port held by another process is detected and replaced before a batch starts.
+final class PortEndToEndTests: XCTestCase {
+    func testPortHeldByAForeignProcessIsReplaced() throws {
+        try E2E.buildFixture("Outcomes")
+        // Hold a port (as some other program would), then ask robotci to use it for slot 0.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let held = Int(UInt16(bigEndian: addr.sin_port))
+        let dir = E2E.temporaryDirectory("ports")
+        let r = try E2E.run(["run", "--package", E2E.fixture("Outcomes"), "--skip-build", "--filter", "Passing",
+                             "--shards", "1", "--base-port", String(held), "--report-dir", dir.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("results.json"))) as? [String: Any]
+        let batches = json?["batches"] as? [[String: Any]] ?? []
+        XCTAssertFalse(batches.isEmpty)
+        for b in batches {
+            XCTAssertNotEqual(b["mockPort"] as? Int, held, "the held port is never handed to a worker")
+            XCTAssertNotEqual(b["webDriverPort"] as? Int, held)
+            XCTAssertNotEqual(b["webDriverPort"] as? Int, b["mockPort"] as? Int)
+        }
+    }
+}
