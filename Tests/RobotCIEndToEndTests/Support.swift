@@ -59,10 +59,8 @@ enum E2E {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Builds a fixture package once per test process.
+    /// Builds a fixture package (a no-op when its build is current).
     static func buildFixture(_ name: String) throws {
-        let lock = NSLock()
-        lock.lock(); defer { lock.unlock() }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["swift", "build", "--build-tests", "--package-path", fixture(name)]
