@@ -399,7 +399,8 @@
       parts.push(h('pre', { class: 'out' }, a.output));
     }
     const links = a.artifacts.filter((x) => x.kind !== 'screenshot' && !x.inlined)
-      .map((x) => (x.href ? h('a', { href: x.href, target: '_blank', rel: 'noopener', title: x.path }, x.kind + ': ' + x.name) : null))
+      // A saved page (html) would run its own scripts in the report's origin if opened: download it instead.
+      .map((x) => (x.href ? h('a', x.kind === 'html' ? { href: x.href, download: x.name, title: x.path } : { href: x.href, target: '_blank', rel: 'noopener', title: x.path }, x.kind + ': ' + x.name) : null))
       .filter(Boolean);
     if (links.length) parts.push(h('h4', null, 'Files'), h('div', { class: 'links' }, links));
     return h('article', { class: 'attempt o-' + a.o, 'data-outcome': a.o, 'aria-label': 'Attempt ' + a.n + ', ' + (LABEL[a.o] || a.o) }, parts);

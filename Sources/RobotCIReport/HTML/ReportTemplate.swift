@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-zgeRtzTRZRIqQ3tgGJtbzxyW3tiURoqtZHlHvd0QsAo="
+    static let scriptHash = "sha256-OE4Ekpbf29fNUYEh5lP0spshFUBvrhFRovYX1uOTdjk="
 
     static let html = ####"""
 <!doctype html>
@@ -650,7 +650,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       parts.push(h('pre', { class: 'out' }, a.output));
     }
     const links = a.artifacts.filter((x) => x.kind !== 'screenshot' && !x.inlined)
-      .map((x) => (x.href ? h('a', { href: x.href, target: '_blank', rel: 'noopener', title: x.path }, x.kind + ': ' + x.name) : null))
+      // A saved page (html) would run its own scripts in the report's origin if opened: download it instead.
+      .map((x) => (x.href ? h('a', x.kind === 'html' ? { href: x.href, download: x.name, title: x.path } : { href: x.href, target: '_blank', rel: 'noopener', title: x.path }, x.kind + ': ' + x.name) : null))
       .filter(Boolean);
     if (links.length) parts.push(h('h4', null, 'Files'), h('div', { class: 'links' }, links));
     return h('article', { class: 'attempt o-' + a.o, 'data-outcome': a.o, 'aria-label': 'Attempt ' + a.n + ', ' + (LABEL[a.o] || a.o) }, parts);
