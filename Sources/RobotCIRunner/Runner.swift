@@ -24,8 +24,25 @@ public final class Runner {
 
     private func say(_ text: String) { stderr.write(Data((text + "\n").utf8)) }
 
+    /// Installed before the first child is spawned (the build), so an interrupt at any
+    /// point kills every process group robotci started.
+    private var signals: SignalTrap?
+    private let stopSwitch = StopSwitch()
+
+    private func trapSignals() {
+        guard signals == nil else { return }
+        let stopSwitch = self.stopSwitch
+        signals = SignalTrap {
+            RunInterruption.shared.interrupt()
+            stopSwitch.stop()
+            ChildRegistry.shared.killAll()
+        }
+    }
+
     /// Builds (unless skipped) and lists the selected tests, after --filter/--skip and partition.
     public func discover() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int) {
+        trapSignals()
+        defer { if RunInterruption.shared.isInterrupted { Foundation.exit(130) } }
         let filters = try compile(config.filter, flag: "--filter")
         let skips = try compile(config.skip, flag: "--skip")
         let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
@@ -107,11 +124,7 @@ public final class Runner {
         let executor = BatchExecutor(bundle: bundle, swiftTesting: info.swiftTesting, baseEnvironment: environment, testTimeout: config.testTimeout,
                                      runID: runID, layout: layout, clock: clock, recorder: recorder)
 
-        let signals = SignalTrap { [weak queue] in
-            RunInterruption.shared.interrupt()
-            queue?.stop()
-            ChildRegistry.shared.killAll()
-        }
+        stopSwitch.attach(queue)
         let group = DispatchGroup()
         for slot in 0..<shards {
             group.enter()
@@ -139,7 +152,7 @@ public final class Runner {
         }
         group.wait()
         progress.finish()
-        signals.cancel()
+        signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
         let interrupted = RunInterruption.shared.isInterrupted
@@ -199,6 +212,19 @@ extension NSRegularExpression {
     func matches(_ s: String) -> Bool {
         firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
+}
+
+/// Lets the signal handler stop the work queue once there is one.
+final class StopSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var queue: WorkQueue?
+
+    func attach(_ queue: WorkQueue) {
+        lock.withLock { self.queue = queue }
+        if RunInterruption.shared.isInterrupted { queue.stop() }
+    }
+
+    func stop() { lock.withLock { queue }?.stop() }
 }
 
 /// Turns SIGINT/SIGTERM into a callback (the default action would leave children behind).
