@@ -30,10 +30,12 @@ test: setup
 demo: build
 	@if [ ! -d Examples/CharacterApp ]; then echo "Examples/CharacterApp is not there yet"; exit 2; fi
 	.build/debug/robotci run --package Examples/CharacterApp --shards $(SHARDS) --report-dir robotci-report
+	@scripts/mock-ports robotci-report/results.json
 	@echo "report: $$(pwd)/robotci-report/index.html"
 
 example-test: build
 	.build/debug/robotci run --package Examples/CharacterApp --shards 4 --report-dir .build/example-report
+	@scripts/mock-ports .build/example-report/results.json 4
 
 bench: build
 	bench/run
