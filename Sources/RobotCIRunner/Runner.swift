@@ -40,7 +40,7 @@ public final class Runner {
     }
 
     /// Builds (unless skipped) and lists the selected tests, after --filter/--skip and partition.
-    public func discover() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int) {
+    public func discover() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int, partition: Partition?) {
         trapSignals()
         defer { if RunInterruption.shared.isInterrupted { Foundation.exit(130) } }
         let filters = try compile(config.filter, flag: "--filter")
@@ -62,21 +62,19 @@ public final class Runner {
         if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty) {
             throw RunnerError.noTests("no test matches --filter \(config.filter) / --skip \(config.skip) among \(all.count) tests; check the regexes against 'robotci list'")
         }
-        if let partition = try resolvedPartition() {
+        let partition = try resolvedPartition()
+        if let partition {
             let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
-        return (TestBundleInfo(bundle: bundle, swiftTesting: Set(swiftTesting)), tests, all.count)
+        return (TestBundleInfo(bundle: bundle, swiftTesting: Set(swiftTesting)), tests, all.count, partition)
     }
 
-    /// `--partition`, else the CI system's parallel-job variables (announced once).
-    public func resolvedPartition() throws -> Partition? {
+    /// `--partition`, else the CI system's parallel-job variables (announced).
+    private func resolvedPartition() throws -> Partition? {
         if let p = config.partition { return p }
         guard let detected = try CIPartition.detect(environment, partitionCount: config.partitionCount) else { return nil }
-        if !announcedPartition {
-            say("robotci: partition \(detected.partition) from \(detected.source)")
-            announcedPartition = true
-        }
+        say("robotci: partition \(detected.partition) from \(detected.source)")
         if let statusFile = environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
             // Bazel asks test runners that understand sharding to touch this file.
             FileManager.default.createFile(atPath: statusFile, contents: nil)
@@ -84,13 +82,11 @@ public final class Runner {
         return detected.partition
     }
 
-    private var announcedPartition = false
-
     /// Runs the suite and returns the process exit code.
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
         let quarantine = try compile(config.quarantine, flag: "quarantine")
-        let (info, tests, total) = try discover()
+        let (info, tests, total, partition) = try discover()
         let bundle = info.bundle
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
@@ -104,13 +100,12 @@ public final class Runner {
             runID: runID, startedAt: clock.startedAt, wallTime: 0, shards: shards, retries: config.retries,
             robotciVersion: Self.version, commandLine: commandLine, gitCommit: git(["rev-parse", "HEAD"]),
             gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]), hostname: ProcessInfo.processInfo.hostName,
-            partition: try resolvedPartition()?.description)
+            partition: partition?.description)
         let journal = try JournalWriter(url: layout.journal)
         journal.append(.run(metadata))
 
         let planStart = clock.now()
         let planned = Planner.order(tests, timings: previous)
-        let partition = try resolvedPartition()
         let partitionText = partition.map { " (partition \($0) of \(total) tests)" } ?? ""
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 

@@ -13,7 +13,7 @@ struct List: ParsableCommand {
         let env = ProcessInfo.processInfo.environment
         exitOnError {
             let config = try options.resolve(environment: env)
-            let (_, tests, _) = try Runner(config: config, commandLine: CommandLine.arguments, environment: env).discover()
+            let (_, tests, _, _) = try Runner(config: config, commandLine: CommandLine.arguments, environment: env).discover()
             print(tests.map(\.rawValue).joined(separator: "\n"))
             return 0
         }

@@ -1,12 +1,6 @@
 import Foundation
 import RobotCICore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Renders `index.html`: the `web-report/` template with the run's data embedded as JSON.
 ///
 /// The page needs nothing but itself and the `attachments/` folder beside it: CSS, script
@@ -26,22 +20,8 @@ public enum HTMLReport {
     /// Writes `directory/index.html` atomically (temporary file, then rename), creating
     /// the folder if needed; artifacts are read relative to `directory`.
     public static func write(_ result: RunResult, to directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let bytes = renderBytes(result, reportDirectory: directory)
-        let target = directory.appendingPathComponent("index.html")
-        let temp = directory.appendingPathComponent(".index.html.\(getpid()).tmp")
-        do {
-            try Data(bytes).write(to: temp)
-            guard rename(temp.path, target.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [
-                    NSFilePathErrorKey: target.path,
-                    NSLocalizedDescriptionKey: "cannot write \(target.path): \(String(cString: strerror(errno)))",
-                ])
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temp)
-            throw error
-        }
+        try AtomicFile.write(Data(bytes), to: directory.appendingPathComponent("index.html"))
     }
 
     /// The Content-Security-Policy of every report: only the page's own script (by hash)
