@@ -45,17 +45,34 @@ public final class Runner {
         defer { if RunInterruption.shared.isInterrupted { Foundation.exit(130) } }
         let filters = try compile(config.filter, flag: "--filter")
         let skips = try compile(config.skip, flag: "--skip")
-        let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
-        guard FileManager.default.fileExists(atPath: "\(config.package)/Package.swift") else {
-            throw RunnerError.config("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test")
+        let source: TestSource
+        let all: [TestID]
+        switch config.driver {
+        case .command:
+            let driver = CommandDriver(config: config)
+            guard FileManager.default.fileExists(atPath: driver.directory) else {
+                throw RunnerError.config("the package folder '\(config.package)' does not exist: fix --package (or 'package' in robotci.yml)")
+            }
+            if !config.skipBuild, let build = driver.build {
+                say("robotci: building (\(build))…")
+                try driver.prepare(environment: environment) { [weak self] line in self?.say(line) }
+            }
+            all = try driver.listTests(environment: environment)
+            source = .command(driver)
+        case .swift:
+            let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
+            guard FileManager.default.fileExists(atPath: "\(config.package)/Package.swift") else {
+                throw RunnerError.config("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test, or set 'driver: command' in robotci.yml for another runner")
+            }
+            if !config.skipBuild {
+                say("robotci: building \(config.package) (swift build --build-tests)…")
+                try package.build { [weak self] line in self?.say(line) }
+            }
+            let bundle = try package.findBundle()
+            let swiftTesting = bundle.listSwiftTestingTests()
+            all = try bundle.listTests() + swiftTesting
+            source = .bundle(bundle, swiftTesting: Set(swiftTesting))
         }
-        if !config.skipBuild {
-            say("robotci: building \(config.package) (swift build --build-tests)…")
-            try package.build { [weak self] line in self?.say(line) }
-        }
-        let bundle = try package.findBundle()
-        let swiftTesting = bundle.listSwiftTestingTests()
-        let all = try bundle.listTests() + swiftTesting
         var tests = all.filter { id in
             (filters.isEmpty || filters.contains { $0.matches(id.rawValue) }) && !skips.contains { $0.matches(id.rawValue) }
         }
@@ -67,7 +84,7 @@ public final class Runner {
             let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
-        return (TestBundleInfo(bundle: bundle, swiftTesting: Set(swiftTesting)), tests, all.count, partition)
+        return (TestBundleInfo(source: source), tests, all.count, partition)
     }
 
     /// `--partition`, else the CI system's parallel-job variables (announced).
@@ -77,7 +94,7 @@ public final class Runner {
         say("robotci: partition \(detected.partition) from \(detected.source)")
         if let statusFile = environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
             // Bazel asks test runners that understand sharding to touch this file.
-            FileManager.default.createFile(atPath: statusFile, contents: nil)
+            _ = FileManager.default.createFile(atPath: statusFile, contents: nil)
         }
         return detected.partition
     }
@@ -87,7 +104,6 @@ public final class Runner {
         ChildRegistry.becomeSubreaper()
         let quarantine = try compile(config.quarantine, flag: "quarantine")
         let (info, tests, total, partition) = try discover()
-        let bundle = info.bundle
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
         let previous = ReportWriter.readTimings(in: reportURL) ?? Timings()
@@ -116,7 +132,7 @@ public final class Runner {
         recorder.queue = queue
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
-        let executor = BatchExecutor(bundle: bundle, swiftTesting: info.swiftTesting, baseEnvironment: environment, testTimeout: config.testTimeout,
+        let executor = BatchExecutor(source: info.source, baseEnvironment: environment, testTimeout: config.testTimeout,
                                      runID: runID, layout: layout, clock: clock, recorder: recorder)
 
         stopSwitch.attach(queue)
@@ -131,8 +147,9 @@ public final class Runner {
                     let outcome = executor.run(item, worker: slot, ports: slotPorts)
                     progress.batchFinished(worker: slot)
                     recorder.record(outcome.record)
-                    let givenUp = queue.finish(item, unstarted: RunInterruption.shared.isInterrupted ? [] : outcome.unstarted,
-                                               noTestStarted: outcome.noTestStarted)
+                    let interrupted = RunInterruption.shared.isInterrupted
+                    let givenUp = queue.finish(item, unstarted: interrupted ? [] : outcome.unstarted,
+                                               noTestStarted: outcome.noTestStarted, isolate: interrupted ? [] : outcome.isolate)
                     for test in givenUp {
                         let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
                         recorder.record(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0,
@@ -195,12 +212,22 @@ public final class Runner {
     }
 }
 
-/// The bundle a run found (public face of the internal `TestBundle`).
+/// Where a run's tests come from and how a batch of them runs.
+enum TestSource: Sendable {
+    /// A SwiftPM test bundle; the set holds the tests that belong to Swift Testing.
+    case bundle(TestBundle, swiftTesting: Set<TestID>)
+    /// `driver: command`: any runner, through shell commands that list ids and write JUnit.
+    case command(CommandDriver)
+}
+
+/// What discovery found (public face of the internal `TestSource`).
 public struct TestBundleInfo: Sendable {
-    let bundle: TestBundle
-    /// Tests that belong to Swift Testing (the rest are XCTest).
-    let swiftTesting: Set<TestID>
-    public var path: String { bundle.path }
+    let source: TestSource
+    /// Tests that belong to Swift Testing (batches never mix them with XCTest's).
+    var swiftTesting: Set<TestID> {
+        if case .bundle(_, let s) = source { return s }
+        return []
+    }
 }
 
 extension NSRegularExpression {

@@ -78,6 +78,7 @@ struct RunOptions: ParsableArguments {
         put("max-batch-size", maxBatchSize.map(String.init))
         layers.append(flags)
         try ConfigLoader.apply(layers, to: &c)
+        try ConfigLoader.validate(c)
         return c
     }
 

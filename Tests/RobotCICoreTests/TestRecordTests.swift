@@ -152,6 +152,15 @@ final class TestIDTests: XCTestCase {
         XCTAssertEqual(id.rawValue, "MyModule.LoginTests/testLogin")
     }
 
+    func testPytestNodeIDSplitsAtTheLastDoubleColonBeforeParameters() {
+        let id = TestID("tests/ui/test_login.py::TestLogin::test_ok[a::b/c]")
+        XCTAssertEqual(id.className, "tests/ui/test_login.py::TestLogin")
+        XCTAssertEqual(id.name, "test_ok[a::b/c]")
+        let plain = TestID("test_x.py::test_y")
+        XCTAssertEqual(plain.className, "test_x.py")
+        XCTAssertEqual(plain.name, "test_y")
+    }
+
     func testIDWithoutModule() {
         let id = TestID("LoginTests/testLogin")
         XCTAssertEqual(id.className, "LoginTests")

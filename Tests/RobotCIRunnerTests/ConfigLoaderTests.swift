@@ -67,6 +67,11 @@ final class ConfigLoaderTests: XCTestCase {
         configuration: release
         build-arguments: ["-Xswiftc", "-warnings-as-errors"]
         max-batch-size: 50
+        driver: command
+        list: python3 -m pytest --collect-only -q
+        run: python3 -m pytest {tests} --junitxml={junit}
+        build: pip install -r requirements.txt
+        test_separator: ","
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -102,6 +107,11 @@ final class ConfigLoaderTests: XCTestCase {
         expected.buildConfiguration = "release"
         expected.buildArguments = ["-Xswiftc", "-warnings-as-errors"]
         expected.maxBatchSize = 50
+        expected.driver = .command
+        expected.listCommand = "python3 -m pytest --collect-only -q"
+        expected.runCommand = "python3 -m pytest {tests} --junitxml={junit}"
+        expected.buildCommand = "pip install -r requirements.txt"
+        expected.testSeparator = ","
         XCTAssertEqual(c, expected)
     }
 
@@ -115,7 +125,7 @@ final class ConfigLoaderTests: XCTestCase {
         let message = configError { _ = try ConfigLoader.readYAML(at: path) }
         let known = ConfigLoader.keys.keys.sorted().joined(separator: ", ")
         XCTAssertEqual(message, "\(path):3: unknown key 'shard'; did you mean 'shards'? known keys: \(known)")
-        XCTAssertTrue(known.hasPrefix("base-port, build-arguments, configuration, fail-on-flaky, filter, max-batch-size"))
+        XCTAssertTrue(known.hasPrefix("base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, list, max-batch-size"), known)
     }
 
     func testUnknownKeyFarFromAnyHasNoSuggestion() throws {

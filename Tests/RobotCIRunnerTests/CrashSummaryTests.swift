@@ -96,3 +96,21 @@ private extension CrashSummary {
         self.line = line
     }
 }
+
+/// pytest's faulthandler output (captured from a real segfaulting test) names the reason and the test's frame.
+final class PythonCrashSummaryTests: XCTestCase {
+    func testFaulthandlerOutput() {
+        let output = """
+        Fatal Python error: Segmentation fault
+
+        Current thread 0x00007f9b305bbb80 (most recent call first):
+          File "/root/.pyenv/versions/3.11.7/lib/python3.11/ctypes/__init__.py", line 519 in string_at
+          File "/work/Tests/Fixtures/Pytest/tests/ui/test_faults.py", line 8 in test_crashes
+          File "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/_pytest/python.py", line 166 in pytest_pyfunc_call
+        """
+        let s = CrashSummary(output: output)
+        XCTAssertEqual(s.reason, "Fatal Python error: Segmentation fault")
+        XCTAssertEqual(s.file, "/work/Tests/Fixtures/Pytest/tests/ui/test_faults.py")
+        XCTAssertEqual(s.line, 8)
+    }
+}

@@ -34,6 +34,19 @@ public struct RunConfiguration: Sendable, Equatable {
     public var buildArguments: [String] = []
     /// Upper bound on tests per batch (1: one process per test).
     public var maxBatchSize = 2_000
+    /// How tests are found and run: a SwiftPM package's XCTest/Swift Testing bundle, or
+    /// any runner through shell commands that list ids and write JUnit.
+    public var driver: Driver = .swift
+    /// `driver: command`: prints test ids one per line (up to the first empty line).
+    public var listCommand: String?
+    /// `driver: command`: runs `{tests}` (shell-quoted ids) and writes JUnit to `{junit}`.
+    public var runCommand: String?
+    /// `driver: command`: run once before listing (e.g. installing dependencies); optional.
+    public var buildCommand: String?
+    /// `driver: command`: what joins the quoted ids in `{tests}`.
+    public var testSeparator = " "
+
+    public enum Driver: String, Sendable, Equatable, CaseIterable { case swift, command }
 
     public init(shards: Int) { self.shards = shards }
 }

@@ -10,8 +10,17 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
 
     /// `Module.Class` for `Module.Class/testMethod` (JUnit's `classname`).
     public var className: String {
+        if let sep = pathSeparator { return String(rawValue[..<sep.lowerBound]) }
         guard let slash = rawValue.lastIndex(of: "/") else { return freeFunctionParts?.module ?? rawValue }
         return String(rawValue[..<slash])
+    }
+
+    /// The last `::` before any `[parameters]`: pytest's `tests/test_a.py::TestX::test_y[1/2]`
+    /// (and other runners' node ids) split into `tests/test_a.py::TestX` and `test_y[1/2]`.
+    private var pathSeparator: Range<String.Index>? {
+        let head = rawValue[..<(rawValue.firstIndex(of: "[") ?? rawValue.endIndex)]
+        guard let r = head.range(of: "::", options: .backwards), r.lowerBound > rawValue.startIndex else { return nil }
+        return r
     }
 
     /// `Module.function()`: a Swift Testing test outside any suite.
@@ -23,6 +32,7 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
 
     /// `testMethod` for `Module.Class/testMethod` (JUnit's `name`).
     public var name: String {
+        if let sep = pathSeparator { return String(rawValue[sep.upperBound...]) }
         guard let slash = rawValue.lastIndex(of: "/") else { return freeFunctionParts?.name ?? rawValue }
         return String(rawValue[rawValue.index(after: slash)...])
     }

@@ -15,6 +15,21 @@ public enum JUnitReader {
     }
 
     public static func parse(_ data: Data, name: String, machine: String?) throws -> [TestRecord] {
+        try cases(data, name: name, machine: machine).map(\.record)
+    }
+
+    /// One `<testcase>`, with the attributes a caller may match on, and its verdict as a record.
+    public struct Case: Sendable {
+        public var classname: String
+        public var name: String
+        public var file: String?
+        /// The body of the first `<failure>`/`<error>` (often a traceback; `message` is in the record).
+        public var failureText: String?
+        public var record: TestRecord
+    }
+
+    /// Every `<testcase>` of the document, in document order.
+    public static func cases(_ data: Data, name: String, machine: String?) throws -> [Case] {
         let tree = try XMLTree(data: data, name: name)
         guard let root = tree.root else { throw XMLError("\(name): no root element") }
         let suites: [XMLNodeRef]
@@ -23,16 +38,18 @@ public enum JUnitReader {
         case "testsuite": suites = [root]
         default: throw XMLError("\(name): not JUnit XML (root element is <\(root.name)>, expected <testsuites> or <testsuite>)")
         }
-        var records: [TestRecord] = []
+        var records: [Case] = []
         var clock = 0.0
         for suite in suites {
             for tc in allTestCases(in: suite) {
                 let cls = tc.attribute("classname") ?? suite.attribute("name") ?? "unknown"
                 let testName = tc.attribute("name") ?? "unnamed"
-                let duration = Double(tc.attribute("time") ?? "") ?? 0
+                // Double() also takes "inf", "nan", "1e999" and "-1", which are no durations
+                // (an infinite one made results.json unwritable; found by fuzz/FuzzJUnitReader).
+                let duration = Double(tc.attribute("time") ?? "").flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
                 let file = tc.attribute("file")
                 let line = tc.attribute("line").flatMap(Int.init)
-                let output = tc.children.first { $0.name == "system-out" }?.text ?? ""
+                let output = tc.children.filter { $0.name == "system-out" || $0.name == "system-err" }.map(\.text).joined(separator: "\n")
                 var attempts: [Attempt] = []
                 func attempt(_ outcome: AttemptOutcome, _ el: XMLNodeRef?) -> Attempt {
                     let message = el.map { $0.attribute("message") ?? $0.text } ?? ""
@@ -51,7 +68,9 @@ public enum JUnitReader {
                     for f in kids where f.name == "flakyFailure" || f.name == "flakyError" { attempts.append(attempt(.failed, f)) }
                     attempts.append(attempt(.passed, nil))
                 }
-                records.append(TestRecord(id: TestID("\(cls)/\(testName)"), attempts: attempts))
+                let failureText = kids.first { $0.name == "failure" || $0.name == "error" }?.text
+                records.append(Case(classname: cls, name: testName, file: file, failureText: failureText,
+                                    record: TestRecord(id: TestID("\(cls)/\(testName)"), attempts: attempts)))
             }
         }
         return records

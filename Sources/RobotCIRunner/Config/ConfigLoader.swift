@@ -19,6 +19,7 @@ public enum ConfigLoader {
         "skip-build": .bool, "filter": .list, "skip": .list, "fail-on-flaky": .bool, "quarantine": .list,
         "partition": .string, "partition-count": .int, "reporter": .string, "base-port": .int,
         "configuration": .string, "build-arguments": .list, "max-batch-size": .int,
+        "driver": .string, "list": .string, "run": .string, "build": .string, "test-separator": .string,
     ]
 
     public enum Kind: Sendable { case string, int, number, bool, list }
@@ -41,7 +42,8 @@ public enum ConfigLoader {
         for (k, v) in mapping {
             let line = k.mark?.line ?? 1  // Yams marks are 1-based
             let where_ = "\(path):\(line)"
-            guard let key = k.string else { throw ConfigError("\(where_): keys must be strings") }
+            // `test_separator` and `test-separator` are the same key.
+            guard let key = k.string?.replacingOccurrences(of: "_", with: "-") else { throw ConfigError("\(where_): keys must be strings") }
             guard keys[key] != nil else {
                 let hint = closestKey(to: key).map { "did you mean '\($0)'? " } ?? ""
                 throw ConfigError("\(where_): unknown key '\(key)'; \(hint)known keys: \(keys.keys.sorted().joined(separator: ", "))")
@@ -55,6 +57,15 @@ public enum ConfigLoader {
             }
         }
         return out
+    }
+
+    /// Checks that belong to the whole configuration, after every layer is applied.
+    public static func validate(_ c: RunConfiguration) throws {
+        guard c.driver == .command else { return }
+        let missing = [("list", c.listCommand), ("run", c.runCommand)].filter { $0.1 == nil }.map(\.0)
+        if !missing.isEmpty {
+            throw ConfigError("driver: command needs \(missing.map { "'\($0)'" }.joined(separator: " and ")) in robotci.yml, e.g.\n  list: python3 -m pytest --collect-only -q tests\n  run: python3 -m pytest -q {tests} --junitxml={junit}")
+        }
     }
 
     /// The known key nearest to a misspelt one (edit distance ≤ 2).
@@ -123,6 +134,11 @@ public enum ConfigLoader {
             default: throw ConfigError("\(source): '\(key)' must be true or false, got '\(s)'")
             }
         }
+        func command() throws -> String {
+            let s = try scalar().trimmingCharacters(in: .whitespaces)
+            guard !s.isEmpty else { throw ConfigError("\(source): '\(key)' needs a shell command") }
+            return s
+        }
         func list() -> [String] {
             switch value {
             case .list(let l): return l
@@ -160,6 +176,21 @@ public enum ConfigLoader {
             c.buildConfiguration = v
         case "build-arguments": c.buildArguments = list()
         case "max-batch-size": c.maxBatchSize = try int(min: 1)
+        case "driver":
+            let v = try scalar()
+            guard let d = RunConfiguration.Driver(rawValue: v) else {
+                throw ConfigError("\(source): 'driver' must be swift (XCTest and Swift Testing) or command (any runner that writes JUnit), got '\(v)'")
+            }
+            c.driver = d
+        case "list": c.listCommand = try command()
+        case "run":
+            let v = try command()
+            for placeholder in ["{tests}", "{junit}"] where !v.contains(placeholder) {
+                throw ConfigError("\(source): the 'run' command must contain \(placeholder) (robotci puts the batch's test ids in {tests} and reads JUnit from {junit}), got '\(v)'")
+            }
+            c.runCommand = v
+        case "build": c.buildCommand = try command()
+        case "test-separator": c.testSeparator = try scalar()
         default: throw ConfigError("\(source): unknown key '\(key)'")
         }
     }

@@ -74,7 +74,7 @@ final class Progress: @unchecked Sendable {
                 var text = "\(what) on worker \(attempt.worker)\(retrying ? ", retrying" : "")"
                 if let f = attempt.failures.first {
                     let loc = f.file.map { "\($0):\(f.line ?? 0): " } ?? ""
-                    text += "\n       \(loc)\(f.message.prefix(300))"
+                    text += "\n       \(loc)" + FailureMessage.consoleText(f.message, limit: 300, indent: 7)
                 }
                 FileHandle.standardError.write(Data((text + "\n").utf8))
             }

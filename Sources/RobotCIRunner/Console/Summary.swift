@@ -20,7 +20,7 @@ struct Summary {
                 let first = t.attempts.first(where: { $0.outcome.isFailure })?.failures.first
                 let loc = first?.file.map { " at \($0):\(first?.line ?? 0)" } ?? ""
                 lines.append("  \(t.outcome.rawValue.uppercased().padding(toLength: 11, withPad: " ", startingAt: 0)) \(t.id)\(loc) (\(t.attempts.count) attempt\(t.attempts.count == 1 ? "" : "s"))")
-                if let msg = first?.message { lines.append("              \(msg.prefix(200))") }
+                if let msg = first?.message { lines.append("              " + FailureMessage.consoleText(msg, limit: 200, indent: 14)) }
             }
         }
         lines.append("")
@@ -45,5 +45,15 @@ struct Summary {
         // The plain closing line CI log readers understand (flaky tests passed in the end).
         lines.append("robotci: \(c.passed + c.flaky) passed, \(c.failing) failed, \(c.skipped + c.quarantined) skipped")
         handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}
+
+extension FailureMessage {
+    /// A message for the console: at most `limit` characters and 4 lines, continuation lines
+    /// indented to sit under the first (runners such as pytest write multi-line messages).
+    static func consoleText(_ message: String, limit: Int, indent: Int) -> String {
+        var lines = message.prefix(limit).split(separator: "\n", omittingEmptySubsequences: true).prefix(5).map(String.init)
+        if lines.count == 5 { lines[4] = "…" }
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 }

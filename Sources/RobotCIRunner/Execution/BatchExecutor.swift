@@ -13,13 +13,15 @@ struct BatchOutcome {
     var unstarted: [TestID]
     /// True when the process ended before any test of the batch started.
     var noTestStarted: Bool
+    /// Tests to run again, each alone, at the same attempt (the command driver's batch ended
+    /// without their results, so which of them crashed or hung is found by isolating them).
+    var isolate: [TestID] = []
 }
 
 /// Runs one batch as one child process on one worker slot, parsing its output as it
 /// streams, and reports every test's attempt the moment its result line arrives.
 final class BatchExecutor: @unchecked Sendable {
-    let bundle: TestBundle
-    let swiftTesting: Set<TestID>
+    let source: TestSource
     let baseEnvironment: [String: String]
     let testTimeout: Double
     let runID: String
@@ -27,10 +29,9 @@ final class BatchExecutor: @unchecked Sendable {
     let clock: RunClock
     let recorder: RunRecorder
 
-    init(bundle: TestBundle, swiftTesting: Set<TestID>, baseEnvironment: [String: String], testTimeout: Double, runID: String,
+    init(source: TestSource, baseEnvironment: [String: String], testTimeout: Double, runID: String,
          layout: ReportLayout, clock: RunClock, recorder: RunRecorder) {
-        self.bundle = bundle
-        self.swiftTesting = swiftTesting
+        self.source = source
         self.baseEnvironment = baseEnvironment
         self.testTimeout = testTimeout
         self.runID = runID
@@ -62,6 +63,14 @@ final class BatchExecutor: @unchecked Sendable {
         env["ROBOTCI_ARTIFACTS_DIR"] = artifactsDir.path
         env["ROBOTCI_ATTEMPT"] = String(item.attempt)
         env["ROBOTCI_RUN_ID"] = runID
+        let bundle: TestBundle, swiftTesting: Set<TestID>
+        switch source {
+        case .command(let command):
+            return runCommand(command, item, worker: worker, ports: ports, environment: env, artifactsDir: artifactsDir,
+                              logPath: logPath, log: log, batchStart: batchStart)
+        case .bundle(let b, let s):
+            (bundle, swiftTesting) = (b, s)
+        }
 
         // Tests by the name their output uses (XCTest: `Class.test`; Swift Testing events:
         // the listed id), in batch order.
@@ -75,7 +84,6 @@ final class BatchExecutor: @unchecked Sendable {
         var started = Set<TestID>()
         var running: Running?
         var lastEvent = batchStart
-        var timedOut = false
         var termination = "not started"
 
         func attemptFor(_ r: Running, outcome: AttemptOutcome, duration: Double, extraFailure: FailureMessage? = nil) -> Attempt {
@@ -124,6 +132,7 @@ final class BatchExecutor: @unchecked Sendable {
                 running = nil
             case .error(let file, let lineNo, _, let message):
                 keep()
+                if line == nil { running?.output.append(Substring("✘ " + message)) }
                 // corelibs XCTest reports thrown errors at `<EXPR>:0`, which is no location.
                 let located = file != "<EXPR>" && lineNo > 0
                 running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: message))
@@ -133,6 +142,8 @@ final class BatchExecutor: @unchecked Sendable {
                 running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: reason))
             case .other:
                 keep()
+            case .note(let text):
+                running?.output.append(Substring(text))
             }
         }
 
@@ -150,45 +161,7 @@ final class BatchExecutor: @unchecked Sendable {
                 unstarted: item.tests, noTestStarted: true)
         }
 
-        var splitter = LineSplitter()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var exitedAt: Double?
-        var killedAt: Double?
-        readLoop: while true {
-            let now = clock.now()
-            // After the process is gone (or killed), give late output a moment, then stop:
-            // something outside the process group may still hold the pipe open.
-            if let end = killedAt ?? exitedAt, now - end > 1.0 { break }
-            let deadline = (running?.start ?? lastEvent) + testTimeout
-            if killedAt == nil && exitedAt == nil && now >= deadline {
-                timedOut = true
-                child.killGroup()
-                killedAt = now
-                continue
-            }
-            let wait = killedAt == nil && exitedAt == nil ? min(deadline - now, 0.2) : 0.1
-            var pfd = pollfd(fd: child.outputFD, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(max(1, wait * 1000)))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            if ready == 0 {
-                if exitedAt == nil, child.tryWait() != nil { exitedAt = clock.now() }
-                continue
-            }
-            let n = read(child.outputFD, &buffer, buffer.count)
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                break readLoop
-            }
-            if n == 0 { break }  // EOF: every writer is gone.
-            buffer.withUnsafeBufferPointer { all in
-                splitter.feed(UnsafeBufferPointer(rebasing: all[0..<n]), handle)
-            }
-        }
-        splitter.finish(handle)
-        let end = child.wait()
+        let (end, timedOut) = pump(child, deadline: { (running?.start ?? lastEvent) + testTimeout }, handle: handle)
         termination = timedOut ? "killed (test timeout \(Int(testTimeout)) s)" : end.description
         if RunInterruption.shared.isInterrupted { termination = "killed (interrupted)" }
         ChildRegistry.shared.reapStrays()
@@ -223,22 +196,67 @@ final class BatchExecutor: @unchecked Sendable {
             unstarted: unstarted, noTestStarted: started.isEmpty)
     }
 
+    /// Reads the child's merged output line by line until EOF (or until it is gone), killing
+    /// its process group once `deadline()` (re-read on every wakeup) has passed.
+    func pump(_ child: ChildProcess, deadline: () -> Double, handle: (Substring) -> Void) -> (end: ChildProcess.Termination, timedOut: Bool) {
+        var splitter = LineSplitter()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var exitedAt: Double?
+        var killedAt: Double?
+        var timedOut = false
+        readLoop: while true {
+            let now = clock.now()
+            // After the process is gone (or killed), give late output a moment, then stop:
+            // something outside the process group may still hold the pipe open.
+            if let end = killedAt ?? exitedAt, now - end > 1.0 { break }
+            let deadline = deadline()
+            if killedAt == nil && exitedAt == nil && now >= deadline {
+                timedOut = true
+                child.killGroup()
+                killedAt = now
+                continue
+            }
+            let wait = killedAt == nil && exitedAt == nil ? min(deadline - now, 0.2) : 0.1
+            var pfd = pollfd(fd: child.outputFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32(max(1, wait * 1000)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if ready == 0 {
+                if exitedAt == nil, child.tryWait() != nil { exitedAt = clock.now() }
+                continue
+            }
+            let n = read(child.outputFD, &buffer, buffer.count)
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break readLoop
+            }
+            if n == 0 { break }  // EOF: every writer is gone.
+            buffer.withUnsafeBufferPointer { all in
+                splitter.feed(UnsafeBufferPointer(rebasing: all[0..<n]), handle)
+            }
+        }
+        splitter.finish(handle)
+        return (child.wait(), timedOut)
+    }
+
     /// Moves the files a test left in `ROBOTCI_ARTIFACTS_DIR` into its attempt folder.
     private func collectArtifacts(from dir: URL, test: TestID, attempt: Int) -> [Artifact] {
+        moveArtifacts(from: dir, into: layout.attemptDirectory(test, attempt: attempt))
+    }
+
+    /// Moves every file of `dir` into `relative` (inside the report folder), as artifacts.
+    func moveArtifacts(from dir: URL, into relative: String) -> [Artifact] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path), !names.isEmpty else { return [] }
-        let relative = layout.attemptDirectory(test, attempt: attempt)
         let target = layout.directory.appendingPathComponent(relative)
         try? FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         var artifacts: [Artifact] = []
         for name in names.sorted() {
             let destination = target.appendingPathComponent(name)
             try? FileManager.default.removeItem(at: destination)
-            do {
-                try FileManager.default.moveItem(at: dir.appendingPathComponent(name), to: destination)
-                artifacts.append(Artifact(kind: Artifact.kind(forFileName: name), path: "\(relative)/\(name)"))
-            } catch {
-                continue
-            }
+            guard (try? FileManager.default.moveItem(at: dir.appendingPathComponent(name), to: destination)) != nil else { continue }
+            artifacts.append(Artifact(kind: Artifact.kind(forFileName: name), path: "\(relative)/\(name)"))
         }
         return artifacts
     }

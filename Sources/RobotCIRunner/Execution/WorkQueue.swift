@@ -113,10 +113,14 @@ final class WorkQueue: @unchecked Sendable {
 
     /// Ends a batch; `unstarted` tests (the rest after a crash or a hang) go back in the queue.
     /// Returns tests that failed to launch twice, which the caller records as crashed.
-    func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool) -> [TestID] {
+    /// `isolate` tests run again alone at the same attempt (a command-driver batch ended without them).
+    func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID] = []) -> [TestID] {
         condition.lock()
         defer { condition.unlock() }
         inFlight -= 1
+        if !stopped {
+            for t in isolate { retries.append(Retry(test: t, attempt: item.attempt, avoidWorker: -1)) }
+        }
         var givenUp: [TestID] = []
         var requeue: [TestID] = []
         for test in unstarted {

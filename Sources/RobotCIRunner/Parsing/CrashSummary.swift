@@ -14,6 +14,11 @@ struct CrashSummary: Equatable {
                 reason = "Fatal error: " + line[r.upperBound...]
             } else if reason == nil, line.hasPrefix("*** Program crashed: ") {
                 reason = String(line.dropFirst(4).dropLast(line.hasSuffix(" ***") ? 4 : 0))
+            } else if reason == nil, line.hasPrefix("Fatal Python error: ") {
+                reason = line  // Python's faulthandler (pytest turns it on)
+            } else if file == nil, line.hasPrefix("File \""), let frame = CrashSummary.pythonFrame(line) {
+                file = frame.file
+                self.line = frame.line
             } else if file == nil, !line.contains("[system]"), !line.contains("[thunk]"),
                       let at = line.range(of: " at /", options: .backwards) {
                 // `3 [ra] 0x… CrashTests.testB() + 215 in X.xctest at /path/File.swift:28:19`
@@ -25,5 +30,15 @@ struct CrashSummary: Equatable {
                 self.line = n
             }
         }
+    }
+
+    /// `File "/src/tests/test_a.py", line 8 in test_x` (faulthandler), skipping the
+    /// interpreter's and installed packages' frames.
+    private static func pythonFrame(_ line: String) -> (file: String, line: Int)? {
+        let parts = line.split(separator: "\"", maxSplits: 2)
+        guard parts.count == 3, parts[1].hasSuffix(".py"), !parts[1].contains("/lib/python"), !parts[1].contains("site-packages"),
+              let range = parts[2].range(of: "line "),
+              let n = Int(parts[2][range.upperBound...].prefix { $0.isNumber }) else { return nil }
+        return (String(parts[1]), n)
     }
 }

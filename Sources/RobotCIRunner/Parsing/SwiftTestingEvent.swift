@@ -13,7 +13,10 @@ enum SwiftTestingEvent {
             var testID: String?
             var messages: [Message]?
             var issue: Issue?
+            var _testCase: TestCase?
         }
+        /// One case of a parameterized test (`displayName` shows its arguments).
+        struct TestCase: Decodable { var displayName: String? }
         struct Message: Decodable { var text: String }
         struct Issue: Decodable {
             var sourceLocation: Location?
@@ -43,8 +46,23 @@ enum SwiftTestingEvent {
         case "issueRecorded":
             if record.payload.issue?.isKnown == true { return [] }
             let location = record.payload.issue?.sourceLocation
+            var message = text.joined(separator: " — ")
+            if let arguments = record.payload._testCase?.displayName {
+                // A parameterized test is reported per function: say which arguments failed.
+                message = "with arguments (\(arguments)): " + message
+            }
             return [.error(file: location?._filePath ?? location?.fileID ?? "", line: location?.line ?? 0, test: id,
-                           message: text.joined(separator: " — "))]
+                           message: message)]
+        case "testCaseStarted":
+            // `Test case passing 1 argument value → 3 to "…" started.`: kept in the test's output,
+            // so the report shows every case the function ran, in order, next to its issues.
+            guard let arguments = record.payload._testCase?.displayName else { return [] }
+            var described = "(\(arguments))"
+            if let summary = text.first, let passing = summary.range(of: "passing "),
+               let to = summary.range(of: " to ", range: passing.upperBound..<summary.endIndex) {
+                described = String(summary[passing.upperBound..<to.lowerBound])
+            }
+            return [.note("◇ case: " + described)]
         case "testSkipped":
             // A skipped test is never started; give it the whole start/skip/end sequence.
             var reason = text.first ?? "skipped"

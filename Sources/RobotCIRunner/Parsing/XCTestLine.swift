@@ -14,6 +14,9 @@ enum XCTestLine: Equatable {
     case skipped(file: String, line: Int, test: String, reason: String)
     /// Anything else: the test's own output, suite banners, backtraces.
     case other
+    /// Text for the running test's output that no console line carries (Swift Testing's
+    /// parameterized cases, from its JSON event stream).
+    case note(String)
 
     enum Status: String { case passed, failed, skipped }
 
