@@ -15,6 +15,10 @@ setup:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@# pytest, for the command driver's tests: pip where python3 has it, else Debian's package.
+	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest 2>/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends python3-pytest; }
 
 build: setup
 	$(SWIFT) build --product robotci
