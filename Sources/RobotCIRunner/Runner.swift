@@ -126,7 +126,8 @@ public final class Runner {
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
-        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress)
+        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress,
+                                   redactor: SecretRedactor(environment: environment))
         let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
                               cutter: BatchCutter(maximumTests: config.maxBatchSize), swiftTesting: info.swiftTesting)
         recorder.queue = queue

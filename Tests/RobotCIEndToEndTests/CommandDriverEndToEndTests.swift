@@ -14,12 +14,14 @@ final class CommandDriverEndToEndTests: XCTestCase {
         report = dir
         do {
             result = try E2E.run(["run", "--package", E2E.fixture("Pytest"), "--shards", "4", "--retries", "2",
-                                  "--test-timeout", "6", "--report-dir", dir.path])
+                                  "--test-timeout", "6", "--report-dir", dir.path],
+                                 env: ["DEPLOY_TOKEN": secret])
         } catch {
             result = E2E.Result(status: -1, stdout: "", stderr: "\(error)")
         }
     }
 
+    static let secret = "s3cr3t-\(UUID().uuidString)"
     private var report: URL { Self.report! }
     private var result: E2E.Result { Self.result! }
 
@@ -36,7 +38,7 @@ final class CommandDriverEndToEndTests: XCTestCase {
         let listed = try E2E.run(["list", "--package", E2E.fixture("Pytest")])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         let ids = listed.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(ids.count, 15, listed.stdout)
+        XCTAssertEqual(ids.count, 16, listed.stdout)
         XCTAssertTrue(ids.contains("tests/ui/test_outcomes.py::TestLogin::test_in_a_class"), listed.stdout)
         XCTAssertTrue(ids.contains("tests/ui/test_outcomes.py::test_parametrized[it's]"), listed.stdout)
     }
@@ -49,7 +51,7 @@ final class CommandDriverEndToEndTests: XCTestCase {
             "\(o)/test_passes": "passed", "\(o)/test_fails": "failed", "\(o)/test_flaky": "flaky",
             "\(o)/test_skipped": "skipped", "\(o)/test_parametrized[2]": "passed", "\(o)/test_parametrized[4]": "passed",
             "\(o)/test_parametrized[it's]": "passed", "\(o)::TestLogin/test_in_a_class": "passed",
-            "\(f)/test_crashes": "crashed", "\(f)/test_hangs": "timedOut", "\(f)/test_after_faults": "passed",
+            "\(o)/test_prints_its_environment": "failed", "\(f)/test_crashes": "crashed", "\(f)/test_hangs": "timedOut", "\(f)/test_after_faults": "passed",
         ]
         for n in 0..<4 { expected["\(p)/test_mock_port_is_this_workers[\(n)]"] = "passed" }
         XCTAssertEqual(v.mapValues(\.verdict), expected, result.stderr)
@@ -90,6 +92,21 @@ final class CommandDriverEndToEndTests: XCTestCase {
         print("robotci-e2e: mock ports by worker: \(portsByWorker)")
         let all = portsByWorker.values.flatMap { $0 }
         XCTAssertEqual(all.count, Set(all).count, "no two workers shared a mock port")
+    }
+
+    /// The test prints a secret-looking variable and fails with the whole environment in its
+    /// message: no file of the report may contain the value.
+    func testSecretValuesNeverReachTheReport() throws {
+        let files = FileManager.default.enumerator(at: report, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        var checked = 0
+        for file in files where !file.hasDirectoryPath {
+            guard let data = try? Data(contentsOf: file) else { continue }
+            checked += 1
+            XCTAssertNil(data.range(of: Data(Self.secret.utf8)), "\(file.path) contains the secret")
+        }
+        XCTAssertGreaterThan(checked, 5)
+        let results = try String(contentsOf: report.appendingPathComponent("results.json"), encoding: .utf8)
+        XCTAssertTrue(results.contains("DEPLOY_TOKEN is ***"), "masked, not dropped")
     }
 
     func testRunCommandWithoutJUnitPlaceholderIsRejected() throws {

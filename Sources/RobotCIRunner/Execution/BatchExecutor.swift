@@ -22,6 +22,8 @@ struct BatchOutcome {
 /// streams, and reports every test's attempt the moment its result line arrives.
 final class BatchExecutor: @unchecked Sendable {
     let source: TestSource
+    /// Masks secret environment values in the batch logs (the recorder masks attempts).
+    let redactor: SecretRedactor
     let baseEnvironment: [String: String]
     let testTimeout: Double
     let runID: String
@@ -32,6 +34,7 @@ final class BatchExecutor: @unchecked Sendable {
     init(source: TestSource, baseEnvironment: [String: String], testTimeout: Double, runID: String,
          layout: ReportLayout, clock: RunClock, recorder: RunRecorder) {
         self.source = source
+        self.redactor = SecretRedactor(environment: baseEnvironment)
         self.baseEnvironment = baseEnvironment
         self.testTimeout = testTimeout
         self.runID = runID
@@ -54,7 +57,7 @@ final class BatchExecutor: @unchecked Sendable {
         try? FileManager.default.createDirectory(at: artifactsDir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: artifactsDir) }
         let logPath = layout.batchLogPath(item.id)
-        let log = BatchLog(path: layout.directory.appendingPathComponent(logPath).path)
+        let log = BatchLog(path: layout.directory.appendingPathComponent(logPath).path, redactor: redactor)
 
         var env = baseEnvironment
         env["ROBOTCI_WORKER_INDEX"] = String(worker)
@@ -283,8 +286,10 @@ extension Artifact {
 /// The full output of one batch process, written as it streams (buffered, never fsynced).
 final class BatchLog {
     private var file: UnsafeMutablePointer<FILE>?
+    private let redactor: SecretRedactor
 
-    init(path: String) {
+    init(path: String, redactor: SecretRedactor) {
+        self.redactor = redactor
         #if os(Linux)
         file = fopen(path, "we")  // close-on-exec: not inherited by worker processes
         #else
@@ -294,7 +299,7 @@ final class BatchLog {
 
     func write(_ line: Substring) {
         guard let file else { return }
-        var s = String(line)
+        var s = redactor.redact(String(line))
         s.append("\n")
         s.withCString { _ = fputs($0, file) }
     }

@@ -118,14 +118,17 @@ final class RunRecorder: @unchecked Sendable {
     private let quarantine: (TestID) -> Bool
     let progress: Progress
     var queue: WorkQueue?
+    private let redactor: SecretRedactor
 
-    init(journal: JournalWriter, quarantine: @escaping (TestID) -> Bool, progress: Progress) {
+    init(journal: JournalWriter, quarantine: @escaping (TestID) -> Bool, progress: Progress, redactor: SecretRedactor = SecretRedactor(environment: [:])) {
+        self.redactor = redactor
         self.journal = journal
         self.quarantine = quarantine
         self.progress = progress
     }
 
     func record(_ test: TestID, _ attempt: Attempt) {
+        let attempt = redactor.redact(attempt)
         let quarantined = quarantine(test)
         journal.append(.attempt(test: test, quarantined: quarantined, attempt: attempt))
         let retrying = attempt.outcome.isFailure

@@ -32,3 +32,9 @@ def test_parametrized(value):
 class TestLogin:
     def test_in_a_class(self):
         assert "robot".upper() == "ROBOT"
+
+
+def test_prints_its_environment():
+    # Careless but common: robotci must mask secret-looking values before they reach a report.
+    print("DEPLOY_TOKEN is", os.environ.get("DEPLOY_TOKEN", "unset"))
+    assert os.environ.get("DEPLOY_TOKEN") == "wrong on purpose", dict(os.environ)
