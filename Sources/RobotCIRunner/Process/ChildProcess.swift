@@ -71,7 +71,9 @@ final class ChildProcess {
         posix_spawnattr_setpgroup(&attr, 0)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let argv = [executable] + arguments
+        // If robotci itself is killed (SIGKILL, the OOM killer), its children must not run
+        // on unwatched: a hanging test would never end. They get a parent-death signal.
+        let (program, argv) = Self.withParentDeathSignal(executable, arguments)
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var childPID: pid_t = 0
         // Spawned under the registry's lock so the stray reaper never mistakes a
@@ -79,7 +81,7 @@ final class ChildProcess {
         let rc = ChildRegistry.shared.withLock { pids in
             let rc = withCStrings(argv) { cArgv in
                 withCStrings(envp) { cEnv in
-                    posix_spawn(&childPID, executable, &actions, &attr, cArgv, cEnv)
+                    posix_spawn(&childPID, program, &actions, &attr, cArgv, cEnv)
                 }
             }
             if rc == 0 { pids.insert(childPID) }
@@ -93,6 +95,24 @@ final class ChildProcess {
         pid = childPID
         outputFD = readEnd
     }
+
+    /// `setpriv --pdeathsig KILL -- executable arguments…` (Linux, util-linux): the child gets
+    /// SIGKILL when the thread that spawned it ends, which for robotci means robotci died
+    /// (children are spawned from the main thread and from slot threads that wait for them).
+    /// setpriv execs the program, so the pid and process group are the child's own. Without
+    /// setpriv, or for a path that cannot be run (so spawn errors stay the same), unchanged.
+    static func withParentDeathSignal(_ executable: String, _ arguments: [String]) -> (String, [String]) {
+        guard let setpriv = setpriv, access(executable, X_OK) == 0 else { return (executable, [executable] + arguments) }
+        return (setpriv, [setpriv, "--pdeathsig", "KILL", "--", executable] + arguments)
+    }
+
+    private static let setpriv: String? = {
+        #if os(Linux)
+        return ["/usr/bin/setpriv", "/bin/setpriv"].first { access($0, X_OK) == 0 }
+        #else
+        return nil
+        #endif
+    }()
 
     /// Kills the child's whole process group.
     func killGroup(_ signal: Int32 = SIGKILL) {

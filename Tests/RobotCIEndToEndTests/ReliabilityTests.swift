@@ -1,0 +1,448 @@
+import Foundation
+import XCTest
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fault injection: the built `robotci` runs `Tests/Fixtures/Reliability` (or this package's
+/// browser tests) while a fault is injected from outside, and the report must still account
+/// for every test. Each test prints one `RELIABILITY | fault | repetitions | outcome` line,
+/// the numbers README's reliability table quotes.
+final class ReliabilityTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Reliability")
+    }
+
+    // MARK: - kill -9 of worker processes
+
+    /// Five times during one run, a worker process is SIGKILLed while a test of it runs:
+    /// that test gets a `crashed` attempt (and passes on its retry), the rest of its batch
+    /// re-runs, the run completes and every listed test has exactly one record.
+    func testKillNineOfWorkersMidBatch() throws {
+        let f = try Fault("kill9-workers")
+        let started = Date()
+        let run = try f.start(["--filter", "SlowTests", "--shards", "3", "--retries", "2", "--test-timeout", "30"],
+                              env: ["RELIABILITY_SLEEP": "0.8"])
+        defer { run.stop() }
+        var kills: [(pid: pid_t, test: String)] = []
+        let deadline = Date().addingTimeInterval(60)
+        while kills.count < 5 && run.isRunning && Date() < deadline {
+            // A worker whose current test started 0.05–0.35 s ago: 0.45 s of it are left.
+            let now = Date().timeIntervalSince1970
+            let candidates = f.runningTests().filter { entry in
+                (0.05...0.35).contains(now - entry.since) && !kills.contains { $0.pid == entry.pid || $0.test == entry.test }
+                    && Proc.parent(of: entry.pid) == run.pid && Proc.commandLine(entry.pid).contains("ReliabilityPackageTests.xctest")
+            }
+            if let victim = candidates.randomElement() {
+                XCTAssertEqual(kill(victim.pid, SIGKILL), 0)
+                kills.append((victim.pid, victim.test))
+                usleep(600_000)
+            } else {
+                usleep(20_000)
+            }
+        }
+        let status = run.wait(timeout: 120)
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(kills.count, 5, "found a worker mid-test five times")
+        XCTAssertEqual(status, 0, "killed tests pass on their retry (flaky); \(run.stderr)")
+
+        let listed = try f.listed(["--filter", "SlowTests"])
+        let results = try f.results()
+        XCTAssertEqual(listed.count, 24)
+        XCTAssertEqual(results.ids, listed, "every listed test has exactly one record in results.json")
+        let junit = try JUnitCount(f.report.appendingPathComponent("junit.xml"))
+        XCTAssertEqual(junit.ids, listed, "every listed test has exactly one testcase in junit.xml")
+
+        var crashed = 0
+        for (id, attempts) in results.attempts {
+            let outcomes = attempts.map { $0["outcome"] as? String ?? "?" }
+            crashed += outcomes.filter { $0 == "crashed" }.count
+            if let kill = kills.first(where: { id.hasSuffix($0.test) }) {
+                XCTAssertEqual(outcomes, ["crashed", "passed"], "\(id) was running in pid \(kill.pid) when it was killed")
+                let message = ((attempts.first?["failures"] as? [[String: Any]])?.last?["message"] as? String) ?? ""
+                XCTAssertTrue(message.contains("signal 9"), message)
+                XCTAssertEqual(junit.verdicts[id], "flaky", id)
+            } else {
+                XCTAssertEqual(outcomes, ["passed"], "\(id) was not hit, so it passed once")
+            }
+        }
+        XCTAssertEqual(crashed, kills.count, "no test but the killed ones is blamed")
+        XCTAssertEqual(f.leftovers(), [])
+        reliabilityRow("kill -9 of a worker mid-test", repetitions: kills.count,
+               "\(crashed) crashed attempts (signal 9), each passed on retry (flaky); \(results.ids.count)/\(listed.count) tests once in results.json and junit.xml; exit \(status); \(String(format: "%.1f", seconds)) s")
+    }
+
+    // MARK: - kill -9 of robotci
+
+    /// robotci itself is SIGKILLed mid-run: its journal rebuilds a valid report of every
+    /// test that had finished, and no worker outlives it.
+    func testKillNineOfRobotCIItselfLeavesARebuildableJournal() throws {
+        let f = try Fault("kill9-robotci")
+        let run = try f.start(["--filter", "SlowTests|HangTests", "--shards", "2", "--test-timeout", "60"],
+                              env: ["RELIABILITY_SLEEP": "0.4"])
+        defer { run.stop() }
+        XCTAssertTrue(waitUntil(60) { f.journalAttempts() >= 6 && f.runningTests().contains { $0.test == "HangTests/testHangs" } },
+                      "the run got going: \(run.stderr)")
+        let workers = Proc.children(of: run.pid)
+        XCTAssertFalse(workers.isEmpty, "robotci had live workers when it was killed")
+        XCTAssertEqual(kill(run.pid, SIGKILL), 0)
+        _ = run.wait(timeout: 10)
+        // Its workers die with it (parent-death signal), the hanging one included.
+        let orphansGone = waitUntil(5) { workers.allSatisfy { !Proc.isLive($0) } }
+        let survivors = workers.filter { Proc.isLive($0) }
+        XCTAssertTrue(orphansGone, "workers outlived robotci: \(survivors.map { "\($0): \(Proc.commandLine($0))" })")
+
+        let journal = try String(contentsOf: f.report.appendingPathComponent("results.jsonl"), encoding: .utf8)
+        let lines = journal.split(separator: "\n")
+        var journalTests = Set<String>()
+        var whole = 0
+        for (i, line) in lines.enumerated() {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                XCTAssertEqual(i, lines.count - 1, "only a last line cut off mid-write may be partial")
+                continue
+            }
+            whole += 1
+            if object["type"] as? String == "attempt", let test = object["test"] as? String { journalTests.insert(test) }
+        }
+        XCTAssertFalse(journal.contains("\"type\":\"finished\""), "the run never finished")
+
+        let rebuilt = f.directory.appendingPathComponent("rebuilt")
+        let r = try E2E.run(["report", "--results", f.report.appendingPathComponent("results.jsonl").path, "--output", rebuilt.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let junit = try JUnitCount(rebuilt.appendingPathComponent("junit.xml"))
+        let results = try Results(rebuilt.appendingPathComponent("results.json"))
+        XCTAssertEqual(Set(junit.ids), journalTests, "every test of the journal is in the rebuilt junit.xml, once")
+        XCTAssertEqual(junit.ids.count, journalTests.count)
+        XCTAssertEqual(Set(results.ids), journalTests)
+        XCTAssertEqual(results.metadata["interrupted"] as? Bool, true, "a journal without its end is a partial run")
+        XCTAssertFalse(journalTests.contains("ReliabilityTests.HangTests/testHangs"), "the test running at the kill is not invented")
+        XCTAssertEqual(f.leftovers(), [])
+        reliabilityRow("kill -9 of robotci mid-run", repetitions: 1,
+               "journal: \(whole)/\(lines.count) lines whole, \(journalTests.count) tests; `robotci report --results results.jsonl` rebuilt junit.xml + results.json with all \(junit.ids.count) (interrupted: true); \(workers.count) workers died with robotci")
+    }
+
+    // MARK: - SIGINT / SIGTERM
+
+    /// SIGINT and SIGTERM while a test hangs and others run: exit 130 within 5 s, a valid
+    /// partial report, nothing left running.
+    func testSigintAndSigtermExit130WithinFiveSeconds() throws {
+        var lines: [String] = []
+        for (name, signal) in [("SIGINT", SIGINT), ("SIGTERM", SIGTERM)] {
+            let f = try Fault("signal-\(name)")
+            let run = try f.start(["--filter", "SlowTests|HangTests", "--shards", "2", "--test-timeout", "120"],
+                                  env: ["RELIABILITY_SLEEP": "0.4"])
+            defer { run.stop() }
+            XCTAssertTrue(waitUntil(60) { f.journalAttempts() >= 3 && f.runningTests().contains { $0.test == "HangTests/testHangs" } },
+                          "\(name): the run got going: \(run.stderr)")
+            let sent = Date()
+            XCTAssertEqual(kill(run.pid, signal), 0)
+            let status = run.wait(timeout: 30)
+            let seconds = Date().timeIntervalSince(sent)
+            XCTAssertEqual(status, 130, "\(name): \(run.stderr)")
+            XCTAssertLessThan(seconds, 5, "\(name): robotci took \(seconds) s to exit")
+            let results = try f.results()
+            XCTAssertEqual(results.metadata["interrupted"] as? Bool, true, name)
+            let junit = try JUnitCount(f.report.appendingPathComponent("junit.xml"))
+            XCTAssertEqual(junit.ids, results.ids, "\(name): junit.xml and results.json list the same tests")
+            XCTAssertGreaterThanOrEqual(results.ids.count, 3, name)
+            XCTAssertFalse(results.ids.contains("ReliabilityTests.HangTests/testHangs"), "\(name): the interrupted test is not called a failure")
+            for (id, attempts) in results.attempts { XCTAssertFalse(attempts.isEmpty, id) }
+            XCTAssertTrue(run.stderr.contains("interrupted"), run.stderr)
+            let left = f.leftovers()
+            XCTAssertEqual(left, [], name)
+            lines.append("\(name): exit \(status) after \(String(format: "%.2f", seconds)) s, partial report of \(results.ids.count) tests (junit.xml parses, interrupted: true), \(left.count) processes left")
+        }
+        reliabilityRow("SIGINT / SIGTERM mid-run", repetitions: 2, lines.joined(separator: "; "))
+    }
+
+    // MARK: - ports
+
+    /// Between batches, a foreign process takes the port the slot's last batch used, three
+    /// times: each next batch gets a new port, and its test can bind it.
+    func testMockPortTakenBetweenBatchesIsReplaced() throws {
+        let f = try Fault("ports")
+        let run = try f.start(["--filter", "PortTests", "--shards", "1", "--max-batch-size", "1", "--retries", "0"])
+        defer { run.stop() }
+        var held: [Int: Int32] = [:]  // port → listening socket of the "foreign process"
+        defer { for fd in held.values { close(fd) } }
+        var seen: [(test: String, port: Int, bound: Bool)] = []
+        let deadline = Date().addingTimeInterval(60)
+        while seen.count < 4 && run.isRunning && Date() < deadline {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: f.state.path)) ?? []
+            for file in files.sorted() where file.hasPrefix("port-") {
+                let test = String(file.dropFirst("port-".count))
+                guard !seen.contains(where: { $0.test == test }),
+                      let text = try? String(contentsOf: f.state.appendingPathComponent(file), encoding: .utf8) else { continue }
+                let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+                guard parts.count == 2, let port = Int(parts[0]) else { continue }
+                seen.append((test, port, parts[1] == "true"))
+                if held.count < 3, held[port] == nil, let fd = Socket.listen(port: port) { held[port] = fd }
+                FileManager.default.createFile(atPath: f.state.appendingPathComponent("go-\(test)").path, contents: nil)
+            }
+            usleep(20_000)
+        }
+        let status = run.wait(timeout: 60)
+        XCTAssertEqual(status, 0, run.stderr)
+        XCTAssertEqual(seen.count, 4)
+        XCTAssertEqual(held.count, 3, "three ports were taken away")
+        XCTAssertEqual(Set(seen.map(\.port)).count, 4, "each batch after a takeover got another port: \(seen)")
+        for (i, s) in seen.enumerated() {
+            XCTAssertTrue(s.bound, "\(s.test) could bind its ROBOTCI_MOCK_PORT \(s.port)")
+            if i > 0 { XCTAssertNotNil(held[seen[i - 1].port], "the port before \(s.test) was held by then") }
+        }
+        let results = try f.results()
+        let batchPorts = results.batches.compactMap { $0["mockPort"] as? Int }
+        XCTAssertEqual(batchPorts, seen.map(\.port), "results.json records the port each batch was given")
+        XCTAssertEqual(Set(results.batches.compactMap { $0["worker"] as? Int }), [0], "one slot throughout")
+        reliabilityRow("mock port taken by a foreign process between batches", repetitions: held.count,
+               "slot 0 moved \(seen.map { String($0.port) }.joined(separator: " → ")); every test bound the port it was given; exit \(status)")
+    }
+
+    // MARK: - escaping grandchild
+
+    /// A test starts a grandchild that calls setsid() (own session and process group,
+    /// holding the test's stdout): robotci, a child subreaper, still ends it.
+    func testGrandchildThatCallsSetsidIsEnded() throws {
+        let f = try Fault("setsid")
+        let started = Date()
+        let run = try f.start(["--filter", "EscapeTests", "--shards", "1", "--retries", "0", "--test-timeout", "30"])
+        defer { run.stop() }
+        let status = run.wait(timeout: 60)
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(status, 0, run.stderr)
+        let results = try f.results()
+        let output = (results.attempts.first?.value.first?["output"] as? String) ?? ""
+        let pid = output.range(of: #"escaped grandchild pid (\d+) session \1"#, options: .regularExpression)
+            .flatMap { pid_t(output[$0].split(separator: " ")[3]) }
+        XCTAssertNotNil(pid, "the test started a grandchild in its own session: \(output)")
+        if let pid { XCTAssertFalse(Proc.isLive(pid), "grandchild \(pid) still runs: \(Proc.commandLine(pid))") }
+        let left = f.leftovers()
+        XCTAssertEqual(left, [])
+        XCTAssertLessThan(seconds, 20, "the grandchild holding the output pipe does not stall the run")
+        reliabilityRow("grandchild calls setsid() and sleeps", repetitions: 1,
+               "grandchild \(pid.map(String.init) ?? "?") (own session) killed by robotci; \(left.count) processes with the run's marker left; run took \(String(format: "%.1f", seconds)) s")
+    }
+}
+
+// MARK: - Support
+
+/// Prints one line of the reliability table.
+func reliabilityRow(_ fault: String, repetitions: Int, _ outcome: String) {
+    print("RELIABILITY | \(fault) | \(repetitions) | \(outcome)")
+}
+
+/// Polls `condition` every 20 ms for up to `seconds`.
+func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+/// One fault scenario: a scratch folder (state files, report) and a marker every process
+/// of the run inherits, so leftovers are found exactly.
+struct Fault {
+    let directory: URL
+    let state: URL
+    let report: URL
+    let marker: String
+
+    init(_ label: String) throws {
+        directory = E2E.temporaryDirectory("reliability-\(label)")
+        state = directory.appendingPathComponent("state")
+        report = directory.appendingPathComponent("report")
+        marker = "RELIABILITY_RUN=\(label)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    }
+
+    var environment: [String: String] {
+        let parts = marker.split(separator: "=", maxSplits: 1).map(String.init)
+        return ["RELIABILITY_STATE": state.path, parts[0]: parts[1]]
+    }
+
+    /// `robotci run` on the Reliability fixture, in the background.
+    func start(_ args: [String], env: [String: String] = [:], package: String = E2E.fixture("Reliability")) throws -> Background {
+        try Background(["run", "--package", package, "--skip-build", "--report-dir", report.path] + args,
+                       env: environment.merging(env) { _, new in new }, logs: directory)
+    }
+
+    /// `robotci list` with the same filters: the tests a run must account for.
+    func listed(_ args: [String]) throws -> [String] {
+        let r = try E2E.run(["list", "--package", E2E.fixture("Reliability"), "--skip-build"] + args)
+        return r.stdout.split(separator: "\n").map(String.init).sorted()
+    }
+
+    /// What each live worker process says it is running, and since when.
+    func runningTests() -> [(pid: pid_t, test: String, since: Double)] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? []
+        return files.compactMap { name in
+            guard name.hasPrefix("running-"), let pid = pid_t(name.dropFirst("running-".count)), Proc.isLive(pid),
+                  let text = try? String(contentsOf: state.appendingPathComponent(name), encoding: .utf8) else { return nil }
+            let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            guard parts.count == 2, let since = Double(parts[1]) else { return nil }
+            return (pid, String(parts[0]), since)
+        }
+    }
+
+    /// Attempt lines in the journal so far.
+    func journalAttempts() -> Int {
+        let text = (try? String(contentsOf: report.appendingPathComponent("results.jsonl"), encoding: .utf8)) ?? ""
+        return text.components(separatedBy: "\"type\":\"attempt\"").count - 1
+    }
+
+    func results() throws -> Results { try Results(report.appendingPathComponent("results.json")) }
+
+    /// Live processes of this run (zombies waiting for init are not running anything).
+    func leftovers() -> [String] {
+        var found: [String] = []
+        _ = waitUntil(3) {
+            found = E2E.processes(withEnvironment: marker).filter { !Proc.isZombie($0) }
+            return found.isEmpty
+        }
+        // Never leave them behind for the next test: they are this run's, found by its marker.
+        for line in found { if let pid = pid_t(line.split(separator: ":")[0]) { kill(pid, SIGKILL) } }
+        return found
+    }
+}
+
+/// robotci running in the background, its output in files. Spawned with posix_spawn and
+/// reaped with waitpid: Foundation's `Process` notices an exit only when every descendant
+/// has closed a descriptor the child inherited, which a surviving worker would hold.
+final class Background {
+    let pid: pid_t
+    let stderrURL: URL
+    private var status: Int32?
+    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    init(_ args: [String], env: [String: String], logs: URL) throws {
+        stderrURL = logs.appendingPathComponent("robotci.stderr")
+        let stdoutPath = logs.appendingPathComponent("robotci.stdout").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["CI"] = "true"
+        for (k, v) in env { environment[k] = v }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([E2E.robotci] + args).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, E2E.robotci, &actions, nil, argv, envp)
+        guard rc == 0 else { throw NSError(domain: "posix_spawn robotci: \(String(cString: strerror(rc)))", code: Int(rc)) }
+        pid = child
+    }
+
+    var isRunning: Bool {
+        if status != nil { return false }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+        status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        return false
+    }
+
+    /// Waits for the exit status (SIGKILLs robotci after `timeout`); 128+N when killed by signal N.
+    func wait(timeout: Double) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning && Date() < deadline { usleep(20_000) }
+        if isRunning {
+            kill(pid, SIGKILL)
+            while isRunning { usleep(10_000) }
+        }
+        return status ?? -1
+    }
+
+    /// Ends robotci if a failed assertion left it running.
+    func stop() {
+        if isRunning { _ = wait(timeout: 0) }
+    }
+}
+
+/// `results.json`, parsed with Foundation.
+struct Results {
+    let json: [String: Any]
+    init(_ url: URL) throws {
+        json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], url.path)
+    }
+    var tests: [[String: Any]] { json["tests"] as? [[String: Any]] ?? [] }
+    var ids: [String] { tests.compactMap { $0["id"] as? String }.sorted() }
+    var attempts: [String: [[String: Any]]] {
+        Dictionary(tests.map { ($0["id"] as? String ?? "", $0["attempts"] as? [[String: Any]] ?? []) }, uniquingKeysWith: { a, b in a + b })
+    }
+    var batches: [[String: Any]] { json["batches"] as? [[String: Any]] ?? [] }
+    var metadata: [String: Any] { json["metadata"] as? [String: Any] ?? [:] }
+}
+
+/// Every `testcase` of a junit.xml (duplicates kept), read with Foundation's XML parser.
+struct JUnitCount {
+    let ids: [String]
+    let verdicts: [String: String]
+    init(_ url: URL) throws {
+        let doc = try XMLDocument(contentsOf: url, options: [])
+        ids = try doc.nodes(forXPath: "//testcase").compactMap { node -> String? in
+            guard let el = node as? XMLElement else { return nil }
+            return "\(el.attribute(forName: "classname")?.stringValue ?? "")/\(el.attribute(forName: "name")?.stringValue ?? "")"
+        }.sorted()
+        verdicts = try E2E.junitVerdicts(url).mapValues(\.verdict)
+    }
+}
+
+/// /proc lookups.
+enum Proc {
+    static func stat(_ pid: pid_t) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+
+    /// Exists and is not a zombie.
+    static func isLive(_ pid: pid_t) -> Bool {
+        guard let fields = stat(pid), let state = fields.first else { return false }
+        return state != "Z" && state != "X"
+    }
+
+    static func parent(of pid: pid_t) -> pid_t? { stat(pid).flatMap { $0.count > 1 ? pid_t($0[1]) : nil } }
+
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(pid_t.init).filter { Proc.parent(of: $0) == parent && isLive($0) }
+    }
+
+    static func commandLine(_ pid: pid_t) -> String {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+        return String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+    }
+
+    /// For `E2E.processes` lines (`"PID: command"`).
+    static func isZombie(_ line: String) -> Bool {
+        guard let pid = pid_t(line.split(separator: ":")[0]) else { return true }
+        return !isLive(pid)
+    }
+}
+
+/// A listening TCP socket on 127.0.0.1, as a foreign program would hold one.
+enum Socket {
+    static func listen(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && Glibc.listen(fd, 1) == 0
+            }
+        }
+        if !ok { close(fd); return nil }
+        return fd
+    }
+}
