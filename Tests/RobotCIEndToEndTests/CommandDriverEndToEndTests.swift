@@ -61,7 +61,7 @@ final class CommandDriverEndToEndTests: XCTestCase {
     }
 
     func testCrashAndHangCostOnlyTheirOwnTest() throws {
-        let tests = try resultsTests()
+        let tests = try E2E.attemptsByTest(in: report)
         let crashed = try XCTUnwrap(tests["tests/ui/test_faults.py::test_crashes"])
         XCTAssertEqual(crashed.count, 3, "crashed on every attempt")
         let message = ((crashed[0]["failures"] as? [[String: Any]])?.first?["message"] as? String) ?? ""
@@ -71,7 +71,7 @@ final class CommandDriverEndToEndTests: XCTestCase {
     }
 
     func testEachWorkerServesOnItsOwnMockPort() throws {
-        let tests = try resultsTests()
+        let tests = try E2E.attemptsByTest(in: report)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any])
         let batches = try XCTUnwrap(json["batches"] as? [[String: Any]])
         let batchPort = Dictionary(uniqueKeysWithValues: batches.compactMap { b in (b["id"] as? Int).map { ($0, b["mockPort"] as? Int ?? -1) } })
@@ -115,14 +115,5 @@ final class CommandDriverEndToEndTests: XCTestCase {
         let r = try E2E.run(["run", "--package", dir.path, "--report-dir", dir.appendingPathComponent("r").path], cwd: dir.path)
         XCTAssertEqual(r.status, 2)
         XCTAssertTrue(r.stderr.contains("robotci.yml:3") && r.stderr.contains("{junit}"), r.stderr)
-    }
-
-    private func resultsTests() throws -> [String: [[String: Any]]] {
-        let data = try Data(contentsOf: report.appendingPathComponent("results.json"))
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let tests = try XCTUnwrap(json["tests"] as? [[String: Any]])
-        var out: [String: [[String: Any]]] = [:]
-        for t in tests { out[t["id"] as? String ?? ""] = t["attempts"] as? [[String: Any]] ?? [] }
-        return out
     }
 }

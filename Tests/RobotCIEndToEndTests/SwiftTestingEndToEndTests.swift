@@ -60,7 +60,7 @@ final class SwiftTestingEndToEndTests: XCTestCase {
     }
 
     func testParameterizedCasesShowTheirArguments() throws {
-        let tests = try resultsTests()
+        let tests = try E2E.attemptsByTest(in: report)
         let attempt = try XCTUnwrap(tests["SwiftTestingFixtureTests.ArithmeticTests/parameterized(value:)"]?.first)
         let failures = try XCTUnwrap(attempt["failures"] as? [[String: Any]])
         XCTAssertEqual(failures.count, 1, "only the odd case failed")
@@ -83,13 +83,5 @@ final class SwiftTestingEndToEndTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let v = try E2E.junitVerdicts(dir.appendingPathComponent("junit.xml"))
         XCTAssertEqual(v.mapValues(\.verdict), ["OnlyTests/one()": "passed", "OnlyTests/lengths(text:)": "passed"], r.stderr)
-    }
-
-    private func resultsTests() throws -> [String: [[String: Any]]] {
-        let data = try Data(contentsOf: report.appendingPathComponent("results.json"))
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var out: [String: [[String: Any]]] = [:]
-        for t in try XCTUnwrap(json["tests"] as? [[String: Any]]) { out[t["id"] as? String ?? ""] = t["attempts"] as? [[String: Any]] ?? [] }
-        return out
     }
 }
