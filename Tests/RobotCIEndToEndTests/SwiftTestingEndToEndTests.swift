@@ -66,7 +66,7 @@ final class SwiftTestingEndToEndTests: XCTestCase {
         XCTAssertEqual(failures.count, 1, "only the odd case failed")
         XCTAssertEqual(failures.first?["message"] as? String, "with arguments (3): Expectation failed: (value % 2 → 1) == 0 — 3 is odd")
         let output = attempt["output"] as? String ?? ""
-        for value in [2, 3, 4] { XCTAssertTrue(output.contains("◇ case: 1 argument value → \(value)"), output) }
+        for value in [2, 3, 4] { XCTAssertTrue(output.contains("Test case passing 1 argument value → \(value) "), output) }
     }
 
     func testOutputIsTheTestsOwnAndUncoloured() throws {

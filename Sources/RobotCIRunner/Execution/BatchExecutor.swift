@@ -135,7 +135,6 @@ final class BatchExecutor: @unchecked Sendable {
                 running = nil
             case .error(let file, let lineNo, _, let message):
                 keep()
-                if line == nil { running?.output.append(Substring("✘ " + message)) }
                 // corelibs XCTest reports thrown errors at `<EXPR>:0`, which is no location.
                 let located = file != "<EXPR>" && lineNo > 0
                 running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: message))
@@ -145,8 +144,6 @@ final class BatchExecutor: @unchecked Sendable {
                 running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: reason))
             case .other:
                 keep()
-            case .note(let text):
-                running?.output.append(Substring(text))
             }
         }
 
