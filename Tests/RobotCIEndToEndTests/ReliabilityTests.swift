@@ -159,6 +159,49 @@ final class ReliabilityTests: XCTestCase {
         reliabilityRow("SIGINT / SIGTERM mid-run", repetitions: 2, lines.joined(separator: "; "))
     }
 
+    // MARK: - chromedriver
+
+    /// A RobotKit test's chromedriver is SIGKILLed mid-test: that test fails with a message
+    /// that names the dead driver, and the next test in the same process gets a new one.
+    func testChromedriverKilledMidTest() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
+        }
+        let f = try Fault("chromedriver")
+        let prefix = "RobotKitTests.DriverDeathUnderRobotCITests/"
+        let a = prefix + "testA_ChromedriverIsKilledMidTest", b = prefix + "testB_NextTestGetsAFreshDriver"
+        // History that says both are short, so they share one process (one batch).
+        try FileManager.default.createDirectory(at: f.report, withIntermediateDirectories: true)
+        try #"{"tests":{"\#(a)":0.1,"\#(b)":0.1},"version":1}"#.write(to: f.report.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
+        // This very package's test bundle is already built (we are running in it).
+        let run = try f.start(["--filter", "DriverDeathUnderRobotCITests", "--shards", "1", "--retries", "0", "--test-timeout", "60"],
+                              env: ["ROBOTCI_DRIVER_DEATH_E2E": "1"], package: E2E.root.path)
+        defer { run.stop() }
+        let status = run.wait(timeout: 150)
+        XCTAssertEqual(status, 1, run.stderr)
+        let results = try f.results()
+        let first = try XCTUnwrap(results.attempts[a]?.first, "\(results.ids)")
+        let second = try XCTUnwrap(results.attempts[b]?.first, "\(results.ids)")
+        XCTAssertEqual(first["outcome"] as? String, "failed")
+        XCTAssertEqual(second["outcome"] as? String, "passed", second["output"] as? String ?? "")
+        XCTAssertEqual(first["batch"] as? Int, second["batch"] as? Int, "both ran in one process")
+        let messages = ((first["failures"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        XCTAssertTrue(messages.contains { $0.contains("chromedriver") && $0.contains("no longer running") }, "\(messages)")
+        func pids(_ attempt: [String: Any], after label: String) -> [String] {
+            let output = attempt["output"] as? String ?? ""
+            guard let range = output.range(of: label) else { return [] }
+            return output[range.upperBound...].prefix { $0 != " " && $0 != "\n" }.split(separator: ",").map(String.init)
+        }
+        let killed = pids(first, after: "killing chromedriver ")
+        let fresh = pids(second, after: "chromedriver now ")
+        XCTAssertFalse(killed.isEmpty)
+        XCTAssertFalse(fresh.isEmpty, "the second test runs a driver")
+        XCTAssertTrue(Set(killed).isDisjoint(with: fresh), "a new chromedriver, not the killed one: \(killed) vs \(fresh)")
+        XCTAssertEqual(f.leftovers(), [])
+        reliabilityRow("chromedriver killed mid-test", repetitions: 1,
+               "killed driver \(killed.joined(separator: ",")): test failed with \"\(messages.first { $0.contains("chromedriver") }?.prefix(120) ?? "")…\"; next test in the same process passed on new driver \(fresh.joined(separator: ",")); 0 browsers left")
+    }
+
     // MARK: - ports
 
     /// Between batches, a foreign process takes the port the slot's last batch used, three

@@ -42,6 +42,16 @@ final class ChromeDriverService: @unchecked Sendable {
         return started
     }
 
+    /// When `url` is this process's chromedriver and it has died (killed, crashed), a sentence
+    /// that says so; nil while it runs. `endpoint()` starts a new one for the next launch.
+    func deathNotice(for url: String) -> String? {
+        lock.withLock {
+            guard let current, let pid, url.hasPrefix(current.baseURL + "/"), !Self.isAlive(pid) else { return nil }
+            return "chromedriver (pid \(pid), \(current.baseURL)) is no longer running: it exited or was killed "
+                + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
+        }
+    }
+
     /// A fresh, empty Chromium profile folder inside the scratch folder.
     func newProfileDirectory() throws(RobotKitError) -> URL {
         let scratch = try endpoint().scratch

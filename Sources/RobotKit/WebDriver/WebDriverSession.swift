@@ -64,7 +64,9 @@ final class WebDriverSession {
         do {
             response = try client.send(request)
         } catch {
-            throw .transport("webdriver \(command): \(error)")
+            // Connection refused usually means the driver is gone: say so rather than curl's words alone.
+            let notice = ChromeDriverService.shared.deathNotice(for: url).map { "\($0); " } ?? ""
+            throw .transport("\(notice)webdriver \(command): \(error)")
         }
         let json = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
         let value = (json as? [String: Any])?["value"]
