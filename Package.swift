@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "RobotKit", targets: ["RobotKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "RobotCICore", targets: ["RobotCICore"]),
+        // For the fuzz package (fuzz/Package.swift), which can only depend on products.
+        .library(name: "RobotCIRunner", targets: ["RobotCIRunner"]),
+        .library(name: "RobotCIReport", targets: ["RobotCIReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

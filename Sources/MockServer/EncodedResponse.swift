@@ -49,8 +49,10 @@ struct EncodedResponse: Sendable {
     }
 
     /// Header text cannot contain line breaks; a stray CR or LF would split the response.
+    /// By scalar: "\r\n" is one Character, equal to neither "\r" nor "\n", so a header value
+    /// "a\r\nSet-Cookie: x" got through whole (caught by an invariant of fuzz/FuzzScenario).
     private static func clean(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\r" || $0 == "\n" }) else { return text }
-        return text.filter { $0 != "\r" && $0 != "\n" }
+        guard text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
     }
 }

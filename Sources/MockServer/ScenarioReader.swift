@@ -57,7 +57,7 @@ struct ScenarioReader {
     private func response(from fields: [String: Node], key: String) throws -> MockResponse {
         var response = MockResponse()
         if let status = fields["status"] {
-            guard let code = status.int, (100...599).contains(code) else {
+            guard let code = status.checkedInt, (100...599).contains(code) else {
                 throw error("must be a status code between 100 and 599, got '\(status.string ?? "?")'", at: status, key: "\(key).status")
             }
             response.status = HTTPStatus(code: code)
@@ -84,7 +84,7 @@ struct ScenarioReader {
             }
         }
         if let delay = fields["delay_ms"] {
-            guard let milliseconds = delay.int, milliseconds >= 0 else {
+            guard let milliseconds = delay.checkedInt, milliseconds >= 0 else {
                 throw error("must be a whole number of milliseconds, 0 or more, got '\(delay.string ?? "?")'", at: delay, key: "\(key).delay_ms")
             }
             response.delay = .milliseconds(milliseconds)

@@ -49,7 +49,7 @@ enum YAMLToJSON {
         case Tag.Name.bool.rawValue:
             output += (node.bool ?? false) ? "true" : "false"
         case Tag.Name.int.rawValue:
-            guard let value = node.int else { return writeString(scalar.string, to: &output) }
+            guard let value = node.checkedInt else { return writeString(scalar.string, to: &output) }
             output += String(value)
         case Tag.Name.float.rawValue:
             guard let value = node.float else { return writeString(scalar.string, to: &output) }

@@ -8,7 +8,9 @@ struct CrashSummary: Equatable {
     var line: Int?
 
     init(output: String) {
-        for raw in output.split(separator: "\n") {
+        // By Character a "\r" before "\n" makes one "\r\n", which is not "\n": a line ending
+        // in CR merged with the next one (caught by an invariant of fuzz/FuzzXCTestLine).
+        for raw in output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if reason == nil, let r = line.range(of: "Fatal error: ") {
                 reason = "Fatal error: " + line[r.upperBound...]
