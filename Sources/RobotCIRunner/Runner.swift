@@ -73,6 +73,9 @@ public final class Runner {
             all = try bundle.listTests() + swiftTesting
             source = .bundle(bundle, swiftTesting: Set(swiftTesting))
         }
+        if all.isEmpty {
+            throw RunnerError.noTests("'\(config.package)' has no tests: its test runner listed none; add tests (an XCTest or @Test in a test target), or check --package")
+        }
         var tests = all.filter { id in
             (filters.isEmpty || filters.contains { $0.matches(id.rawValue) }) && !skips.contains { $0.matches(id.rawValue) }
         }

@@ -7,7 +7,9 @@ struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Merge report folders from several machines (or JUnit files from other tools) into one report.",
         discussion: """
-            Each input is a robotci report folder (results.json), a results.json, or a JUnit XML file. \
+            Each input is a robotci report folder (results.json), a results.json, a results.jsonl \
+            journal (a run cut short), or a JUnit XML file. Attachment paths that lead outside \
+            their report folder are refused. \
             Writes junit.xml, results.json, timings.json (for the next run's --partition split), \
             index.html and attachments/ into --output. A corrupt or foreign input is rejected with \
             its path and reason, exit 2, and nothing is written. Exit 1 when a merged test failed.

@@ -7,7 +7,7 @@ public enum JournalEntry: Codable, Sendable, Equatable {
     /// Written last, with the final wall time, when the run ends normally or is interrupted.
     case finished(RunMetadata)
 
-    private enum CodingKeys: String, CodingKey { case type, run, test, quarantined, attempt, batch }
+    private enum CodingKeys: String, CodingKey { case type, format, run, test, quarantined, attempt, batch }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -31,6 +31,8 @@ public enum JournalEntry: Codable, Sendable, Equatable {
         switch self {
         case .run(let m):
             try c.encode("run", forKey: .type)
+            // The journal's format marker, on its first line (readers check it before the rest).
+            try c.encode(RunResult.formatName, forKey: .format)
             try c.encode(m, forKey: .run)
         case .finished(let m):
             try c.encode("finished", forKey: .type)

@@ -113,6 +113,17 @@ public struct RunResult: Codable, Sendable, Equatable {
     public var batches: [BatchRecord]
 
     public static let formatName = "robotci-results-v1"
+    /// The newest results/journal format this robotci reads (the N of `robotci-results-vN`).
+    public static let formatVersion = 1
+
+    /// For a `robotci-results-vN` marker newer than this robotci reads, the sentence that says
+    /// so (a newer file is not "foreign", it needs a newer robotci); nil otherwise.
+    public static func newerFormatMessage(_ marker: String) -> String? {
+        let prefix = "robotci-results-v"
+        guard marker.hasPrefix(prefix), let version = Int(marker.dropFirst(prefix.count)), version > formatVersion else { return nil }
+        return "written by a newer robotci (format '\(marker)'; this robotci reads up to '\(formatName)'): "
+            + "use a robotci at least as new as the one that wrote it"
+    }
 
     public init(metadata: RunMetadata, tests: [TestRecord], batches: [BatchRecord]) {
         self.metadata = metadata

@@ -21,11 +21,10 @@ public enum ReportWriter {
         ]
     }
 
-    /// Writes rendered files, each atomically.
+    /// Writes rendered files all or nothing: when one cannot be written (disk full, read-only
+    /// folder), none of the previous report's files is replaced.
     public static func write(rendered files: [(String, Data)], to directory: URL) throws {
-        for (name, data) in files {
-            try AtomicFile.write(data, to: directory.appendingPathComponent(name))
-        }
+        try AtomicFile.write(files.map { (directory.appendingPathComponent($0.0), $0.1) })
     }
 
     /// Reads `timings.json` from a report folder; nil when there is none or it is unreadable.

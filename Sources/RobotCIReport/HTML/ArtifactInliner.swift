@@ -76,6 +76,9 @@ enum ReportPaths {
         let base = directory.standardizedFileURL
         let url = base.appendingPathComponent(path).standardizedFileURL
         guard url.path.hasPrefix(base.path.hasSuffix("/") ? base.path : base.path + "/") else { return nil }
+        // A symbolic link inside the folder must not lead out of it either (e.g. to /etc/passwd).
+        let realBase = base.resolvingSymlinksInPath().path
+        guard url.resolvingSymlinksInPath().path.hasPrefix(realBase.hasSuffix("/") ? realBase : realBase + "/") else { return nil }
         return url
     }
 

@@ -38,6 +38,9 @@ public enum ReportInput {
         } catch {
             throw Error(description: "\(path): not JSON or not an object (\(describe(error)))")
         }
+        if let format = probe.format, let newer = RunResult.newerFormatMessage(format) {
+            throw Error(description: "\(path): \(newer)")
+        }
         guard probe.format == RunResult.formatName else {
             let found = probe.format.map { "format '\($0)'" } ?? "no 'format' field"
             throw Error(description:
@@ -57,11 +60,19 @@ public enum ReportInput {
         let decoder = JSONDecoder()
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = data.last == UInt8(ascii: "\n")
+        /// A line from a newer robotci (its run entry carries the format marker) fails as such.
+        func checkFormat(_ line: Data, _ index: Int) throws {
+            if let format = (try? decoder.decode(FormatProbe.self, from: line))?.format, let newer = RunResult.newerFormatMessage(format) {
+                throw Error(description: "\(path):\(index + 1): \(newer)")
+            }
+        }
         for (index, line) in lines.enumerated() {
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { continue }
+            if entries.isEmpty { try checkFormat(Data(line), index) }
             do {
                 entries.append(try decoder.decode(JournalEntry.self, from: Data(line)))
             } catch {
+                try checkFormat(Data(line), index)
                 // A coordinator killed mid-write leaves an unterminated last line: keep the rest.
                 if index == lines.count - 1 && !endsWithNewline {
                     warnings.append("\(path):\(index + 1): ignored the unterminated last line (the run was cut off while writing it)")

@@ -23,12 +23,22 @@ public struct MergeInput {
             if FileManager.default.fileExists(atPath: results.path) {
                 return try loadResults(results, folder: url)
             }
+            let journal = url.appendingPathComponent("results.jsonl")
+            if FileManager.default.fileExists(atPath: journal.path) { return try loadJournal(journal, folder: url) }
             let junit = url.appendingPathComponent("junit.xml")
             if FileManager.default.fileExists(atPath: junit.path) { return try loadJUnit(junit) }
-            throw MergeError("\(path): not a robotci report folder (no results.json or junit.xml in it)")
+            throw MergeError("\(path): not a robotci report folder (no results.json, results.jsonl or junit.xml in it)")
         }
         if url.pathExtension == "json" { return try loadResults(url, folder: url.deletingLastPathComponent()) }
+        if url.pathExtension == "jsonl" { return try loadJournal(url, folder: url.deletingLastPathComponent()) }
         return try loadJUnit(url)
+    }
+
+    /// A run's journal, for a machine whose robotci was killed before it wrote results.json.
+    private static func loadJournal(_ url: URL, folder: URL) throws -> MergeInput {
+        let result: RunResult
+        do { result = try ReportInput.load(url).result } catch { throw MergeError("\(error)") }
+        return try validated(result, from: url, folder: folder)
     }
 
     private static func loadResults(_ url: URL, folder: URL) throws -> MergeInput {
@@ -38,12 +48,30 @@ public struct MergeInput {
         guard let format = try? JSONDecoder().decode(Format.self, from: data) else {
             throw MergeError("\(url.path): not valid JSON")
         }
+        if let marker = format.format, let newer = RunResult.newerFormatMessage(marker) {
+            throw MergeError("\(url.path): \(newer)")
+        }
         guard format.format == RunResult.formatName else {
             throw MergeError("\(url.path): not a robotci results file (format '\(format.format ?? "none")', expected '\(RunResult.formatName)')")
         }
         let result: RunResult
         do { result = try JSONDecoder().decode(RunResult.self, from: data) } catch {
             throw MergeError("\(url.path): corrupt robotci results: \(error)")
+        }
+        return try validated(result, from: url, folder: folder)
+    }
+
+    private static func validated(_ result: RunResult, from url: URL, folder: URL) throws -> MergeInput {
+        // Attachments are copied into the merged report: a path that leads out of this
+        // report folder ("../../etc/passwd", "/etc/passwd", a symlink out) would copy a file
+        // from anywhere, or write one anywhere under the output. Refuse the input.
+        for test in result.tests {
+            for attempt in test.attempts {
+                for artifact in attempt.artifacts where ReportPaths.resolve(artifact.path, in: folder) == nil {
+                    throw MergeError("\(url.path): attachment '\(artifact.path)' of \(test.id.rawValue) (attempt \(attempt.number)) "
+                                     + "leads outside the report folder \(folder.path); refusing to merge it")
+                }
+            }
         }
         let timings = try? JSONDecoder().decode(Timings.self, from: Data(contentsOf: folder.appendingPathComponent("timings.json")))
         let label = result.metadata.partition.map { "partition \($0)" } ?? result.metadata.hostname ?? folder.lastPathComponent

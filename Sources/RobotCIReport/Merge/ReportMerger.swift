@@ -90,14 +90,18 @@ public enum ReportMerger {
         // the output folder stays untouched. Attachments are copied before rendering so
         // the HTML report can inline the small ones (steps, mock journal, tree).
         let fm = FileManager.default
-        try fm.createDirectory(at: output, withIntermediateDirectories: true)
-        for (from, to) in copies where fm.fileExists(atPath: from.path) {
-            let dest = output.appendingPathComponent(to)
-            try fm.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if fm.fileExists(atPath: dest.path) { try fm.removeItem(at: dest) }
-            try fm.copyItem(at: from, to: dest)
+        do {
+            try fm.createDirectory(at: output, withIntermediateDirectories: true)
+            for (from, to) in copies where fm.fileExists(atPath: from.path) {
+                let dest = output.appendingPathComponent(to)
+                try fm.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if fm.fileExists(atPath: dest.path) { try fm.removeItem(at: dest) }
+                try fm.copyItem(at: from, to: dest)
+            }
+            try ReportWriter.write(result, timings: timings, to: output)
+        } catch {
+            throw MergeError("cannot write the merged report into \(output.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }
-        try ReportWriter.write(result, timings: timings, to: output)
         return result
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIReport
 
 /// Seconds since the run started, from a monotonic clock.
 struct RunClock: Sendable {
@@ -57,13 +58,18 @@ struct ReportLayout: Sendable {
     /// keeps `timings.json`, which the new run plans with.
     func prepare() throws {
         let fm = FileManager.default
-        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in ["attachments", ".robotci-work", "results.jsonl"] {
-            let url = directory.appendingPathComponent(name)
-            if fm.fileExists(atPath: url.path) { try fm.removeItem(at: url) }
+        do {
+            try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+            for name in ["attachments", ".robotci-work", "results.jsonl"] {
+                let url = directory.appendingPathComponent(name)
+                if fm.fileExists(atPath: url.path) { try fm.removeItem(at: url) }
+            }
+            try fm.createDirectory(at: directory.appendingPathComponent("attachments/batches"), withIntermediateDirectories: true)
+            try fm.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw RunnerError.report("cannot write the report folder \(directory.path): \(FileWriteError.reason(error)); "
+                                     + "pass a writable --report-dir")
         }
-        try fm.createDirectory(at: directory.appendingPathComponent("attachments/batches"), withIntermediateDirectories: true)
-        try fm.createDirectory(at: workDirectory, withIntermediateDirectories: true)
     }
 }
 
@@ -83,7 +89,11 @@ final class JournalWriter: @unchecked Sendable {
     private static let appendMode = "a"
     #endif
 
+    private let path: String
+    private var warned = false
+
     init(url: URL) throws {
+        path = url.path
         guard let f = fopen(url.path, Self.appendMode) else {
             throw RunnerError.report("cannot write \(url.path): \(String(cString: strerror(errno)))")
         }
@@ -94,9 +104,14 @@ final class JournalWriter: @unchecked Sendable {
         guard let data = try? encoder.encode(entry) else { return }
         lock.withLock {
             guard let file else { return }
-            data.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
-            fputc(10, file)
-            fflush(file)
+            let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            let ok = written == data.count && fputc(10, file) != EOF && fflush(file) == 0
+            if !ok && !warned {
+                // Disk full or the like: say so once; the report at the end still has every result.
+                warned = true
+                FileHandle.standardError.write(Data(("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
+                    + "results.jsonl is incomplete from here on (the report written at the end still gets every result)\n").utf8))
+            }
         }
     }
 

@@ -132,3 +132,11 @@ final class QuietTests: XCTestCase {
         _ = values[1]
     }
 }
+
+/// About 600 KB of output: enough to fill a small disk with its batch log.
+final class LoudTests: XCTestCase {
+    func testPrintsSixHundredKilobytes() {
+        let line = String(repeating: "x", count: 100)
+        for i in 0..<6_000 { print("\(i) \(line)") }
+    }
+}
