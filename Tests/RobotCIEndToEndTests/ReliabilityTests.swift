@@ -269,6 +269,106 @@ final class ReliabilityTests: XCTestCase {
         reliabilityRow("grandchild calls setsid() and sleeps", repetitions: 1,
                "grandchild \(pid.map(String.init) ?? "?") (own session) killed by robotci; \(left.count) processes with the run's marker left; run took \(String(format: "%.1f", seconds)) s")
     }
+
+    // MARK: - report folder not writable
+
+    /// The report folder cannot be written: exit 2 with the folder and the system's reason,
+    /// and an earlier report in it is left exactly as it was.
+    func testReportFolderNotWritable() throws {
+        let f = try Fault("readonly")
+        var rows: [String] = []
+        let file = f.directory.appendingPathComponent("a-file")
+        try "not a folder".write(to: file, atomically: true, encoding: .utf8)
+
+        // 1. A path through a regular file (root can write anywhere else).
+        let under = file.appendingPathComponent("report")
+        let r1 = try E2E.run(["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--filter", "QuietTests/testA", "--report-dir", under.path])
+        XCTAssertEqual(r1.status, 2, r1.stderr)
+        XCTAssertTrue(r1.stderr.contains("cannot write the report folder \(under.path): Not a directory"), r1.stderr)
+        rows.append("parent is a file: exit \(r1.status)")
+
+        // 2. `robotci report` and `robotci merge` into such a path.
+        let earlier = f.directory.appendingPathComponent("earlier")
+        XCTAssertEqual(try E2E.run(["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--filter", "QuietTests/testA", "--report-dir", earlier.path]).status, 0)
+        let r2 = try E2E.run(["report", "--results", earlier.appendingPathComponent("results.json").path, "--output", under.path])
+        XCTAssertEqual(r2.status, 2, r2.stderr)
+        XCTAssertTrue(r2.stderr.contains("cannot write the report into \(under.path)") && r2.stderr.contains("Not a directory"), r2.stderr)
+        let r3 = try E2E.run(["merge", earlier.path, "--output", under.path])
+        XCTAssertEqual(r3.status, 2, r3.stderr)
+        XCTAssertTrue(r3.stderr.contains("cannot write the merged report into \(under.path)") && r3.stderr.contains("Not a directory"), r3.stderr)
+        rows.append("report/merge --output under a file: exit \(r2.status)/\(r3.status)")
+
+        // 3. A read-only folder holding an earlier report (read-only tmpfs, else chattr +i).
+        let disk = f.directory.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mounted = Mount.tmpfs(disk, size: "4m")
+        defer { if mounted { Mount.unmount(disk) } }
+        let report = disk.appendingPathComponent("report")
+        XCTAssertEqual(try E2E.run(["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--filter", "QuietTests/testA", "--report-dir", report.path]).status, 0)
+        let before = try Snapshot(report)
+        let how: String
+        if mounted && Mount.remountReadOnly(disk) {
+            how = "read-only tmpfs"
+        } else if Mount.run("/usr/bin/chattr", ["+i", report.path]) == 0 {
+            how = "chattr +i"
+        } else {
+            rows.append("read-only folder: not tried (neither mount nor chattr +i works here)")
+            reliabilityRow("report folder not writable", repetitions: rows.count, rows.joined(separator: "; "))
+            return
+        }
+        defer { if how == "chattr +i" { _ = Mount.run("/usr/bin/chattr", ["-i", report.path]) } }
+        let r4 = try E2E.run(["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--filter", "QuietTests/testA", "--report-dir", report.path])
+        XCTAssertEqual(r4.status, 2, r4.stderr)
+        let reason = how == "chattr +i" ? "Operation not permitted" : "Read-only file system"
+        XCTAssertTrue(r4.stderr.contains("cannot write the report folder \(report.path): \(reason)"), r4.stderr)
+        XCTAssertEqual(try Snapshot(report), before, "the earlier report is untouched")
+        rows.append("\(how) with an earlier report: exit \(r4.status), \(before.files.count) files of the earlier report unchanged")
+        reliabilityRow("report folder not writable", repetitions: 3, rows.joined(separator: "; "))
+    }
+
+    // MARK: - disk full
+
+    /// The disk fills up (a 1 MiB tmpfs): during the run (the batch log eats the space, the
+    /// journal can no longer append) and while writing the report. Exit 2 naming the file and
+    /// "No space left on device"; the earlier report's files stay whole and unchanged.
+    func testDiskFullWhileWriting() throws {
+        let f = try Fault("diskfull")
+        let disk = f.directory.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard Mount.tmpfs(disk, size: "1m") else {
+            throw XCTSkip("cannot mount a small tmpfs here (needs root and CAP_SYS_ADMIN), so a full disk cannot be made")
+        }
+        defer { Mount.unmount(disk) }
+        let report = disk.appendingPathComponent("report")
+        let args = ["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--report-dir", report.path, "--retries", "0"]
+        XCTAssertEqual(try E2E.run(args + ["--filter", "QuietTests/testA"]).status, 0)
+        let before = try Snapshot(report)
+        var rows: [String] = []
+        // Leave 128 KiB, then 24 KiB: the first run's 600 KB of output fills the disk mid-run,
+        // the second fits the run but not the report's index.html (about 48 KB).
+        for (free, filter, during) in [(131_072, "LoudTests", true), (24_576, "QuietTests/testA", false)] {
+            let filler = disk.appendingPathComponent("filler")
+            // What robotci clears when a run starts (the last run's journal and attachments)
+            // goes first, so the space left is what the run really gets.
+            for name in ["filler", "report/attachments", "report/results.jsonl", "report/.robotci-work"] {
+                try? FileManager.default.removeItem(at: disk.appendingPathComponent(name))
+            }
+            FileManager.default.createFile(atPath: filler.path, contents: Data(count: max(0, Mount.available(disk) - free)))
+            let r = try E2E.run(args + ["--filter", filter])
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains("robotci: error: cannot write \(report.path)/") && r.stderr.contains(": No space left on device"), r.stderr)
+            if during {
+                XCTAssertTrue(r.stderr.contains("warning: cannot append to \(report.path)/results.jsonl: No space left on device"), r.stderr)
+            }
+            XCTAssertEqual(try Snapshot(report), before, "the earlier report's files are whole and unchanged")
+            let temps = try FileManager.default.contentsOfDirectory(atPath: report.path).filter { $0.hasSuffix(".tmp") }
+            XCTAssertEqual(temps, [], "no half-written temp files are left")
+            let error = r.stderr.split(separator: "\n").first { $0.contains("robotci: error:") }.map(String.init) ?? ""
+            rows.append("\(during ? "fills during the run" : "fills writing the report"): exit \(r.status), \"\(error.replacingOccurrences(of: report.path, with: "<report>"))\"\(during ? " (+ journal warning)" : "")")
+        }
+        rows.append("\(before.files.count) files of the earlier report unchanged")
+        reliabilityRow("disk full", repetitions: 2, rows.joined(separator: "; "))
+    }
 }
 
 // MARK: - Support
@@ -487,5 +587,45 @@ enum Socket {
         }
         if !ok { close(fd); return nil }
         return fd
+    }
+}
+
+/// The main files of a report folder (and the names of everything in it), for "unchanged".
+struct Snapshot: Equatable {
+    let files: [String: Data]
+    init(_ folder: URL) throws {
+        var files: [String: Data] = [:]
+        for name in ["results.json", "junit.xml", "timings.json", "index.html"] {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        self.files = files
+    }
+}
+
+/// Small file systems for faults (root only; callers skip or fall back when they fail).
+enum Mount {
+    @discardableResult
+    static func run(_ tool: String, _ args: [String]) -> Int32 {
+        guard let path = [tool, "/bin/" + (tool as NSString).lastPathComponent, "/usr/bin/" + (tool as NSString).lastPathComponent]
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return -1 }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return -1 }
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    static func tmpfs(_ at: URL, size: String) -> Bool { run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", at.path]) == 0 }
+    static func remountReadOnly(_ at: URL) -> Bool { run("/bin/mount", ["-o", "remount,ro", at.path]) == 0 }
+    static func unmount(_ at: URL) { run("/bin/umount", ["-l", at.path]) }
+
+    /// Bytes free on the file system of `at` (tmpfs keeps no reserve for root).
+    static func available(_ at: URL) -> Int {
+        var s = statvfs()
+        guard statvfs(at.path, &s) == 0 else { return 0 }
+        return Int(s.f_bavail) * Int(s.f_frsize)
     }
 }
