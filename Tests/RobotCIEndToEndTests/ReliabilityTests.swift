@@ -629,3 +629,261 @@ enum Mount {
         return Int(s.f_bavail) * Int(s.f_frsize)
     }
 }
+
+/// Bad input: each case exits 2 with a message that names the culprit (file:line and key,
+/// flag, path) and writes nothing.
+final class BadInputReliabilityTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Reliability")
+    }
+
+    func testEachBadInputNamesTheCulpritAndExitsTwo() throws {
+        let dir = E2E.temporaryDirectory("bad-input")
+        let fixture = E2E.fixture("Reliability")
+        let config = dir.appendingPathComponent("robotci.yml")
+        let out = dir.appendingPathComponent("never-written")
+
+        // A package without a test target, and one whose test bundle lists no tests.
+        let noTarget = dir.appendingPathComponent("NoTestTarget")
+        try FileManager.default.createDirectory(at: noTarget.appendingPathComponent("Sources/Lib"), withIntermediateDirectories: true)
+        try "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"NoTestTarget\", targets: [.target(name: \"Lib\")])\n"
+            .write(to: noTarget.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "public let x = 1\n".write(to: noTarget.appendingPathComponent("Sources/Lib/Lib.swift"), atomically: true, encoding: .utf8)
+        let empty = dir.appendingPathComponent("EmptySuite")
+        try FileManager.default.createDirectory(at: empty.appendingPathComponent(".build/debug"), withIntermediateDirectories: true)
+        try "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"EmptySuite\", targets: [.testTarget(name: \"EmptySuiteTests\")])\n"
+            .write(to: empty.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let bundle = empty.appendingPathComponent(".build/debug/EmptySuitePackageTests.xctest")
+        try "#!/bin/sh\n# a built test bundle with no tests: lists nothing\nexit 0\n".write(to: bundle, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bundle.path)
+
+        // Results from a newer robotci (format v2), as results.json and as a journal.
+        let real = dir.appendingPathComponent("real")
+        let made = try E2E.run(["run", "--package", fixture, "--skip-build", "--filter", "QuietTests/testA", "--report-dir", real.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let newerJSON = dir.appendingPathComponent("newer/results.json"), newerJournal = dir.appendingPathComponent("newer/results.jsonl")
+        try FileManager.default.createDirectory(at: newerJSON.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for (from, to) in [("results.json", newerJSON), ("results.jsonl", newerJournal)] {
+            let text = try String(contentsOf: real.appendingPathComponent(from), encoding: .utf8)
+            XCTAssertTrue(text.contains("\"format\":\"robotci-results-v1\""), "\(from) carries its format")
+            try text.replacingOccurrences(of: "robotci-results-v1", with: "robotci-results-v2").write(to: to, atomically: true, encoding: .utf8)
+        }
+        let newer = "written by a newer robotci (format 'robotci-results-v2'; this robotci reads up to 'robotci-results-v1')"
+
+        struct Case { var name: String; var yaml: String?; var args: [String]; var expect: [String] }
+        let run = ["run", "--package", fixture, "--skip-build", "--report-dir", out.path]
+        let withConfig = run + ["--config", config.path]
+        let cases: [Case] = [
+            Case(name: "malformed YAML", yaml: "shards: 2\nfilter: [a, b\nretries: 1\n", args: withConfig,
+                 expect: ["\(config.path): invalid YAML: 3:", "did not find expected ',' or ']'"]),
+            Case(name: "unknown key", yaml: "shards: 2\nretires: 1\n", args: withConfig,
+                 expect: ["\(config.path):2: unknown key 'retires'; did you mean 'retries'?"]),
+            Case(name: "word for an integer", yaml: "shards: many\n", args: withConfig,
+                 expect: ["\(config.path):1 key 'shards': 'shards' must be an integer ≥ 1, got 'many'"]),
+            Case(name: "list for one value", yaml: "retries: [1, 2]\n", args: withConfig,
+                 expect: ["\(config.path):1 key 'retries': 'retries' takes one value, not a list"]),
+            Case(name: "mapping for a list", yaml: "filter:\n  a: b\n", args: withConfig,
+                 expect: ["\(config.path):1: key 'filter' needs a value or a list, not a mapping"]),
+            Case(name: "not a boolean", yaml: "fail-on-flaky: perhaps\n", args: withConfig,
+                 expect: ["\(config.path):1 key 'fail-on-flaky': 'fail-on-flaky' must be true or false, got 'perhaps'"]),
+            Case(name: "--shards 0", args: run + ["--shards", "0"], expect: ["--shards: 'shards' must be an integer ≥ 1, got '0'"]),
+            Case(name: "--partition 4/3", args: run + ["--partition", "4/3"], expect: ["--partition: partition 4/3 is out of range"]),
+            Case(name: "--test-timeout 0", args: run + ["--test-timeout", "0"], expect: ["--test-timeout: 'test-timeout' must be a positive number of seconds"]),
+            Case(name: "package without a test target", args: ["run", "--package", noTarget.path, "--skip-build", "--report-dir", out.path],
+                 expect: ["no .xctest bundle in", "does the package have a test target?"]),
+            Case(name: "package with no tests", args: ["run", "--package", empty.path, "--skip-build", "--report-dir", out.path],
+                 expect: ["no tests to run: '\(empty.path)' has no tests"]),
+            Case(name: "filter matching nothing", args: run + ["--filter", "NoSuchTest"],
+                 expect: ["no tests to run: no test matches --filter [\"NoSuchTest\"]", "among 34 tests"]),
+            Case(name: "report: newer results.json", args: ["report", "--results", newerJSON.path, "--output", out.path],
+                 expect: ["\(newerJSON.path): \(newer)"]),
+            Case(name: "report: newer results.jsonl", args: ["report", "--results", newerJournal.path, "--output", out.path],
+                 expect: ["\(newerJournal.path):1: \(newer)"]),
+            Case(name: "merge: newer results.json", args: ["merge", newerJSON.path, "--output", out.path],
+                 expect: ["\(newerJSON.path): \(newer)"]),
+            Case(name: "merge: newer results.jsonl", args: ["merge", newerJournal.path, "--output", out.path],
+                 expect: ["\(newerJournal.path):1: \(newer)"]),
+        ]
+        for c in cases {
+            try? FileManager.default.removeItem(at: config)
+            if let yaml = c.yaml { try yaml.write(to: config, atomically: true, encoding: .utf8) }
+            let r = try E2E.run(c.args)
+            XCTAssertEqual(r.status, 2, "\(c.name): \(r.stderr)")
+            for text in c.expect { XCTAssertTrue(r.stderr.contains(text), "\(c.name): expected «\(text)» in\n\(r.stderr)") }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "\(c.name): nothing is written")
+            let message = r.stderr.split(separator: "\n").first { $0.contains("error") || $0.contains("robotci report:") }
+                .map { $0.replacingOccurrences(of: dir.path, with: "…") } ?? ""
+            print("RELIABILITY-INPUT | \(c.name) | exit \(r.status) | \(message.prefix(170))")
+        }
+        reliabilityRow("bad input", repetitions: cases.count, "each exits 2 naming the culprit; nothing written")
+    }
+}
+
+/// Security: merge keeps attachments inside the report folder, the mock server listens on
+/// loopback only, and no environment secret reaches a report.
+final class SecurityReliabilityTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Reliability")
+    }
+
+    /// `robotci merge` given results.json whose attachments lead outside their report folder
+    /// (`../`, absolute, a symlink out): refused with the path, exit 2, nothing written; a
+    /// well-behaved attachment in the same place is merged (so the check is not blanket).
+    func testMergeRefusesAttachmentPathsOutsideTheReport() throws {
+        let dir = E2E.temporaryDirectory("merge-escape")
+        let real = dir.appendingPathComponent("real")
+        let made = try E2E.run(["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--filter", "QuietTests/testA", "--report-dir", real.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let original = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: real.appendingPathComponent("results.json"))) as? [String: Any])
+
+        /// A report folder whose one attempt has `artifact` as an attachment (kind console: inlined by the report).
+        func input(_ name: String, artifact: String, link: String? = nil) throws -> URL {
+            let folder = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("attachments"), withIntermediateDirectories: true)
+            try "a console line\n".write(to: folder.appendingPathComponent("attachments/ok.txt"), atomically: true, encoding: .utf8)
+            if let link { try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(link).path, withDestinationPath: "/etc/passwd") }
+            var json = original
+            var tests = json["tests"] as? [[String: Any]] ?? []
+            var attempts = tests[0]["attempts"] as? [[String: Any]] ?? []
+            attempts[0]["artifacts"] = [["kind": "console", "path": artifact]]
+            tests[0]["attempts"] = attempts
+            json["tests"] = tests
+            try JSONSerialization.data(withJSONObject: json).write(to: folder.appendingPathComponent("results.json"))
+            return folder
+        }
+
+        let good = try input("good", artifact: "attachments/ok.txt")
+        let merged = dir.appendingPathComponent("merged-good")
+        let ok = try E2E.run(["merge", good.path, "--output", merged.path])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        let copied = FileManager.default.enumerator(atPath: merged.appendingPathComponent("attachments").path)?.compactMap { $0 as? String } ?? []
+        XCTAssertTrue(copied.contains { $0.hasSuffix("ok.txt") }, "a proper attachment is merged: \(copied)")
+
+        var refused: [String] = []
+        for (name, path, link) in [("dotdot", "../../etc/passwd", nil), ("absolute", "/etc/passwd", nil),
+                                   ("inner-dotdot", "attachments/../../../outside.txt", nil),
+                                   ("symlink", "attachments/link.txt", "attachments/link.txt")] as [(String, String, String?)] {
+            let folder = try input(name, artifact: path, link: link)
+            let out = dir.appendingPathComponent("merged-\(name)")
+            let r = try E2E.run(["merge", folder.path, "--output", out.path])
+            XCTAssertEqual(r.status, 2, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("attachment '\(path)' of ReliabilityTests.QuietTests/testA_Passes (attempt 1) leads outside the report folder"), "\(name): \(r.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "\(name): nothing written")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("etc/passwd").path))
+            refused.append(path)
+            if link != nil {
+                // `robotci report` over the same folder must not inline what the link points at.
+                let r2 = try E2E.run(["report", "--results", folder.appendingPathComponent("results.json").path, "--output", folder.path])
+                XCTAssertEqual(r2.status, 0, r2.stderr)
+                let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+                XCTAssertFalse(html.contains("root:x:0:0"), "a symlink out of the report folder is not read into index.html")
+            }
+        }
+        reliabilityRow("merge: attachment paths out of the report folder", repetitions: refused.count,
+                       "refused (exit 2, nothing written): \(refused.joined(separator: ", ")); control attachments/ok.txt merged; report does not inline a symlink to /etc/passwd")
+    }
+
+    /// `robotci mock` listens on 127.0.0.1 / ::1 only: the kernel's socket table shows no
+    /// listener on its port at any other address (0.0.0.0 included).
+    func testMockServerListensOnLoopbackOnly() throws {
+        let dir = E2E.temporaryDirectory("mock-loopback")
+        let scenario = dir.appendingPathComponent("scenario.yml")
+        try "routes:\n  - method: GET\n    path: /hello\n    json: {ok: true}\n".write(to: scenario, atomically: true, encoding: .utf8)
+        let port = try XCTUnwrap(PortProbe.free())
+        let mock = try Background(["mock", "--scenario", scenario.path, "--port", String(port)], env: [:], logs: dir)
+        defer { kill(mock.pid, SIGTERM); _ = mock.wait(timeout: 10) }
+        var listeners: [String] = []
+        XCTAssertTrue(waitUntil(20) {
+            listeners = PortProbe.listeners(port: port)
+            return !listeners.isEmpty
+        }, "robotci mock listens on \(port): \(mock.stderr)")
+        XCTAssertTrue(listeners.contains("127.0.0.1"), "\(listeners)")
+        for address in listeners { XCTAssertTrue(address == "127.0.0.1" || address == "::1", "listening on \(address)") }
+        reliabilityRow("mock server binding", repetitions: 1, "robotci mock on port \(port) listens on \(listeners.sorted().joined(separator: " and ")) only (from /proc/net/tcp{,6})")
+    }
+
+    /// Secrets in robotci's environment never reach a report file, the GitHub step summary
+    /// or the console, while a non-secret variable a test prints does (the search works).
+    func testNoEnvironmentSecretInTheReport() throws {
+        let dir = E2E.temporaryDirectory("secrets")
+        let report = dir.appendingPathComponent("report")
+        let summary = dir.appendingPathComponent("step-summary.md")
+        let secrets = ["s3cr3t-value-\(UUID().uuidString)", "AKIA" + UUID().uuidString.replacingOccurrences(of: "-", with: "")]
+        let publicProbe = "public-\(UUID().uuidString)"
+        let r = try E2E.run(["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--filter", "QuietTests", "--retries", "0",
+                             "--reporter", "github", "--report-dir", report.path],
+                            env: ["ROBOTCI_SECRET_PROBE": secrets[0], "AWS_SECRET_ACCESS_KEY": secrets[1],
+                                  "RELIABILITY_PUBLIC_PROBE": publicProbe, "RELIABILITY_STATE": dir.path,
+                                  "GITHUB_STEP_SUMMARY": summary.path, "GITHUB_ACTIONS": "true"])
+        XCTAssertEqual(r.status, 1, "one test fails and one crashes: \(r.stderr)")
+        var files = (FileManager.default.enumerator(atPath: report.path)?.compactMap { $0 as? String } ?? [])
+            .map { report.appendingPathComponent($0) }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        files.append(summary)
+        var searched = 0
+        var publicFound = false
+        for file in files {
+            let data = try Data(contentsOf: file)
+            searched += data.count
+            for secret in secrets { XCTAssertNil(data.range(of: Data(secret.utf8)), "\(file.path) contains a secret") }
+            if data.range(of: Data(publicProbe.utf8)) != nil { publicFound = true }
+        }
+        for secret in secrets {
+            XCTAssertFalse(r.stdout.contains(secret) || r.stderr.contains(secret), "the console shows a secret")
+        }
+        XCTAssertTrue(publicFound, "the printed non-secret variable is in the report, so the search would find a leak")
+        XCTAssertTrue(files.contains { $0.lastPathComponent == "index.html" } && FileManager.default.fileExists(atPath: summary.path))
+        let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-"), "the report carries its CSP")
+        reliabilityRow("environment secrets in the report", repetitions: secrets.count,
+                       "ROBOTCI_SECRET_PROBE and AWS_SECRET_ACCESS_KEY values in 0 of \(files.count) files (\(searched) bytes: report folder + GitHub step summary) and not on the console; a printed public variable found; index.html has its CSP")
+    }
+}
+
+/// Free ports and the kernel's table of listening TCP sockets.
+enum PortProbe {
+    static func free() -> Int? {
+        guard let fd = Socket.listen(port: 0) else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+        }
+        return ok ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    }
+
+    /// Local addresses of sockets listening on `port`, from /proc/net/tcp and tcp6.
+    static func listeners(port: Int) -> [String] {
+        var found: [String] = []
+        for (file, v6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 3, fields[3] == "0A" else { continue }  // 0A: LISTEN
+                let local = fields[1].split(separator: ":")
+                guard local.count == 2, Int(local[1], radix: 16) == port else { continue }
+                found.append(address(String(local[0]), v6: v6))
+            }
+        }
+        return found
+    }
+
+    /// /proc/net's hex address (32-bit words in host byte order) as text.
+    private static func address(_ hex: String, v6: Bool) -> String {
+        var bytes: [UInt8] = []
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 8)
+            let word = UInt32(hex[i..<j], radix: 16) ?? 0
+            bytes += [UInt8(word & 0xff), UInt8((word >> 8) & 0xff), UInt8((word >> 16) & 0xff), UInt8(word >> 24)]
+            i = j
+        }
+        if !v6 { return bytes.map(String.init).joined(separator: ".") }
+        if bytes == [UInt8](repeating: 0, count: 15) + [1] { return "::1" }
+        if bytes == [UInt8](repeating: 0, count: 16) { return "::" }
+        return bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
