@@ -80,7 +80,8 @@ public final class Runner {
             (filters.isEmpty || filters.contains { $0.matches(id.rawValue) }) && !skips.contains { $0.matches(id.rawValue) }
         }
         if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty) {
-            throw RunnerError.noTests("no test matches --filter \(config.filter) / --skip \(config.skip) among \(all.count) tests; check the regexes against 'robotci list'")
+            let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" }
+            throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')")
         }
         let partition = try resolvedPartition()
         if let partition {

@@ -159,9 +159,11 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testInvalidYAML() throws {
-        let path = try write("shards: [1, 2\n")
+        let path = try write("shards: 4\nretries: [1, 2\nfilter: x\n")
         let message = configError { _ = try ConfigLoader.readYAML(at: path) } ?? ""
-        XCTAssertTrue(message.hasPrefix("\(path): invalid YAML: "), message)
+        XCTAssertTrue(message.hasPrefix("\(path):3:7: invalid YAML: did not find expected ',' or ']'"), message)
+        XCTAssertTrue(message.contains("line 2"), "names where the list began: \(message)")
+        XCTAssertTrue(message.hasSuffix("\n  filter: x\n        ^"), message)
     }
 
     func testMissingFile() {

@@ -32,7 +32,7 @@ public enum ConfigLoader {
         }
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch let e as YamlError {
-            throw ConfigError("\(path): invalid YAML: \(e)")
+            throw ConfigError(describe(e, in: path, text: text))
         }
         guard let root = node else { return [:] }
         guard let mapping = root.mapping else {
@@ -65,6 +65,24 @@ public enum ConfigLoader {
         let missing = [("list", c.listCommand), ("run", c.runCommand)].filter { $0.1 == nil }.map(\.0)
         if !missing.isEmpty {
             throw ConfigError("driver: command needs \(missing.map { "'\($0)'" }.joined(separator: " and ")) in robotci.yml, e.g.\n  list: python3 -m pytest --collect-only -q tests\n  run: python3 -m pytest -q {tests} --junitxml={junit}")
+        }
+    }
+
+    /// `robotci.yml:3:7: invalid YAML: did not find expected ',' or ']' (while parsing a flow
+    /// sequence at line 2)`, then the offending line with a caret.
+    static func describe(_ error: YamlError, in path: String, text: String) -> String {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let while_ = context.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            var where_ = ""
+            if mark.line >= 1 && mark.line <= lines.count {
+                where_ = "\n  \(lines[mark.line - 1])\n  " + String(repeating: " ", count: max(0, mark.column - 1)) + "^"
+            }
+            return "\(path):\(mark.line):\(mark.column): invalid YAML: \(problem)\(while_)\(where_)"
+        default:
+            return "\(path): invalid YAML: \(error)"
         }
     }
 
