@@ -138,7 +138,7 @@ public final class Runner {
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
         let executor = BatchExecutor(source: info.source, baseEnvironment: environment, testTimeout: config.testTimeout,
-                                     runID: runID, layout: layout, clock: clock, recorder: recorder)
+                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous)
 
         stopSwitch.attach(queue)
         let group = DispatchGroup()

@@ -99,4 +99,15 @@ final class CommandDriverTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("'driver' must be swift") && "\(error)".contains("nose"), "\(error)")
         }
     }
+
+    func testBatchBudgetIsHistoryPlusOneTimeoutAndATimeoutPerUnknownTest() {
+        let ids = ["a", "b", "c"].map(TestID.init)
+        var history = Timings()
+        XCTAssertEqual(BatchExecutor.budget(for: ids, history: history, testTimeout: 10), 30, "no history: a timeout each")
+        history.tests = ["a": 1, "b": 2, "c": 3]
+        XCTAssertEqual(BatchExecutor.budget(for: ids, history: history, testTimeout: 10), 16, "history + one timeout of slack")
+        history.tests = ["a": 1]
+        XCTAssertEqual(BatchExecutor.budget(for: ids, history: history, testTimeout: 10), 31)
+        XCTAssertEqual(BatchExecutor.budget(for: [TestID("a")], history: history, testTimeout: 10), 10, "alone: the test timeout")
+    }
 }

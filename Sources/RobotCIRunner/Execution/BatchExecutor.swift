@@ -31,8 +31,12 @@ final class BatchExecutor: @unchecked Sendable {
     let clock: RunClock
     let recorder: RunRecorder
 
+    /// Durations from the last runs (`timings.json`): a command-driver batch's time budget.
+    let history: Timings
+
     init(source: TestSource, baseEnvironment: [String: String], testTimeout: Double, runID: String,
-         layout: ReportLayout, clock: RunClock, recorder: RunRecorder) {
+         layout: ReportLayout, clock: RunClock, recorder: RunRecorder, history: Timings = Timings()) {
+        self.history = history
         self.source = source
         self.redactor = SecretRedactor(environment: baseEnvironment)
         self.baseEnvironment = baseEnvironment

@@ -29,10 +29,11 @@ extension BatchExecutor {
             return BatchOutcome(record: record("spawn failed"), unstarted: item.tests, noTestStarted: true)
         }
 
-        // No per-test progress to watch: the batch may take each test's timeout in turn.
-        // A batch that overruns is killed and its tests run again alone, where the
-        // per-test timeout then names the one that hangs.
-        let budget = testTimeout * Double(item.tests.count)
+        // No per-test progress to watch. The batch may take every test's time from the last
+        // runs (a test without history: a whole test timeout) plus one test timeout of slack.
+        // A batch that overruns is killed and its tests run again alone, where the per-test
+        // timeout then names the one that hangs.
+        let budget = Self.budget(for: item.tests, history: history, testTimeout: testTimeout)
         var output = OutputBuffer()
         let (end, timedOut) = pump(child, deadline: { batchStart + budget }, handle: { line in
             log.write(line)
@@ -97,6 +98,13 @@ extension BatchExecutor {
                                     start: batchStart, worker: worker, batch: item.id, failures: [failure], output: output.text,
                                     artifacts: artifacts + [Artifact(kind: "log", path: logPath)]))
         return BatchOutcome(record: record(termination), unstarted: [], noTestStarted: false)
+    }
+
+    static func budget(for tests: [TestID], history: Timings, testTimeout: Double) -> Double {
+        if tests.count == 1 { return testTimeout }
+        let known = tests.compactMap { history[$0] }
+        let unknown = tests.count - known.count
+        return min(Double(tests.count), Double(unknown) + 1) * testTimeout + known.reduce(0, +)
     }
 
     /// Files the batch left in `ROBOTCI_ARTIFACTS_DIR`: a lone test's own; a batch's shared ones
