@@ -34,6 +34,10 @@ public enum ScenarioLoader {
     /// Checks scenario `yaml` as if it were the file at `file` (whose folder `file:` paths are relative to).
     public static func parse(_ yaml: String, file: URL) throws -> Scenario {
         let reader = ScenarioReader(file: file)
+        if let line = YAMLDepth.lineTooDeep(yaml) {
+            throw MockServerError.invalidScenario(
+                "nested more than \(YAMLDepth.limit) levels deep; a scenario needs far fewer", file: file.path, line: line, key: nil)
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)

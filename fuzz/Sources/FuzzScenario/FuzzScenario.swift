@@ -16,9 +16,9 @@ import FuzzSupport
 private let folder: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-fuzz-scenario-\(getpid())")
     try? FileManager.default.createDirectory(at: url.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: url.appendingPathComponent("fixtures/avatar.png").path,
+    _ = FileManager.default.createFile(atPath: url.appendingPathComponent("fixtures/avatar.png").path,
                                    contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
-    FileManager.default.createFile(atPath: url.appendingPathComponent("fixtures/a.json").path, contents: Data("{}".utf8))
+    _ = FileManager.default.createFile(atPath: url.appendingPathComponent("fixtures/a.json").path, contents: Data("{}".utf8))
     atexit { try? FileManager.default.removeItem(at: folder) }
     return url
 }()
@@ -29,11 +29,15 @@ public func fuzzScenario(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let file = folder.appendingPathComponent("scenario.yml")
     // libyaml's line breaks: LF, CR, CRLF, NEL, LS, PS. An error may point one past the end.
     let lastLine = yaml.unicodeScalars.filter { ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains($0) }.count + 2
-    checkJSON(yaml)
+    // Too deep for Yams' recursive composer: the loader must refuse it before composing.
+    let tooDeep = YAMLDepth.lineTooDeep(yaml) != nil
+    if !tooDeep { checkJSON(yaml) }
     let scenario: Scenario
     do {
         scenario = try ScenarioLoader.parse(yaml, file: file)
+        require(!tooDeep, "a scenario nested more than \(YAMLDepth.limit) levels deep was loaded")
     } catch let error as MockServerError {
+        if tooDeep { require(error.message.hasPrefix("nested more than"), "a too deep scenario failed otherwise: \(error)") }
         require(error.code == .invalidScenario, "error code \(error.code)")
         require(error.file == file.path, "error names \(error.file ?? "no file")")
         if let line = error.line { require((1...lastLine).contains(line), "error line \(line) of \(lastLine - 1): \(error)") }
