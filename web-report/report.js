@@ -79,7 +79,7 @@
     let rep = 0; let total = 0; let lastPass = -1;
     for (let k = 0; k < at.length; k++) { total += at[k][1]; if (at[k][0] === 0) lastPass = k; }
     if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][1];
-    return { i, cls, name: r[1], id: (r[3] & 2) ? r[1] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), at, dur: rep, total, hay: null };
+    return { i, cls, name: r[1], id: (r[3] & 2) ? r[5] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
   const counts = {};

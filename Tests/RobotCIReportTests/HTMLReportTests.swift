@@ -73,6 +73,25 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(hostile[1] as? String, ReportFixtures.hostileID.name)
     }
 
+    /// The page names tests as `class/name` unless the id is something else (a pytest node id, a
+    /// Swift Testing free function): then the whole id travels with the test.
+    func testIDsThatAreNotClassSlashNameTravelWhole() throws {
+        let ids = ["Mod.Suite/testA", "tests/ui/test_a.py::TestX::test_y[1/2]", "Mod.freeFunction()", "Standalone"].map(TestID.init)
+        let attempt = Attempt(number: 1, outcome: .passed, duration: 1, start: 0, worker: 0, batch: 0)
+        let run = RunResult(metadata: ReportFixtures.metadata(wall: 1, shards: 1),
+                            tests: ids.map { TestRecord(id: $0, attempts: [attempt]) }, batches: [])
+        let data = try Self.data(HTMLReport.render(run))
+        let classes = try XCTUnwrap(data["classes"] as? [String])
+        var pageIDs: [String] = []
+        for row in try XCTUnwrap(data["tests"] as? [[Any]]) {
+            let cls = classes[try XCTUnwrap(row[0] as? Int)]
+            let name = try XCTUnwrap(row[1] as? String)
+            let flags = try XCTUnwrap(row[3] as? Int)
+            pageIDs.append(flags & 2 != 0 ? try XCTUnwrap(row[5] as? String) : cls + "/" + name)  // as report.js reads it
+        }
+        XCTAssertEqual(Set(pageIDs), Set(ids.map(\.rawValue)))
+    }
+
     func testCountsAndSummaryAreInTheData() throws {
         let run = ReportFixtures.mixedRun()
         let data = try Self.data(HTMLReport.render(run))

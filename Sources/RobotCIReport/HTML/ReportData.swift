@@ -107,8 +107,10 @@ struct ReportData {
             w.raw(",")
             w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
             w.raw(",")
-            // bit 0: quarantined; bit 1: the ID has no `/` (class and name are the whole ID).
-            w.int((t.quarantined ? 1 : 0) | (t.id.rawValue.contains("/") ? 0 : 2))
+            // bit 0: quarantined; bit 1: the ID is not `class/name` (a Swift Testing free function,
+            // a pytest node id): it follows the attempts in full.
+            let plainID = t.id.rawValue == t.id.className + "/" + t.id.name
+            w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2))
             w.raw(",[")
             for (ai, a) in t.attempts.enumerated() {
                 if ai > 0 { w.raw(",") }
@@ -116,7 +118,12 @@ struct ReportData {
                 writeAttempt(a, key: AttemptKey(test: ti, attempt: ai), &w, &tables,
                              outputCap: slim ? 0 : outputCap, messageCap: messageCap, inlined: inlined, slim: slim)
             }
-            w.raw("]]")
+            w.raw("]")
+            if !plainID {
+                w.raw(",")
+                w.string(t.id.rawValue)
+            }
+            w.raw("]")
         }
         w.raw("],\"batches\":[")
         for (i, b) in result.batches.enumerated() {
