@@ -161,6 +161,26 @@ final class TestIDTests: XCTestCase {
         XCTAssertEqual(plain.name, "test_y")
     }
 
+    /// What robotci writes to JUnit (className, name) reads back as the same id.
+    func testJUnitNamesReadBackAsTheIDThatWroteThem() {
+        for raw in ["Mod.Class/testA", "tests/ui/test_a.py::TestX::test_y[1/2]", "tests/test_a.py::test_b", "Mod.freeFunction()",
+                    "Standalone", "crate::module::test_x", "a::b/c", "a/b::c", "x/f.py::b", "Mod.S/p(value:)"] {
+            let id = TestID(raw)
+            let read = TestID(junitClassname: id.className, name: id.name)
+            XCTAssertEqual(read.className, id.className, raw)
+            XCTAssertEqual(read.name, id.name, raw)
+            let again = TestID(junitClassname: read.className, name: read.name)
+            XCTAssertEqual(again, read, "stable: \(raw)")
+        }
+        XCTAssertEqual(TestID(junitClassname: "tests/ui/test_a.py::TestX", name: "test_y").rawValue, "tests/ui/test_a.py::TestX::test_y")
+        XCTAssertEqual(TestID(junitClassname: "tests/ui/test_a.py", name: "test_y").rawValue, "tests/ui/test_a.py::test_y")
+        XCTAssertEqual(TestID(junitClassname: "Mod.Class", name: "testA").rawValue, "Mod.Class/testA")
+        XCTAssertEqual(TestID(junitClassname: "a::b", name: "c").rawValue, "a::b::c", "the fuzzer's case: stable, not a/b/c")
+        // Neither form splits back: the id is what the slash form splits into, and stays so.
+        let odd = TestID(junitClassname: "a", name: "b::c")
+        XCTAssertEqual(TestID(junitClassname: odd.className, name: odd.name), odd)
+    }
+
     func testIDWithoutModule() {
         let id = TestID("LoginTests/testLogin")
         XCTAssertEqual(id.className, "LoginTests")

@@ -44,6 +44,30 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
         return "\(shortClass).\(name)"
     }
 
+    /// The id for a JUnit `<testcase classname= name=>`: one whose `className` and `name` are
+    /// exactly those two, so what robotci writes reads back as the same id. `class/name` for
+    /// XCTest-style names, `class::name` for node ids (a classname with `::`, or a test file:
+    /// pytest's `tests/test_a.py::TestX` + `test_y`). When neither splits back (a name holding
+    /// `::` or `/`), the id is the one that `class/name` splits into, which is stable from then on.
+    public init(junitClassname classname: String, name: String) {
+        func matching(_ c: String, _ n: String) -> TestID? {
+            let slash = TestID(c + "/" + n), colons = TestID(c + "::" + n)
+            let nodeStyle = c.contains("::") || TestID.isTestFilePath(c)
+            return (nodeStyle ? [colons, slash] : [slash, colons]).first { $0.className == c && $0.name == n }
+        }
+        if let id = matching(classname, name) { self = id; return }
+        let fallback = TestID(classname + "/" + name)
+        self = matching(fallback.className, fallback.name) ?? fallback
+    }
+
+    /// `tests/ui/test_login.py`, `login.robot`, `spec/login_spec.rb`: a file other runners name tests by.
+    static func isTestFilePath(_ s: String) -> Bool {
+        let last = s.split(separator: "/").last ?? Substring(s)
+        guard let dot = last.lastIndex(of: ".") else { return false }
+        let ext = last[last.index(after: dot)...]
+        return ["py", "robot", "js", "mjs", "cjs", "ts", "rb", "feature", "go", "java", "kt", "cs", "php", "exs"].contains(String(ext))
+    }
+
     public var description: String { rawValue }
     public static func < (lhs: TestID, rhs: TestID) -> Bool { lhs.rawValue < rhs.rawValue }
 

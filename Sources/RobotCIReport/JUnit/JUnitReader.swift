@@ -70,7 +70,7 @@ public enum JUnitReader {
                 }
                 let failureText = kids.first { $0.name == "failure" || $0.name == "error" }?.text
                 records.append(Case(classname: cls, name: testName, file: file, failureText: failureText,
-                                    record: TestRecord(id: TestID("\(cls)/\(testName)"), attempts: attempts)))
+                                    record: TestRecord(id: TestID(junitClassname: cls, name: testName), attempts: attempts)))
             }
         }
         return records
