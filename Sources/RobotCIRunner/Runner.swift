@@ -129,16 +129,17 @@ public final class Runner {
         let partitionText = partition.map { " (partition \($0) of \(total) tests)" } ?? ""
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 
+        let redactor = SecretRedactor(environment: environment)
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
         let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress,
-                                   redactor: SecretRedactor(environment: environment))
+                                   redactor: redactor)
         let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
                               cutter: BatchCutter(maximumTests: config.maxBatchSize), swiftTesting: info.swiftTesting)
         recorder.queue = queue
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
         let executor = BatchExecutor(source: info.source, baseEnvironment: environment, testTimeout: config.testTimeout,
-                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous)
+                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous, redactor: redactor)
 
         stopSwitch.attach(queue)
         let group = DispatchGroup()

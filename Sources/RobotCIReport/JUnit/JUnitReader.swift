@@ -59,7 +59,8 @@ public enum JUnitReader {
                                    worker: 0, batch: 0, machine: machine, failures: failures, output: output)
                 }
                 let kids = tc.children
-                if let f = kids.first(where: { $0.name == "failure" || $0.name == "error" }) {
+                let firstFailure = kids.first { $0.name == "failure" || $0.name == "error" }
+                if let f = firstFailure {
                     attempts.append(attempt(.failed, f))
                     for r in kids where r.name == "rerunFailure" || r.name == "rerunError" { attempts.append(attempt(.failed, r)) }
                 } else if let s = kids.first(where: { $0.name == "skipped" }) {
@@ -68,8 +69,7 @@ public enum JUnitReader {
                     for f in kids where f.name == "flakyFailure" || f.name == "flakyError" { attempts.append(attempt(.failed, f)) }
                     attempts.append(attempt(.passed, nil))
                 }
-                let failureText = kids.first { $0.name == "failure" || $0.name == "error" }?.text
-                records.append(Case(classname: cls, name: testName, file: file, failureText: failureText,
+                records.append(Case(classname: cls, name: testName, file: file, failureText: firstFailure?.text,
                                     record: TestRecord(id: TestID(junitClassname: cls, name: testName), attempts: attempts)))
             }
         }

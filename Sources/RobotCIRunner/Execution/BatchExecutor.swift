@@ -35,10 +35,11 @@ final class BatchExecutor: @unchecked Sendable {
     let history: Timings
 
     init(source: TestSource, baseEnvironment: [String: String], testTimeout: Double, runID: String,
-         layout: ReportLayout, clock: RunClock, recorder: RunRecorder, history: Timings = Timings()) {
+         layout: ReportLayout, clock: RunClock, recorder: RunRecorder, history: Timings = Timings(),
+         redactor: SecretRedactor) {
         self.history = history
         self.source = source
-        self.redactor = SecretRedactor(environment: baseEnvironment)
+        self.redactor = redactor
         self.baseEnvironment = baseEnvironment
         self.testTimeout = testTimeout
         self.runID = runID
