@@ -138,8 +138,12 @@ public final class Runner {
         recorder.queue = queue
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
+        // One warm chromedriver per slot for XCTest / Swift Testing bundles (RobotKit's browser).
+        let browsers: SlotBrowsers? = info.source.isBundle
+            ? SlotBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
         let executor = BatchExecutor(source: info.source, baseEnvironment: environment, testTimeout: config.testTimeout,
-                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous, redactor: redactor)
+                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous, redactor: redactor,
+                                     browsers: browsers)
 
         stopSwitch.attach(queue)
         let group = DispatchGroup()
@@ -148,7 +152,7 @@ public final class Runner {
             let thread = Thread {
                 defer { group.leave() }
                 while let item = queue.next(worker: slot) {
-                    let slotPorts = ports.ports(forSlot: slot)
+                    let slotPorts = ports.ports(forSlot: slot, webDriverHeld: browsers?.heldPort(slot: slot) != nil)
                     progress.batchStarted(worker: slot)
                     let outcome = executor.run(item, worker: slot, ports: slotPorts)
                     progress.batchFinished(worker: slot)
@@ -169,6 +173,7 @@ public final class Runner {
             thread.start()
         }
         group.wait()
+        browsers?.shutDown()
         progress.finish()
         signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)
@@ -224,6 +229,11 @@ enum TestSource: Sendable {
     case bundle(TestBundle, swiftTesting: Set<TestID>)
     /// `driver: command`: any runner, through shell commands that list ids and write JUnit.
     case command(CommandDriver)
+
+    var isBundle: Bool {
+        if case .bundle = self { return true }
+        return false
+    }
 }
 
 /// What discovery found (public face of the internal `TestSource`).

@@ -33,11 +33,14 @@ final class BatchExecutor: @unchecked Sendable {
 
     /// Durations from the last runs (`timings.json`): a command-driver batch's time budget.
     let history: Timings
+    /// Each slot's warm chromedriver (XCTest / Swift Testing bundles), nil when off.
+    let browsers: SlotBrowsers?
 
     init(source: TestSource, baseEnvironment: [String: String], testTimeout: Double, runID: String,
          layout: ReportLayout, clock: RunClock, recorder: RunRecorder, history: Timings = Timings(),
-         redactor: SecretRedactor) {
+         redactor: SecretRedactor, browsers: SlotBrowsers? = nil) {
         self.history = history
+        self.browsers = browsers
         self.source = source
         self.redactor = redactor
         self.baseEnvironment = baseEnvironment
@@ -78,6 +81,11 @@ final class BatchExecutor: @unchecked Sendable {
                               logPath: logPath, log: log, batchStart: batchStart)
         case .bundle(let b, let s):
             (bundle, swiftTesting) = (b, s)
+        }
+        if let driver = browsers?.ensure(slot: worker, port: ports.webDriver) {
+            env["ROBOTCI_WEBDRIVER_URL"] = driver.url
+            env["ROBOTCI_WEBDRIVER_PID"] = String(driver.pid)
+            env["ROBOTCI_BROWSER_DIR"] = driver.directory.path
         }
 
         // Tests by the name their output uses (XCTest: `Class.test`; Swift Testing events:
@@ -169,6 +177,11 @@ final class BatchExecutor: @unchecked Sendable {
         let (end, timedOut) = pump(child, deadline: { (running?.start ?? lastEvent) + testTimeout }, handle: handle)
         termination = timedOut ? "killed (test timeout \(Int(testTimeout)) s)" : end.description
         if RunInterruption.shared.isInterrupted { termination = "killed (interrupted)" }
+        // A test that hung or was killed may have left the slot's browser wedged mid-command:
+        // the next batch gets a new chromedriver and browser.
+        var signaled = false
+        if case .signaled = end { signaled = true }
+        if timedOut || signaled { browsers?.replace(slot: worker) }
         ChildRegistry.shared.reapStrays()
 
         // The test that was running when the process died or was killed.

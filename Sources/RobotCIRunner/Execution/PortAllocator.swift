@@ -23,11 +23,13 @@ final class PortAllocator: @unchecked Sendable {
     init(basePort: Int?) { self.basePort = basePort }
 
     /// The slot's ports, checked free right now (replaced if something else holds them).
-    func ports(forSlot slot: Int) -> SlotPorts {
+    /// `webDriverHeld`: robotci's own chromedriver for the slot listens on its driver port,
+    /// which is then kept as it is.
+    func ports(forSlot slot: Int, webDriverHeld: Bool = false) -> SlotPorts {
         lock.withLock {
             var ports = slots[slot] ?? initialPorts(slot)
             if !Self.isFree(ports.mock) { ports.mock = freshPort(excluding: ports) }
-            if !Self.isFree(ports.webDriver) { ports.webDriver = freshPort(excluding: ports) }
+            if !webDriverHeld && !Self.isFree(ports.webDriver) { ports.webDriver = freshPort(excluding: ports) }
             slots[slot] = ports
             return ports
         }

@@ -29,8 +29,11 @@ final class ChildProcess {
         }
     }
 
-    /// Spawns `executable` with `arguments` (not including argv[0]).
-    init(executable: String, arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws {
+    /// Spawns `executable` with `arguments` (not including argv[0]). With `outputPath`, the
+    /// child's stdout and stderr are appended to that file instead of a pipe (for long-lived
+    /// helpers nobody reads, such as a slot's chromedriver); `outputFD` is then -1.
+    init(executable: String, arguments: [String], environment: [String: String], workingDirectory: String? = nil,
+         outputPath: String? = nil) throws {
         // Both ends close-on-exec, set under the registry lock that every spawn takes:
         // a write end leaked into a sibling slot's child would hold this pipe open, and
         // the EOF that ends a batch would wait for that other process to exit.
@@ -48,8 +51,13 @@ final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        if let outputPath {
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+            posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        }
         posix_spawn_file_actions_addclose(&actions, writeEnd)
         posix_spawn_file_actions_addclose(&actions, readEnd)
         if let dir = workingDirectory {
@@ -88,12 +96,13 @@ final class ChildProcess {
             return rc
         }
         close(writeEnd)
+        if outputPath != nil { close(readEnd) }
         guard rc == 0 else {
-            close(readEnd)
+            if outputPath == nil { close(readEnd) }
             throw RunnerError.spawn(executable, String(cString: strerror(rc)))
         }
         pid = childPID
-        outputFD = readEnd
+        outputFD = outputPath == nil ? readEnd : -1
     }
 
     /// `setpriv --pdeathsig KILL -- executable arguments…` (Linux, util-linux): the child gets
@@ -151,7 +160,7 @@ final class ChildProcess {
         return result
     }
 
-    deinit { close(outputFD) }
+    deinit { if outputFD >= 0 { close(outputFD) } }
 }
 
 /// The process groups robotci has alive, so a signal handler can kill them all.

@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// The web app under test, like `XCUIApplication`: each `launch()` starts a fresh
-/// headless Chromium session (own temporary profile) and opens `url`.
+/// The web app under test, like `XCUIApplication`: each `launch()` opens `url` in a fresh
+/// browser context (own cookies, storage, cache) of the worker's warm headless Chromium.
 ///
 /// Not `Sendable`: an app belongs to the test that launched it.
 public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvertible {
@@ -30,8 +30,11 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `.runningForeground` between `launch()` and `terminate()`.
     public private(set) var state: State = .notRunning
 
-    private var session: WebDriverSession?
-    private var profile: URL?
+    /// The launched page (its own browser context) while running.
+    private var page: SharedBrowser.Page?
+    private var session: WebDriverSession? { page?.session }
+    /// The launched page, for RobotKit's own tests.
+    var currentPage: SharedBrowser.Page? { page }
 
     /// An app at `url` (`file://`, `http://`, …); nothing starts before `launch()`.
     public init(url: URL, recorder: StepRecorder = StepRecorder()) {
@@ -53,8 +56,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         return components.url ?? url
     }
 
-    /// Starts a new browser session and opens `launchURL` (terminating a running one first).
-    /// A failure to start is reported as a test failure at the caller's line.
+    /// Opens `launchURL` in a fresh browser context of the worker's warm browser (terminating
+    /// a running launch first): no cookie, storage, cache or service worker of an earlier
+    /// launch is visible. A failure to start is reported as a test failure at the caller's line.
     public func launch(file: StaticString = #filePath, line: UInt = #line) {
         do {
             try launchOrThrow()
@@ -68,40 +72,18 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `launch()` that throws instead of failing the test.
     public func launchOrThrow() throws(RobotKitError) {
         shutDown()
-        let service = ChromeDriverService.shared
-        let endpoint = try service.endpoint()
-        let arguments = chromiumArguments()
-        let key = [endpoint.baseURL, endpoint.chromiumLauncher] + arguments
+        let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments())
+        page = opened
         do {
-            if let spare = SessionPool.shared.take(key: key) {
-                session = spare.session
-                profile = spare.profile
-            } else {
-                let profile = try service.newProfileDirectory()
-                self.profile = profile
-                session = try WebDriverSession.create(
-                    driverURL: endpoint.baseURL,
-                    capabilities: Self.capabilities(launcher: endpoint.chromiumLauncher, arguments: arguments, profile: profile))
-            }
-            SessionPool.shared.prewarm(key: key) { () throws -> SessionPool.Spare in
-                let profile = try service.newProfileDirectory()
-                let session = try WebDriverSession.create(
-                    driverURL: endpoint.baseURL,
-                    capabilities: Self.capabilities(launcher: endpoint.chromiumLauncher, arguments: arguments, profile: profile))
-                return SessionPool.Spare(session: session, profile: profile, key: key)
-            }
-            try requireSession().navigate(to: launchURL.absoluteString)
+            try opened.session.navigate(to: launchURL.absoluteString)
             state = .runningForeground
         } catch {
             shutDown()
-            if error.webDriverCode == "session not created" {
-                throw .driverStart("\(error.message)\nchromedriver log:\n\(service.logTail())")
-            }
             throw error
         }
     }
 
-    /// Closes the browser session and deletes its profile.
+    /// Closes the app: disposes its browser context (pages, cookies, storage, cache, workers).
     public func terminate() {
         shutDown()
     }
@@ -257,25 +239,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         ] + browserArguments
     }
 
-    private static func capabilities(launcher: String, arguments: [String], profile: URL) -> [String: Any] {
-        [
-            "browserName": "chrome",
-            "pageLoadStrategy": "normal",
-            "timeouts": ["script": 600_000, "pageLoad": 60_000, "implicit": 0],
-            "goog:loggingPrefs": ["browser": "ALL"],
-            "goog:chromeOptions": ["binary": launcher, "args": arguments + ["--user-data-dir=\(profile.path)"]],
-        ]
-    }
-
     private func shutDown() {
-        if let session {
-            try? session.delete()
-        }
-        session = nil
+        if let page { SharedBrowser.shared.close(page) }
+        page = nil
         state = .notRunning
-        if let profile {
-            try? FileManager.default.removeItem(at: profile)
-            self.profile = nil
-        }
     }
 }

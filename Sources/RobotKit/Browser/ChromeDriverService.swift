@@ -154,6 +154,20 @@ final class ChromeDriverService: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// The Chromium launcher (see `writeChromiumLauncher`) in `folder`, written when missing.
+    static func chromiumLauncher(in folder: URL) throws(RobotKitError) -> String {
+        let tools = try BrowserInstallation.locate()
+        guard tools.setpriv != nil else { return tools.chromium }
+        let path = folder.appendingPathComponent("chromium").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .driverStart("could not create the browser folder \(folder.path): \(error)")
+        }
+        return try writeChromiumLauncher(tools: tools, in: folder)
+    }
+
     private static func writeChromiumLauncher(tools: BrowserInstallation, in scratch: URL) throws(RobotKitError)
         -> String
     {

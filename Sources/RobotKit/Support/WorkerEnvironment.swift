@@ -14,6 +14,14 @@ public struct WorkerEnvironment: Sendable, Equatable {
     public var workerIndex: Int
     /// `ROBOTCI_RUN_ID`: unique per robotci run; `nil` outside robotci.
     public var runID: String?
+    /// `ROBOTCI_WEBDRIVER_URL`: a chromedriver robotci keeps running for this worker slot
+    /// (across the slot's test processes); `nil` when RobotKit starts its own.
+    public var webDriverURL: String?
+    /// `ROBOTCI_WEBDRIVER_PID`: that chromedriver's process id.
+    public var webDriverPID: Int32?
+    /// `ROBOTCI_BROWSER_DIR`: a folder that lives as long as the slot's chromedriver, where
+    /// RobotKit keeps the slot's shared browser (its session id and profile).
+    public var browserDirectory: URL?
 
     /// Reads the variables from `environment` (the process environment by default).
     public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -25,6 +33,9 @@ public struct WorkerEnvironment: Sendable, Equatable {
         attempt = int("ROBOTCI_ATTEMPT") ?? 1
         workerIndex = int("ROBOTCI_WORKER_INDEX") ?? 0
         runID = string("ROBOTCI_RUN_ID")
+        webDriverURL = string("ROBOTCI_WEBDRIVER_URL")
+        webDriverPID = int("ROBOTCI_WEBDRIVER_PID").map(Int32.init)
+        browserDirectory = string("ROBOTCI_BROWSER_DIR").map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     /// True when running under `robotci run`.

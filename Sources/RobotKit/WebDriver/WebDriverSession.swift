@@ -11,12 +11,37 @@ final class WebDriverSession {
 
     let driverURL: String
     let id: String
+    /// The capabilities chromedriver answered `new session` with (empty for an attached session).
+    let capabilities: [String: Any]
     private let client: HTTPClient
+    /// Set when a command could not reach the driver or the driver said the browser is gone;
+    /// a shared browser checks such a session before the next test uses it.
+    private(set) var isSuspect = false
 
-    private init(driverURL: String, id: String, client: HTTPClient) {
+    private init(driverURL: String, id: String, client: HTTPClient, capabilities: [String: Any] = [:]) {
         self.driverURL = driverURL
         self.id = id
         self.client = client
+        self.capabilities = capabilities
+    }
+
+    /// A session another process created (a worker slot's shared browser), by its id.
+    static func attach(driverURL: String, id: String) throws(RobotKitError) -> WebDriverSession {
+        do {
+            return WebDriverSession(driverURL: driverURL, id: id, client: try HTTPClient(defaultTimeout: 60, connectTimeout: 5))
+        } catch {
+            throw .transport("\(error)")
+        }
+    }
+
+    /// `goog:chromeOptions.debuggerAddress` (`localhost:PORT`): the browser's DevTools endpoint.
+    var debuggerAddress: String? {
+        (capabilities["goog:chromeOptions"] as? [String: Any])?["debuggerAddress"] as? String
+    }
+
+    /// `goog:processID`: the browser process chromedriver started for this session.
+    var browserProcessID: Int32? {
+        (capabilities["goog:processID"] as? NSNumber)?.int32Value
     }
 
     /// POST /session with `capabilities` (the `alwaysMatch` object).
@@ -33,7 +58,8 @@ final class WebDriverSession {
         guard let object = value as? [String: Any], let id = object["sessionId"] as? String else {
             throw .webDriver(code: "unknown error", "new session: chromedriver returned no session id")
         }
-        return WebDriverSession(driverURL: driverURL, id: id, client: client)
+        return WebDriverSession(
+            driverURL: driverURL, id: id, client: client, capabilities: object["capabilities"] as? [String: Any] ?? [:])
     }
 
     /// Sends one command to `/session/{id}/path` and returns its `value`.
@@ -42,9 +68,24 @@ final class WebDriverSession {
         throws(RobotKitError) -> Any?
     {
         let url = path.isEmpty ? "\(driverURL)/session/\(id)" : "\(driverURL)/session/\(id)/\(path)"
-        return try Self.send(
-            client, method, url, body ?? (method == "POST" ? [:] : nil), timeout: timeout,
-            command: "\(method) \(path.isEmpty ? "session" : path)")
+        do {
+            return try Self.send(
+                client, method, url, body ?? (method == "POST" ? [:] : nil), timeout: timeout,
+                command: "\(method) \(path.isEmpty ? "session" : path)")
+        } catch {
+            if Self.meansBrowserTrouble(error) { isSuspect = true }
+            throw error
+        }
+    }
+
+    /// Errors after which the browser may be gone, crashed or hung (not a test's own mistake).
+    static func meansBrowserTrouble(_ error: RobotKitError) -> Bool {
+        guard let code = error.webDriverCode else { return true }  // transport: no answer, refused, timed out
+        let message = error.message.lowercased()
+        return code == "invalid session id" || code == "session not created" || code == "unknown error"
+            && (message.contains("not reachable") || message.contains("disconnected") || message.contains("crash")
+                || message.contains("timeout"))
+            || code == "timeout" && message.contains("renderer")
     }
 
     private static func send(
@@ -65,7 +106,7 @@ final class WebDriverSession {
             response = try client.send(request)
         } catch {
             // Connection refused usually means the driver is gone: say so rather than curl's words alone.
-            let notice = ChromeDriverService.shared.deathNotice(for: url).map { "\($0); " } ?? ""
+            let notice = SharedBrowser.deathNotice(for: url).map { "\($0); " } ?? ""
             throw .transport("\(notice)webdriver \(command): \(error)")
         }
         let json = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
@@ -82,8 +123,18 @@ final class WebDriverSession {
     // MARK: - Commands
 
     /// DELETE /session/{id}: closes the browser.
-    func delete() throws(RobotKitError) {
-        try command("DELETE", "", timeout: 20)
+    func delete(timeout: Double = 20) throws(RobotKitError) {
+        try command("DELETE", "", timeout: timeout)
+    }
+
+    /// GET /window/handles: every tab of the browser; a cheap sign of life.
+    func windowHandles(timeout: Double? = nil) throws(RobotKitError) -> [String] {
+        try command("GET", "window/handles", timeout: timeout) as? [String] ?? []
+    }
+
+    /// POST /window: makes `handle` the tab commands go to.
+    func switchToWindow(_ handle: String) throws(RobotKitError) {
+        try command("POST", "window", ["handle": handle])
     }
 
     func navigate(to url: String) throws(RobotKitError) {

@@ -1,0 +1,207 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A blocking Chrome DevTools Protocol connection to the *browser* target of a local Chromium
+/// (`ws://127.0.0.1:PORT/devtools/browser/…`), for the few browser-level commands WebDriver
+/// has no word for: `Target.createBrowserContext`, `Target.createTarget`,
+/// `Target.disposeBrowserContext`. chromedriver's `goog/cdp/execute` runs on the page target,
+/// where Chromium answers "Not allowed" to those.
+///
+/// A minimal RFC 6455 client over a loopback TCP socket: masked text frames out, unmasked
+/// frames in (fragments joined, pings answered), one command in flight at a time. Events
+/// are skipped (none are subscribed to). No `Origin` header, so Chromium's
+/// `--remote-allow-origins` check does not apply. Not `Sendable`: one owner at a time.
+final class DevToolsSocket {
+    private var fd: Int32
+    private var nextID = 0
+    private var pending: [UInt8] = []
+
+    /// Connects to `url` (`ws://127.0.0.1:PORT/path`) and completes the WebSocket handshake.
+    init(url: String, timeout: TimeInterval = 5) throws(RobotKitError) {
+        guard let parsed = URL(string: url), parsed.scheme == "ws", let host = parsed.host, let port = parsed.port else {
+            throw .transport("devtools: not a ws:// URL: \(url)")
+        }
+        let address = host == "localhost" ? "127.0.0.1" : host
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .transport("devtools: socket(): \(String(cString: strerror(errno)))") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
+        socketAddress.sin_addr.s_addr = inet_addr(address)
+        let connected = withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .transport("devtools: cannot connect to \(address):\(port): \(reason)")
+        }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let path = parsed.path.isEmpty ? "/" : parsed.path
+        let request = "GET \(path) HTTP/1.1\r\nHost: \(address):\(port)\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let deadline = Date().addingTimeInterval(timeout)
+        do throws(RobotKitError) {
+            try write(Array(request.utf8), deadline: deadline)
+            var head: [UInt8] = []
+            let end: [UInt8] = [13, 10, 13, 10]
+            while !(head.count >= 4 && Array(head.suffix(4)) == end) {
+                head.append(try readByte(deadline: deadline))
+                if head.count > 16_384 { throw RobotKitError.transport("devtools: handshake answer too long") }
+            }
+            let statusLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self)
+            guard statusLine.split(separator: " ").dropFirst().first == "101" else {
+                throw RobotKitError.transport("devtools: handshake refused: \(statusLine)")
+            }
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends `method` with `params` and returns the command's `result`, or throws its `error`.
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:], timeout: TimeInterval = 10) throws(RobotKitError)
+        -> [String: Any]
+    {
+        nextID += 1
+        let id = nextID
+        let body: Data
+        do {
+            body = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": params])
+        } catch {
+            throw .transport("devtools \(method): could not encode: \(error)")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        try write(Self.frame(opcode: 1, payload: Array(body)), deadline: deadline)
+        while true {
+            let message = try readMessage(deadline: deadline, method: method)
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any],
+                (object["id"] as? NSNumber)?.intValue == id
+            else { continue }  // an event, or the answer to an abandoned command
+            if let error = object["error"] as? [String: Any] {
+                throw .webDriver(code: "devtools error", "devtools \(method): \(error["message"] as? String ?? "\(error)")")
+            }
+            return object["result"] as? [String: Any] ?? [:]
+        }
+    }
+
+    // MARK: - Frames
+
+    /// A client frame: FIN, `opcode`, masked `payload` (clients must mask, RFC 6455 5.3).
+    static func frame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x80 | opcode]
+        let count = payload.count
+        if count < 126 {
+            bytes.append(0x80 | UInt8(count))
+        } else if count <= 0xFFFF {
+            bytes.append(0x80 | 126)
+            bytes += [UInt8(count >> 8), UInt8(count & 0xFF)]
+        } else {
+            bytes.append(0x80 | 127)
+            bytes += (0..<8).reversed().map { UInt8((UInt64(count) >> (UInt64($0) * 8)) & 0xFF) }
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        bytes += mask
+        bytes.reserveCapacity(bytes.count + count)
+        for (index, byte) in payload.enumerated() { bytes.append(byte ^ mask[index & 3]) }
+        return bytes
+    }
+
+    /// The next complete text/binary message, answering pings on the way.
+    private func readMessage(deadline: Date, method: String) throws(RobotKitError) -> [UInt8] {
+        var message: [UInt8] = []
+        while true {
+            let first = try readByte(deadline: deadline)
+            let second = try readByte(deadline: deadline)
+            let opcode = first & 0x0F
+            var length = UInt64(second & 0x7F)
+            if length == 126 {
+                length = try read(2, deadline: deadline).reduce(0) { $0 << 8 | UInt64($1) }
+            } else if length == 127 {
+                length = try read(8, deadline: deadline).reduce(0) { $0 << 8 | UInt64($1) }
+            }
+            guard length < 256 << 20 else { throw .transport("devtools \(method): a \(length)-byte frame") }
+            let mask = second & 0x80 != 0 ? try read(4, deadline: deadline) : nil
+            var payload = try read(Int(length), deadline: deadline)
+            if let mask { for index in payload.indices { payload[index] ^= mask[index & 3] } }
+            switch opcode {
+            case 0x8:
+                throw .transport("devtools \(method): the browser closed the connection")
+            case 0x9:
+                try write(Self.frame(opcode: 0xA, payload: payload), deadline: deadline)
+            case 0xA:
+                continue
+            default:
+                message += payload
+                if first & 0x80 != 0 { return message }
+            }
+        }
+    }
+
+    private func read(_ count: Int, deadline: Date) throws(RobotKitError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            if pending.isEmpty { try fill(deadline: deadline) }
+            let take = min(count - bytes.count, pending.count)
+            bytes += pending.prefix(take)
+            pending.removeFirst(take)
+        }
+        return bytes
+    }
+
+    private func readByte(deadline: Date) throws(RobotKitError) -> UInt8 {
+        if pending.isEmpty { try fill(deadline: deadline) }
+        return pending.removeFirst()
+    }
+
+    private func fill(deadline: Date) throws(RobotKitError) {
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw .transport("devtools: no answer from the browser in time") }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32(min(remaining, 60) * 1000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard n > 0 else { throw .transport("devtools: the browser closed the connection") }
+            pending += buffer[0..<n]
+            return
+        }
+    }
+
+    private func write(_ bytes: [UInt8], deadline: Date) throws(RobotKitError) {
+        var offset = 0
+        while offset < bytes.count {
+            #if os(Linux)
+            let flags = Int32(MSG_NOSIGNAL)
+            #else
+            let flags: Int32 = 0
+            #endif
+            let n = bytes[offset...].withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, flags) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .transport("devtools: send failed: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+            if Date() > deadline { throw .transport("devtools: send timed out") }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import HTTPClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One warm Chromium shared by every `launch()`: per worker slot under robotci (it outlives
+/// the slot's test processes), per test process under plain `swift test`. Each launch gets
+/// a **fresh browser context** (`Target.createBrowserContext`: its own cookies, local and
+/// session storage, IndexedDB, cache and service workers, like a Playwright context) with
+/// one page, and `terminate()` disposes it. A test pays a context and a navigation
+/// (≈ 0.1 s), not a browser start (≈ 1 s).
+///
+/// Where the browser comes from:
+/// - robotci runs one chromedriver per slot and says where (`ROBOTCI_WEBDRIVER_URL`,
+///   `ROBOTCI_BROWSER_DIR`). The first launch in the slot starts Chromium through it and
+///   writes the session's id to `ROBOTCI_BROWSER_DIR/session.json`; later test processes
+///   of the slot attach to that session. robotci replaces the slot's chromedriver (and so
+///   the browser) after a batch that hung, and kills it when the run ends.
+/// - Otherwise (or when that chromedriver has died) `ChromeDriverService` starts one for
+///   this process, and the browser lives as long as the process.
+///
+/// Faults: a session that failed a command for a browser reason (no answer, crashed,
+/// disconnected) is checked before the next launch; one that does not answer within a few
+/// seconds has its browser process killed and is replaced, so only the test that was using
+/// it is affected.
+final class SharedBrowser: @unchecked Sendable {
+    static let shared = SharedBrowser()
+
+    /// A launched page: its own browser context, current in `session`.
+    struct Page {
+        let session: WebDriverSession
+        let contextID: String
+        let targetID: String
+    }
+
+    /// What `session.json` holds, so the slot's next test process can reattach.
+    private struct Record: Codable {
+        var driverURL: String
+        var sessionID: String
+        var debuggerAddress: String
+        var browserPID: Int32?
+        var key: [String]
+        var profile: String
+    }
+
+    private final class Live {
+        let record: Record
+        let session: WebDriverSession
+        let devtools: DevToolsSocket
+        /// True once this process has checked the session (attached ones are checked first).
+        var verified: Bool
+
+        init(record: Record, session: WebDriverSession, devtools: DevToolsSocket, verified: Bool) {
+            self.record = record
+            self.session = session
+            self.devtools = devtools
+            self.verified = verified
+        }
+    }
+
+    private let lock = NSLock()
+    private var live: Live?
+    private var profileCounter = 0
+
+    /// The Chromium process of the current shared browser, if one is up.
+    var browserProcessID: Int32? { lock.withLock { live?.record.browserPID } }
+
+    /// Opens a new page in a fresh browser context of the shared browser whose Chromium
+    /// switches are `arguments` (a browser with other switches is replaced).
+    func openPage(arguments: [String]) throws(RobotKitError) -> Page {
+        lock.lock()
+        defer { lock.unlock() }
+        var lastError: RobotKitError?
+        // A second try covers a browser that died between two tests (crash, kill).
+        for _ in 0..<2 {
+            do throws(RobotKitError) {
+                let browser = try ready(arguments: arguments)
+                let context = try browser.devtools.call("Target.createBrowserContext", ["disposeOnDetach": true])
+                guard let contextID = context["browserContextId"] as? String else {
+                    throw RobotKitError.webDriver(code: "devtools error", "Target.createBrowserContext returned no id")
+                }
+                let target = try browser.devtools.call(
+                    "Target.createTarget", ["url": "about:blank", "browserContextId": contextID])
+                guard let targetID = target["targetId"] as? String else {
+                    throw RobotKitError.webDriver(code: "devtools error", "Target.createTarget returned no id")
+                }
+                // chromedriver names windows by DevTools target id.
+                try browser.session.switchToWindow(targetID)
+                return Page(session: browser.session, contextID: contextID, targetID: targetID)
+            } catch {
+                lastError = error
+                discard(reason: "\(error)")
+            }
+        }
+        throw lastError ?? .noSession("could not open a page")
+    }
+
+    /// Disposes the page's browser context (its pages, storage, cookies, cache, workers).
+    func close(_ page: Page) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let live, live.session === page.session else { return }
+        do {
+            try live.devtools.call("Target.disposeBrowserContext", ["browserContextId": page.contextID], timeout: 5)
+        } catch {
+            live.verified = false
+        }
+    }
+
+    /// A live, checked browser for `arguments`: the one in this process, the slot's
+    /// (from `session.json`), or a new one.
+    private func ready(arguments: [String]) throws(RobotKitError) -> Live {
+        let endpoint = try Self.endpoint()
+        let key = [endpoint.url] + arguments
+        if let live, live.record.key == key, live.record.driverURL == endpoint.url {
+            if live.verified && !live.session.isSuspect { return live }
+            if Self.answers(live.session) {
+                live.verified = true
+                return live
+            }
+        }
+        if live != nil { discard(reason: "the browser stopped answering") }
+        if let recordURL = endpoint.recordURL, let attached = attach(recordURL: recordURL, key: key) {
+            live = attached
+            return attached
+        }
+        let started = try start(endpoint: endpoint, key: key, arguments: arguments)
+        live = started
+        return started
+    }
+
+    private func attach(recordURL: URL, key: [String]) -> Live? {
+        guard let data = try? Data(contentsOf: recordURL),
+            let record = try? JSONDecoder().decode(Record.self, from: data)
+        else { return nil }
+        guard record.key == key, let session = try? WebDriverSession.attach(driverURL: record.driverURL, id: record.sessionID),
+            Self.answers(session), let devtools = try? Self.connect(debuggerAddress: record.debuggerAddress)
+        else {
+            Self.abandon(record: record)
+            try? FileManager.default.removeItem(at: recordURL)
+            return nil
+        }
+        // Contexts a crashed or killed test process left behind (normally they go with its connection).
+        if let contexts = try? devtools.call("Target.getBrowserContexts", timeout: 5)["browserContextIds"] as? [String] {
+            for id in contexts { _ = try? devtools.call("Target.disposeBrowserContext", ["browserContextId": id], timeout: 5) }
+        }
+        return Live(record: record, session: session, devtools: devtools, verified: true)
+    }
+
+    private func start(endpoint: Endpoint, key: [String], arguments: [String]) throws(RobotKitError) -> Live {
+        let profile = try newProfile(in: endpoint.profiles)
+        let capabilities: [String: Any] = [
+            "browserName": "chrome",
+            "pageLoadStrategy": "normal",
+            "timeouts": ["script": 600_000, "pageLoad": 60_000, "implicit": 0],
+            "goog:loggingPrefs": ["browser": "ALL"],
+            "goog:chromeOptions": ["binary": endpoint.launcher, "args": arguments + ["--user-data-dir=\(profile.path)"]],
+        ]
+        let session: WebDriverSession
+        do {
+            session = try WebDriverSession.create(driverURL: endpoint.url, capabilities: capabilities)
+        } catch {
+            try? FileManager.default.removeItem(at: profile)
+            if error.webDriverCode == "session not created" {
+                throw .driverStart("\(error.message)\nchromedriver log:\n\(ChromeDriverService.shared.logTail())")
+            }
+            throw error
+        }
+        guard let address = session.debuggerAddress else {
+            try? session.delete(timeout: 5)
+            throw .driverStart("chromedriver did not say where the browser's DevTools endpoint is (goog:chromeOptions.debuggerAddress)")
+        }
+        let record = Record(
+            driverURL: endpoint.url, sessionID: session.id, debuggerAddress: address, browserPID: session.browserProcessID,
+            key: key, profile: profile.path)
+        let devtools: DevToolsSocket
+        do {
+            devtools = try Self.connect(debuggerAddress: address)
+        } catch {
+            Self.abandon(record: record)
+            throw error
+        }
+        if let recordURL = endpoint.recordURL, let data = try? JSONEncoder().encode(record) {
+            try? data.write(to: recordURL, options: .atomic)
+        }
+        return Live(record: record, session: session, devtools: devtools, verified: true)
+    }
+
+    /// Ends the current browser: asks chromedriver to close it; one that does not answer
+    /// (hung) or is half gone has its process killed.
+    private func discard(reason: String) {
+        guard let current = live else { return }
+        live = nil
+        Self.abandon(record: current.record)
+        if let recordURL = (try? Self.endpoint())?.recordURL { try? FileManager.default.removeItem(at: recordURL) }
+    }
+
+    private static func abandon(record: Record) {
+        if let pid = record.browserPID, pid > 0 { kill(pid, SIGKILL) }
+        if let session = try? WebDriverSession.attach(driverURL: record.driverURL, id: record.sessionID) {
+            try? session.delete(timeout: 5)
+        }
+        try? FileManager.default.removeItem(atPath: record.profile)
+    }
+
+    private static func answers(_ session: WebDriverSession) -> Bool {
+        (try? session.windowHandles(timeout: 3)) != nil
+    }
+
+    /// Connects to the browser target's DevTools WebSocket at `localhost:PORT`.
+    private static func connect(debuggerAddress: String) throws(RobotKitError) -> DevToolsSocket {
+        let base = "http://\(debuggerAddress.replacingOccurrences(of: "localhost", with: "127.0.0.1"))"
+        let version: [String: Any]
+        do {
+            let client = try HTTPClient(defaultTimeout: 5, connectTimeout: 2)
+            let response = try client.send(HTTPRequest(url: "\(base)/json/version"))
+            version = (try JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        } catch {
+            throw .transport("devtools: \(base)/json/version: \(error)")
+        }
+        guard let url = version["webSocketDebuggerUrl"] as? String else {
+            throw .transport("devtools: \(base)/json/version names no webSocketDebuggerUrl")
+        }
+        return try DevToolsSocket(url: url)
+    }
+
+    private func newProfile(in folder: URL) throws(RobotKitError) -> URL {
+        profileCounter += 1
+        let url = folder.appendingPathComponent("profile-\(getpid())-\(profileCounter)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw .driverStart("could not create chromium profile \(url.path): \(error)")
+        }
+        return url
+    }
+
+    // MARK: - Where the driver is
+
+    struct Endpoint {
+        var url: String
+        var launcher: String
+        /// Where profiles go.
+        var profiles: URL
+        /// `session.json` when the browser outlives this process (robotci's slot), else nil.
+        var recordURL: URL?
+    }
+
+    /// robotci's chromedriver for this slot while it runs, else this process's own.
+    static func endpoint(environment: WorkerEnvironment = WorkerEnvironment()) throws(RobotKitError) -> Endpoint {
+        if let url = environment.webDriverURL, let directory = environment.browserDirectory,
+            environment.webDriverPID.map(processRuns) ?? true
+        {
+            let launcher = try ChromeDriverService.chromiumLauncher(in: directory)
+            return Endpoint(
+                url: url, launcher: launcher, profiles: directory, recordURL: directory.appendingPathComponent("session.json"))
+        }
+        let own = try ChromeDriverService.shared.endpoint()
+        return Endpoint(url: own.baseURL, launcher: own.chromiumLauncher, profiles: own.scratch, recordURL: nil)
+    }
+
+    /// When `url` belongs to a chromedriver that has died, a sentence that says so.
+    static func deathNotice(for url: String) -> String? {
+        let environment = WorkerEnvironment()
+        if let slotURL = environment.webDriverURL, url.hasPrefix(slotURL + "/"), let pid = environment.webDriverPID,
+            !processRuns(pid)
+        {
+            return "the worker slot's chromedriver (pid \(pid), \(slotURL)) is no longer running: it exited or was killed "
+                + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
+        }
+        return ChromeDriverService.shared.deathNotice(for: url)
+    }
+}
+
+/// True while `pid` runs: alive and not a zombie (robotci reaps its chromedriver only
+/// between batches, so a killed one stays a zombie while the test goes on).
+func processRuns(_ pid: Int32) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    #if os(Linux)
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return true }
+    let state = stat[stat.index(after: close)...].split(separator: " ").first
+    return state != "Z" && state != "X"
+    #else
+    return true
+    #endif
+}

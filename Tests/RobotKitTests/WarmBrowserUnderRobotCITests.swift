@@ -1,0 +1,128 @@
+import Foundation
+import MockServer
+@testable import RobotKit
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Run *through* robotci by `RobotCIEndToEndTests.WarmBrowserEndToEndTests` on one slot,
+/// one process per test, in name order: the slot's browser is shared across test processes,
+/// yet nothing a test stores is seen by the next (A writes, B reads); a browser killed mid-test
+/// fails only that test (C) and the next gets a new one (D); a browser that hangs times out
+/// only that test (E) and the next gets a new one (F). Each prints `warm-browser: pid N` so the
+/// end-to-end test can tell which browser ran it. Outside that run they skip.
+final class WarmBrowserUnderRobotCITests: UITestCase {
+    override func setUp() async throws {
+        guard ProcessInfo.processInfo.environment["ROBOTCI_WARM_E2E"] == "1" else {
+            throw XCTSkip("runs only under robotci, from WarmBrowserEndToEndTests")
+        }
+        try await super.setUp()
+        try await StoragePage.serve(on: serverMock)
+    }
+
+    override var appURL: URL? { URL(string: serverBaseURL + StoragePage.path) }
+
+    func testA_WritesEveryKindOfStorage() throws {
+        launch()
+        reportBrowser()
+        try app.evaluate("return writeEverything()")
+        let seen = try XCTUnwrap(app.evaluate("return readEverything()") as? [String: Any])
+        XCTAssertEqual(seen["cookie"] as? String, "robot=1")
+        for kind in ["local", "session", "indexedDB", "caches", "workers"] {
+            XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 1, "\(kind) was written: \(seen)")
+        }
+    }
+
+    func testB_SeesNoneOfIt() throws {
+        launch()
+        reportBrowser()
+        let seen = try XCTUnwrap(app.evaluate("return readEverything()") as? [String: Any])
+        XCTAssertEqual(seen["cookie"] as? String, "", "cookies leaked: \(seen)")
+        for kind in ["local", "session", "indexedDB", "caches", "workers"] {
+            XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 0, "\(kind) leaked from the previous test: \(seen)")
+        }
+    }
+
+    func testC_BrowserCrashesMidTest() throws {
+        launch()
+        reportBrowser()
+        let pid = try XCTUnwrap(SharedBrowser.shared.browserProcessID)
+        kill(pid, SIGKILL)
+        usleep(300_000)
+        app.buttons["never"].tap()  // fails: the browser is gone
+    }
+
+    func testD_AfterTheCrash() {
+        launch()
+        reportBrowser()
+        XCTAssertTrue(app.staticTexts["storage.title"].waitForExistence(timeout: 10))
+    }
+
+    func testE_BrowserHangs() throws {
+        launch()
+        reportBrowser()
+        // The page's main thread spins forever; the next WebDriver command never returns.
+        try app.evaluate("setTimeout(() => { for (;;) {} }, 0); return 1")
+        usleep(200_000)
+        _ = app.staticTexts["storage.title"].exists
+    }
+
+    func testF_AfterTheHang() {
+        launch()
+        reportBrowser()
+        XCTAssertTrue(app.staticTexts["storage.title"].waitForExistence(timeout: 10))
+    }
+
+    private func reportBrowser() {
+        print("warm-browser: pid \(SharedBrowser.shared.browserProcessID.map(String.init) ?? "none")")
+    }
+}
+
+/// A page on the mock server that writes and reads every kind of browser storage.
+enum StoragePage {
+    static let path = "/storage.html"
+
+    static func serve(on server: MockServer) async throws {
+        _ = await server.stub(.GET, path, response: .html(html))
+        _ = await server.stub(.GET, "/sw.js", response: .data(Data("self.addEventListener('fetch', () => {});".utf8), contentType: "text/javascript"))
+    }
+
+    static let html = """
+        <!doctype html><html><head><title>storage</title></head><body>
+        <h1 data-testid="storage.title">Storage</h1>
+        <script>
+        async function writeEverything() {
+          document.cookie = "robot=1; path=/";
+          localStorage.setItem("robot", "1");
+          sessionStorage.setItem("robot", "1");
+          await new Promise((resolve, reject) => {
+            const open = indexedDB.open("robotdb", 1);
+            open.onupgradeneeded = () => open.result.createObjectStore("s");
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const tx = open.result.transaction("s", "readwrite");
+              tx.objectStore("s").put("1", "k");
+              tx.oncomplete = () => { open.result.close(); resolve(); };
+            };
+          });
+          const cache = await caches.open("robotcache");
+          await cache.put("/cached", new Response("1"));
+          await navigator.serviceWorker.register("/sw.js");
+          await navigator.serviceWorker.ready;
+          return true;
+        }
+        async function readEverything() {
+          const databases = await indexedDB.databases();
+          return {
+            cookie: document.cookie,
+            local: localStorage.length,
+            session: sessionStorage.length,
+            indexedDB: databases.length,
+            caches: (await caches.keys()).length,
+            workers: (await navigator.serviceWorker.getRegistrations()).length,
+          };
+        }
+        </script></body></html>
+        """
+}
