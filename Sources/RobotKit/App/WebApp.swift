@@ -72,16 +72,26 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `launch()` that throws instead of failing the test.
     public func launchOrThrow() throws(RobotKitError) {
         shutDown()
-        let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments())
+        // The page loads while chromedriver attaches to it; then wait for its load event,
+        // as a WebDriver navigation would.
+        let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments(), url: launchURL.absoluteString)
         page = opened
         do {
-            try opened.session.navigate(to: launchURL.absoluteString)
+            _ = try opened.session.executeAsyncScript(Self.waitForLoad, timeout: 70)
             state = .runningForeground
         } catch {
             shutDown()
             throw error
         }
     }
+
+    /// Resolves on the document's load event (at once when it has fired), failing after 60 s.
+    private static let waitForLoad = """
+        const done = arguments[arguments.length - 1];
+        if (document.readyState === "complete") return done(true);
+        const timer = setTimeout(() => done(false), 60000);
+        window.addEventListener("load", () => { clearTimeout(timer); done(true); }, { once: true });
+        """
 
     /// Closes the app: disposes its browser context (pages, cookies, storage, cache, workers).
     public func terminate() {

@@ -68,7 +68,8 @@ final class SharedBrowser: @unchecked Sendable {
 
     /// Opens a new page in a fresh browser context of the shared browser whose Chromium
     /// switches are `arguments` (a browser with other switches is replaced).
-    func openPage(arguments: [String]) throws(RobotKitError) -> Page {
+    /// The page starts loading `url` at once, while chromedriver attaches to it.
+    func openPage(arguments: [String], url: String = "about:blank") throws(RobotKitError) -> Page {
         lock.lock()
         defer { lock.unlock() }
         var lastError: RobotKitError?
@@ -81,7 +82,7 @@ final class SharedBrowser: @unchecked Sendable {
                     throw RobotKitError.webDriver(code: "devtools error", "Target.createBrowserContext returned no id")
                 }
                 let target = try browser.devtools.call(
-                    "Target.createTarget", ["url": "about:blank", "browserContextId": contextID])
+                    "Target.createTarget", ["url": url, "browserContextId": contextID])
                 guard let targetID = target["targetId"] as? String else {
                     throw RobotKitError.webDriver(code: "devtools error", "Target.createTarget returned no id")
                 }

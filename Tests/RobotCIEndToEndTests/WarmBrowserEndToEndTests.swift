@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+
+/// The warm browser per worker slot, through the built robotci on RobotKit's own tests
+/// (`RobotKitTests.WarmBrowserUnderRobotCITests`), one slot, one process per test:
+/// - the browser outlives a test process (A and B run in different processes, one Chromium),
+///   and nothing A stored (cookie, local/session storage, IndexedDB, Cache Storage, service
+///   worker) is visible to B;
+/// - a browser killed mid-test fails only that test (C); the next (D) gets a new browser;
+/// - a browser that hangs makes only that test time out (E, named by robotci); the next (F)
+///   gets a new browser;
+/// - no chromium or chromedriver is left when robotci exits.
+final class WarmBrowserEndToEndTests: XCTestCase {
+    func testSlotBrowserIsSharedIsolatedAndReplacedAfterACrashOrAHang() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
+        }
+        let f = try Fault("warm-browser")
+        let prefix = "RobotKitTests.WarmBrowserUnderRobotCITests/"
+        let names = ["testA_WritesEveryKindOfStorage", "testB_SeesNoneOfIt", "testC_BrowserCrashesMidTest",
+                     "testD_AfterTheCrash", "testE_BrowserHangs", "testF_AfterTheHang"]
+        // History that orders them A…F (longest first).
+        try FileManager.default.createDirectory(at: f.report, withIntermediateDirectories: true)
+        let timings = names.enumerated().map { "\"\(prefix)\($1)\":\(Double(names.count - $0) / 10)" }.joined(separator: ",")
+        try "{\"tests\":{\(timings)},\"version\":1}".write(
+            to: f.report.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
+        // This very package's test bundle is already built (we are running in it).
+        let run = try f.start(["--filter", "WarmBrowserUnderRobotCITests", "--shards", "1", "--max-batch-size", "1",
+                               "--retries", "0", "--test-timeout", "15"],
+                              env: ["ROBOTCI_WARM_E2E": "1"], package: E2E.root.path)
+        defer { run.stop() }
+        XCTAssertEqual(run.wait(timeout: 240), 1, run.stderr)
+        let results = try f.results()
+        func attempt(_ name: String) throws -> [String: Any] {
+            try XCTUnwrap(results.attempts[prefix + name]?.first, "\(name) ran: \(results.ids)")
+        }
+        func browser(_ name: String) throws -> String {
+            let output = try attempt(name)["output"] as? String ?? ""
+            let range = try XCTUnwrap(output.range(of: "warm-browser: pid "), "\(name) printed its browser: \(output)")
+            return String(output[range.upperBound...].prefix { $0.isNumber })
+        }
+        let outcomes = try names.map { try attempt($0)["outcome"] as? String ?? "" }
+        let failures = try names.map { "\($0): \(try attempt($0)["failures"] ?? "")" }
+        XCTAssertEqual(outcomes, ["passed", "passed", "failed", "passed", "timedOut", "passed"], "\(failures)")
+        let batchA = try attempt(names[0])["batch"] as? Int, batchB = try attempt(names[1])["batch"] as? Int
+        XCTAssertNotEqual(batchA, batchB, "A and B ran in two processes")
+        XCTAssertEqual(try browser(names[0]), try browser(names[1]), "B reused the browser A's process started")
+        XCTAssertNotEqual(try browser(names[2]), try browser(names[3]), "D got a new browser after C's was killed")
+        XCTAssertNotEqual(try browser(names[4]), try browser(names[5]), "F got a new browser after E's hung")
+        XCTAssertFalse(try browser(names[0]).isEmpty)
+        XCTAssertEqual(f.leftovers(), [])
+        let pattern = E2E.processes(withEnvironment: "ROBOTCI_WARM_E2E=1").filter { $0.contains("chrom") && !Proc.isZombie($0) }
+        XCTAssertEqual(pattern, [], "no chromium or chromedriver of this run is left")
+    }
+}
