@@ -71,7 +71,7 @@ open class UITestCase: XCTestCase {
         try await super.tearDown()
     }
 
-    /// Launches a fresh browser session on `url` (default `appURL`) with
+    /// Opens `url` in a fresh browser context (default `appURL`) with
     /// `API_BASE_URL` = the mock server's base URL in its launch environment.
     /// `configure` may add launch environment entries or arguments first.
     @discardableResult
@@ -91,10 +91,8 @@ open class UITestCase: XCTestCase {
         if let serverBaseURL { app.launchEnvironment["API_BASE_URL"] = serverBaseURL }
         configure?(app)
         self.app = app
+        // launch() returns once the page's load event has fired (or fails the test).
         app.launch(file: file, line: line)
-        if app.state == .runningForeground {
-            XCTAssertTrue(app.wait(for: .runningForeground, timeout: 10), "app failed to finish loading", file: file, line: line)
-        }
         return app
     }
 
