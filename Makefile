@@ -5,7 +5,7 @@ APT_PACKAGES := libxml2-dev libcurl4-openssl-dev chromium chromium-driver fonts-
 SWIFT ?= swift
 SHARDS ?= 8
 
-.PHONY: setup build test demo e2e clean bench fuzz
+.PHONY: setup build test demo e2e clean bench bench-ui fuzz
 
 ## Install the Debian packages robotci needs (skipped when already there).
 setup:
@@ -43,6 +43,10 @@ example-test: build
 
 bench: build
 	bench/run
+
+## The example UI suite: robotci vs its pytest + Playwright port (bench/ui/README.md).
+bench-ui: setup
+	bench/ui/run
 
 ## libFuzzer on the parsers (XCTest output, Swift Testing events, JUnit, scenarios),
 ## FUZZ_SECONDS per target, one target at a time; see fuzz/README.md.
