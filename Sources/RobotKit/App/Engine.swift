@@ -10,6 +10,10 @@ struct QueryResult {
     var elementID: String?
     var scrolled = false
     var tree = ""
+    /// Where a tap lands (viewport CSS pixels), when nothing covers the element there.
+    var point: (x: Int, y: Int)?
+    /// What covers the element's center, when something does.
+    var cover = ""
 
     init(_ value: Any?) {
         guard let object = value as? [String: Any] else { return }
@@ -21,6 +25,12 @@ struct QueryResult {
         elementID = WebDriverSession.elementID(in: object["element"])
         scrolled = object["scrolled"] as? Bool ?? false
         tree = object["tree"] as? String ?? ""
+        if let point = object["point"] as? [String: Any], let x = (point["x"] as? NSNumber)?.intValue,
+            let y = (point["y"] as? NSNumber)?.intValue
+        {
+            self.point = (x, y)
+        }
+        cover = object["cover"] as? String ?? ""
     }
 }
 
@@ -72,8 +82,22 @@ struct Engine {
         }
     }
 
+    /// What a wait waits for.
+    enum Until: String {
+        case appear, disappear
+        /// A match a pointer can reach: present and not covered at its center (scrolled into view).
+        case actionable
+    }
+
     /// Waits in the page until the query has a match (`appear`) or none (`disappear`).
     func wait(_ chain: [QueryStep], appear: Bool, timeout: TimeInterval, op: String) throws(RobotKitError)
+        -> QueryResult
+    {
+        try wait(chain, until: appear ? .appear : .disappear, timeout: timeout, op: op)
+    }
+
+    /// Waits in the page until `until` holds for the query, or `timeout` passes.
+    func wait(_ chain: [QueryStep], until: Until, timeout: TimeInterval, op: String) throws(RobotKitError)
         -> QueryResult
     {
         let deadline = Date().addingTimeInterval(max(timeout, 0))
@@ -82,7 +106,7 @@ struct Engine {
             let value: Any?
             do {
                 value = try session.executeAsyncScript(
-                    QueryScript.wait, [Self.spec(chain), appear ? "appear" : "disappear", Int(remaining * 1000), op],
+                    QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op],
                     timeout: remaining + 30)
             } catch where Self.isNavigationRace(error) && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)
@@ -111,6 +135,35 @@ struct Engine {
                     + "use .firstMatch or element(boundBy:)")
         }
         return id
+    }
+
+    /// Taps the element a query designates with a real pointer (move, press, release at its
+    /// center), waiting up to `timeout` for it to exist and be uncovered. One page round trip
+    /// and one input round trip; WebDriver's element click makes several of each.
+    func tap(_ chain: [QueryStep], timeout: TimeInterval) throws(RobotKitError) {
+        let result = try wait(chain, until: .actionable, timeout: timeout, op: "point")
+        guard result.exists else {
+            throw .webDriver(code: "no such element", "no matches found for \(describe(chain))")
+        }
+        if result.ambiguous {
+            throw .webDriver(
+                code: "ambiguous",
+                "multiple matching elements found for \(describe(chain)) (\(result.count)); "
+                    + "use .firstMatch or element(boundBy:)")
+        }
+        guard let point = result.point else {
+            let cover = result.cover.isEmpty ? "" : ": \(result.cover) is on top of it"
+            throw .webDriver(code: "element click intercepted", "\(describe(chain)) is not hittable\(cover)")
+        }
+        try session.perform(actions: [
+            [
+                "type": "pointer", "id": "robotkit-finger", "parameters": ["pointerType": "mouse"],
+                "actions": [
+                    ["type": "pointerMove", "duration": 0, "origin": "viewport", "x": point.x, "y": point.y],
+                    ["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0],
+                ],
+            ]
+        ], release: false)  // press and release: nothing stays down
     }
 
     static func spec(_ chain: [QueryStep]) -> [String: Any] {

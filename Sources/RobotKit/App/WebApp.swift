@@ -72,25 +72,53 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `launch()` that throws instead of failing the test.
     public func launchOrThrow() throws(RobotKitError) {
         shutDown()
-        // The page loads while chromedriver attaches to it; then wait for its load event,
-        // as a WebDriver navigation would.
-        let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments(), url: launchURL.absoluteString)
+        let target = launchURL.absoluteString
+        let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments(), url: target)
         page = opened
         do {
-            _ = try opened.session.executeAsyncScript(Self.waitForLoad, timeout: 70)
+            try Self.waitForLoad(opened.session, of: target)
             state = .runningForeground
+            SharedBrowser.shared.prepareNext()
         } catch {
             shutDown()
             throw error
         }
     }
 
-    /// Resolves on the document's load event (at once when it has fired), failing after 60 s.
-    private static let waitForLoad = """
-        const done = arguments[arguments.length - 1];
-        if (document.readyState === "complete") return done(true);
-        const timer = setTimeout(() => done(false), 60000);
-        window.addEventListener("load", () => { clearTimeout(timer); done(true); }, { once: true });
+    /// Waits until the page shows a loaded document (its load event has fired) that is not
+    /// the blank one a new page starts with. The session's page load strategy is `none`, so
+    /// WebDriver never waits on its own; a script that started in the blank document is cut
+    /// off when the app's document replaces it, and runs again there.
+    static func waitForLoad(_ session: WebDriverSession, of url: String) throws(RobotKitError) {
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            let remaining = max(deadline.timeIntervalSinceNow, 0.1)
+            do throws(RobotKitError) {
+                let loaded = try session.executeAsyncScript(
+                    loadScript, [url, Int(remaining * 1000)], timeout: remaining + 10)
+                if loaded as? Bool == true { return }
+                throw RobotKitError.webDriver(code: "timeout", "\(url) did not finish loading within 60 s")
+            } catch where Engine.isNavigationRace(error) && deadline.timeIntervalSinceNow > 0 {
+                continue
+            }
+        }
+    }
+
+    /// Resolves true once `readyState` is `complete` in a new document: not the initial blank
+    /// one (unless blank is what was asked for), not one `open(_:)` marked as left; or in the
+    /// same document when only the URL's fragment changed. False after `arguments[1]` ms.
+    private static let loadScript = """
+        const [url, limit, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+        const ready = () => document.readyState === "complete"
+            && (location.href === url || (!window.__robotkitLeft && (url === "about:blank" || location.href !== "about:blank")));
+        if (ready()) return done(true);
+        const end = Date.now() + limit;
+        const check = () => {
+            if (ready()) { clearInterval(timer); done(true); }
+            else if (Date.now() > end) { clearInterval(timer); done(false); }
+        };
+        const timer = setInterval(check, 10);
+        window.addEventListener("load", check, { once: true });
         """
 
     /// Closes the app: disposes its browser context (pages, cookies, storage, cache, workers).
@@ -194,9 +222,13 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         try requireSession().browserLog()
     }
 
-    /// Opens another URL in the running session.
+    /// Opens another URL in the running session and waits for it to load.
     public func open(_ url: URL) throws(RobotKitError) {
-        try requireSession().navigate(to: url.absoluteString)
+        let session = try requireSession()
+        // Marks the current document, so the wait below cannot mistake it for the new one.
+        _ = try session.executeScript("window.__robotkitLeft = true")
+        try session.navigate(to: url.absoluteString)
+        try Self.waitForLoad(session, of: url.absoluteString)
     }
 
     /// Runs JavaScript (a function body; use `return`) with `arguments` and returns its JSON result.

@@ -78,6 +78,8 @@ final class DevToolsSocket {
     func call(_ method: String, _ params: [String: Any] = [:], timeout: TimeInterval = 10) throws(RobotKitError)
         -> [String: Any]
     {
+        let started = CommandTrace.start()
+        defer { CommandTrace.end(started, "devtools \(method)") }
         nextID += 1
         let id = nextID
         let body: Data

@@ -44,12 +44,14 @@ final class SharedBrowser: @unchecked Sendable {
         var profile: String
     }
 
-    private final class Live {
+    private final class Live: @unchecked Sendable {  // used under `lock` only
         let record: Record
         let session: WebDriverSession
         let devtools: DevToolsSocket
         /// True once this process has checked the session (attached ones are checked first).
         var verified: Bool
+        /// A fresh context + blank page made ahead for the next launch.
+        var spare: (contextID: String, targetID: String)?
 
         init(record: Record, session: WebDriverSession, devtools: DevToolsSocket, verified: Bool) {
             self.record = record
@@ -77,18 +79,20 @@ final class SharedBrowser: @unchecked Sendable {
         for _ in 0..<2 {
             do throws(RobotKitError) {
                 let browser = try ready(arguments: arguments)
-                let context = try browser.devtools.call("Target.createBrowserContext", ["disposeOnDetach": true])
-                guard let contextID = context["browserContextId"] as? String else {
-                    throw RobotKitError.webDriver(code: "devtools error", "Target.createBrowserContext returned no id")
+                let page: Page
+                if let spare = browser.spare {
+                    // Made while the previous test ran: attach, then navigate.
+                    browser.spare = nil
+                    try browser.session.switchToWindow(spare.targetID)
+                    try browser.session.navigate(to: url)
+                    page = Page(session: browser.session, contextID: spare.contextID, targetID: spare.targetID)
+                } else {
+                    let fresh = try Self.newContext(browser.devtools, url: url)
+                    // chromedriver names windows by DevTools target id.
+                    try browser.session.switchToWindow(fresh.targetID)
+                    page = Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID)
                 }
-                let target = try browser.devtools.call(
-                    "Target.createTarget", ["url": url, "browserContextId": contextID])
-                guard let targetID = target["targetId"] as? String else {
-                    throw RobotKitError.webDriver(code: "devtools error", "Target.createTarget returned no id")
-                }
-                // chromedriver names windows by DevTools target id.
-                try browser.session.switchToWindow(targetID)
-                return Page(session: browser.session, contextID: contextID, targetID: targetID)
+                return page
             } catch {
                 lastError = error
                 discard(reason: "\(error)")
@@ -96,6 +100,39 @@ final class SharedBrowser: @unchecked Sendable {
         }
         throw lastError ?? .noSession("could not open a page")
     }
+
+    /// A new browser context with one page loading `url`.
+    private static func newContext(_ devtools: DevToolsSocket, url: String) throws(RobotKitError)
+        -> (contextID: String, targetID: String)
+    {
+        let context = try devtools.call("Target.createBrowserContext", ["disposeOnDetach": true])
+        guard let contextID = context["browserContextId"] as? String else {
+            throw .webDriver(code: "devtools error", "Target.createBrowserContext returned no id")
+        }
+        let target = try devtools.call("Target.createTarget", ["url": url, "browserContextId": contextID])
+        guard let targetID = target["targetId"] as? String else {
+            throw .webDriver(code: "devtools error", "Target.createTarget returned no id")
+        }
+        return (contextID, targetID)
+    }
+
+    /// Creates the next launch's context and blank page in the background. Called once the
+    /// launched page has loaded, so the new page's renderer starts while the test runs its
+    /// steps (mostly waiting on its own page), not while its page is loading.
+    func prepareNext() {
+        guard Self.usesSpares else { return }
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            guard let browser = live, browser.spare == nil else { return }
+            if let made = try? Self.newContext(browser.devtools, url: "about:blank") {
+                browser.spare = made
+            }
+        }
+    }
+
+    /// `ROBOTKIT_SPARE=0` turns the page made ahead off (to measure what it saves).
+    static let usesSpares = ProcessInfo.processInfo.environment["ROBOTKIT_SPARE"] != "0"
 
     /// Disposes the page's browser context (its pages, storage, cookies, cache, workers).
     func close(_ page: Page) {
@@ -153,7 +190,7 @@ final class SharedBrowser: @unchecked Sendable {
         let profile = try newProfile(in: endpoint.profiles)
         let capabilities: [String: Any] = [
             "browserName": "chrome",
-            "pageLoadStrategy": "normal",
+            "pageLoadStrategy": "none",
             "timeouts": ["script": 600_000, "pageLoad": 60_000, "implicit": 0],
             "goog:loggingPrefs": ["browser": "ALL"],
             "goog:chromeOptions": ["binary": endpoint.launcher, "args": arguments + ["--user-data-dir=\(profile.path)"]],

@@ -80,10 +80,12 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
 
     // MARK: - Actions
 
-    /// Clicks the element's center with a real pointer event (scrolled into view first).
+    /// Clicks the element's center with a real pointer (scrolled into view first), once it
+    /// exists and nothing covers it (waiting up to `implicitWaitTimeout`).
     public func tap(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        act("tap", function, file, line) { engine, element throws(RobotKitError) in
-            try engine.session.click(element)
+        app.operation("tap", target, defaultValue: (), function: function, file: file, line: line) {
+            engine throws(RobotKitError) in
+            try engine.tap(chain, timeout: app.implicitWaitTimeout)
         }
     }
 

@@ -11,6 +11,7 @@ enum QueryScript {
     /// `run(spec, op, argument)`: synchronous.
     static let run = library + "\nreturn RK.run(arguments[0], arguments[1], arguments[2]);"
     /// `wait(spec, mode, timeoutMs, op, done)`: asynchronous, resolves on a DOM change or the deadline.
+    /// `mode` is `appear`, `disappear` or `actionable` (present and not covered at its center).
     static let wait =
         library + "\nRK.wait(arguments[0], arguments[1], arguments[2], arguments[3], arguments[arguments.length - 1]);"
 
@@ -214,6 +215,30 @@ const RK = (() => {
     return !!(el.labels && Array.from(el.labels).some((l) => l.contains(hit)));
   }
 
+  // Where a real pointer would tap `el`: its center, scrolled into view first when it
+  // is outside the viewport; null while another element covers that point.
+  function tapPoint(el) {
+    let r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) return null;
+    if (getComputedStyle(el).pointerEvents === 'none') return null;
+    let x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      r = el.getBoundingClientRect();
+      x = r.left + r.width / 2; y = r.top + r.height / 2;
+    }
+    const hit = document.elementFromPoint(x, y);
+    if (!hit) return null;
+    if (hit !== el && !el.contains(hit) && !(el.labels && Array.from(el.labels).some((l) => l.contains(hit)))) return null;
+    return { x: Math.floor(x), y: Math.floor(y) };
+  }
+
+  function coverOf(el) {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit && hit !== el && !el.contains(hit) ? describe(hit, typeOf(hit) || 'other') : '';
+  }
+
   function frameOf(el) {
     const r = el.getBoundingClientRect();
     return { x: r.left, y: r.top, width: r.width, height: r.height };
@@ -379,6 +404,10 @@ const RK = (() => {
       case 'count': return base;
       case 'probe': if (el) base.info = info(el); return base;
       case 'element': base.element = el || null; return base;
+      case 'point':
+        base.element = el || null;
+        if (el) { base.point = tapPoint(el); if (!base.point) base.cover = coverOf(el); }
+        return base;
       case 'prepareClear': if (el) prepareClear(el); base.element = el || null; return base;
       case 'scroll': base.scrolled = el ? scroll(el, argument) : false; return base;
       case 'tree': base.tree = el ? tree(el) : ''; return base;
@@ -402,7 +431,8 @@ const RK = (() => {
         let r;
         try { r = resolve(spec); } catch (e) { finish({ error: String(e) }); return; }
         const present = r.elements.length > 0;
-        const satisfied = mode === 'appear' ? present : !present;
+        const satisfied = mode === 'appear' ? present
+          : mode === 'actionable' ? present && tapPoint(r.elements[0]) !== null : !present;
         if (satisfied || Date.now() >= deadline) {
           const value = perform(r, op, null);
           value.satisfied = satisfied;

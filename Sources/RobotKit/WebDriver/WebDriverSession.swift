@@ -102,6 +102,8 @@ final class WebDriverSession {
             request.headers = [("Content-Type", "application/json; charset=utf-8")]
         }
         let response: HTTPResponse
+        let started = CommandTrace.start()
+        defer { CommandTrace.end(started, "webdriver \(command)") }
         do {
             response = try client.send(request)
         } catch {
@@ -211,9 +213,10 @@ final class WebDriverSession {
     }
 
     /// W3C actions (pointer, key, wheel sequences), then releases every input.
-    func perform(actions: [[String: Any]]) throws(RobotKitError) {
+    /// POST /actions, then (when `release`) DELETE /actions so no key or button stays down.
+    func perform(actions: [[String: Any]], release: Bool = true) throws(RobotKitError) {
         try command("POST", "actions", ["actions": actions])
-        try command("DELETE", "actions")
+        if release { try command("DELETE", "actions") }
     }
 
     /// A PNG of the viewport.
