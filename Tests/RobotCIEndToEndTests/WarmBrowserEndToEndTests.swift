@@ -52,4 +52,36 @@ final class WarmBrowserEndToEndTests: XCTestCase {
         let pattern = E2E.processes(withEnvironment: "ROBOTCI_WARM_E2E=1").filter { $0.contains("chrom") && !Proc.isZombie($0) }
         XCTAssertEqual(pattern, [], "no chromium or chromedriver of this run is left")
     }
+
+    /// `kill -9` of robotci while a test holds the slot's browser: the slot's chromedriver,
+    /// Chromium and all of Chromium's helpers end with it (parent-death signals), the test
+    /// process too; nothing of the run is left.
+    func testKillNineOfRobotCILeavesNoBrowser() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
+        }
+        let f = try Fault("warm-browser-kill9")
+        let run = try f.start(["--filter", "WarmBrowserUnderRobotCITests/testG", "--shards", "1", "--retries", "0",
+                               "--test-timeout", "120"],
+                              env: ["ROBOTCI_WARM_E2E": "1", "ROBOTCI_WARM_KILL": "1"], package: E2E.root.path)
+        defer { run.stop() }
+        let marker = f.marker
+        func browsers() -> [String] {
+            E2E.processes(withEnvironment: marker).filter { $0.contains("chrom") && !Proc.isZombie($0) }
+        }
+        // The test has launched: chromedriver and Chromium (with its zygote and renderers) run.
+        XCTAssertTrue(waitUntil(90) { browsers().contains { $0.contains("chromium ") || $0.contains("/chromium") } && browsers().count >= 3 },
+                      "the slot's browser came up: \(browsers()) \(run.stderr)")
+        let before = browsers()
+        XCTAssertTrue(before.contains { $0.contains("chromedriver") }, "\(before)")
+        XCTAssertEqual(kill(run.pid, SIGKILL), 0)
+        _ = run.wait(timeout: 10)
+        var left: [String] = []
+        let gone = waitUntil(10) {
+            left = browsers()
+            return left.isEmpty
+        }
+        XCTAssertTrue(gone, "chromium/chromedriver outlived a kill -9 of robotci: \(left)")
+        XCTAssertEqual(f.leftovers(), [], "nothing of the run is left")
+    }
 }

@@ -74,6 +74,19 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         XCTAssertTrue(app.staticTexts["storage.title"].waitForExistence(timeout: 10))
     }
 
+    /// Holds the slot's browser for a minute, for `WarmBrowserEndToEndTests` to `kill -9`
+    /// robotci meanwhile (`ROBOTCI_WARM_KILL=1`); skipped otherwise.
+    func testG_HoldsTheBrowserUntilRobotCIIsKilled() throws {
+        guard ProcessInfo.processInfo.environment["ROBOTCI_WARM_KILL"] == "1" else {
+            throw XCTSkip("runs only when WarmBrowserEndToEndTests kills robotci")
+        }
+        launch()
+        reportBrowser()
+        XCTAssertTrue(app.staticTexts["storage.title"].waitForExistence(timeout: 10))
+        print("warm-browser: holding")
+        sleep(60)
+    }
+
     private func reportBrowser() {
         print("warm-browser: pid \(SharedBrowser.shared.browserProcessID.map(String.init) ?? "none")")
     }

@@ -78,7 +78,6 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         do {
             try Self.waitForLoad(opened.session, of: target)
             state = .runningForeground
-            SharedBrowser.shared.prepareNext()
         } catch {
             shutDown()
             throw error
@@ -276,8 +275,16 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--window-size=\(windowSize.width),\(windowSize.height)",
             "--force-device-scale-factor=1", "--disable-extensions", "--no-first-run",
-            "--disable-component-update", "--disable-features=Translate,MediaRouter,OptimizationHints",
-            "--mute-audio", "--allow-file-access-from-files",
+            "--disable-component-update", "--mute-audio", "--allow-file-access-from-files",
+            // Background work a test never needs, and throttling that would slow a page the
+            // browser thinks is hidden (every context's page is a separate headless window).
+            "--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,AutofillServerCommunication,"
+                + "CertificateTransparencyComponentUpdater,DestroyProfileOnBrowserClose,GlobalMediaControls,"
+                + "HttpsUpgrades,LensOverlay,BackForwardCache,InterestFeedContentSuggestions,CalculateNativeWinOcclusion",
+            "--disable-field-trial-config", "--disable-breakpad", "--disable-ipc-flooding-protection",
+            "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
+            "--disable-background-timer-throttling", "--disable-search-engine-choice-screen",
+            "--metrics-recording-only", "--no-default-browser-check",
         ] + browserArguments
     }
 

@@ -50,8 +50,6 @@ final class SharedBrowser: @unchecked Sendable {
         let devtools: DevToolsSocket
         /// True once this process has checked the session (attached ones are checked first).
         var verified: Bool
-        /// A fresh context + blank page made ahead for the next launch.
-        var spare: (contextID: String, targetID: String)?
 
         init(record: Record, session: WebDriverSession, devtools: DevToolsSocket, verified: Bool) {
             self.record = record
@@ -79,20 +77,10 @@ final class SharedBrowser: @unchecked Sendable {
         for _ in 0..<2 {
             do throws(RobotKitError) {
                 let browser = try ready(arguments: arguments)
-                let page: Page
-                if let spare = browser.spare {
-                    // Made while the previous test ran: attach, then navigate.
-                    browser.spare = nil
-                    try browser.session.switchToWindow(spare.targetID)
-                    try browser.session.navigate(to: url)
-                    page = Page(session: browser.session, contextID: spare.contextID, targetID: spare.targetID)
-                } else {
-                    let fresh = try Self.newContext(browser.devtools, url: url)
-                    // chromedriver names windows by DevTools target id.
-                    try browser.session.switchToWindow(fresh.targetID)
-                    page = Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID)
-                }
-                return page
+                let fresh = try Self.newContext(browser.devtools, url: url)
+                // chromedriver names windows by DevTools target id.
+                try browser.session.switchToWindow(fresh.targetID)
+                return Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID)
             } catch {
                 lastError = error
                 discard(reason: "\(error)")
@@ -115,24 +103,6 @@ final class SharedBrowser: @unchecked Sendable {
         }
         return (contextID, targetID)
     }
-
-    /// Creates the next launch's context and blank page in the background. Called once the
-    /// launched page has loaded, so the new page's renderer starts while the test runs its
-    /// steps (mostly waiting on its own page), not while its page is loading.
-    func prepareNext() {
-        guard Self.usesSpares else { return }
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            lock.lock()
-            defer { lock.unlock() }
-            guard let browser = live, browser.spare == nil else { return }
-            if let made = try? Self.newContext(browser.devtools, url: "about:blank") {
-                browser.spare = made
-            }
-        }
-    }
-
-    /// `ROBOTKIT_SPARE=0` turns the page made ahead off (to measure what it saves).
-    static let usesSpares = ProcessInfo.processInfo.environment["ROBOTKIT_SPARE"] != "0"
 
     /// Disposes the page's browser context (its pages, storage, cookies, cache, workers).
     func close(_ page: Page) {
@@ -193,7 +163,11 @@ final class SharedBrowser: @unchecked Sendable {
             "pageLoadStrategy": "none",
             "timeouts": ["script": 600_000, "pageLoad": 60_000, "implicit": 0],
             "goog:loggingPrefs": ["browser": "ALL"],
-            "goog:chromeOptions": ["binary": endpoint.launcher, "args": arguments + ["--user-data-dir=\(profile.path)"]],
+            "goog:chromeOptions": [
+                "binary": endpoint.launcher, "args": arguments + ["--user-data-dir=\(profile.path)"],
+                // chromedriver's default --enable-logging makes Chromium log every INFO line.
+                "excludeSwitches": ["enable-logging"],
+            ],
         ]
         let session: WebDriverSession
         do {
