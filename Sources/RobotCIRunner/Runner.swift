@@ -111,6 +111,9 @@ public final class Runner {
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
         let previous = ReportWriter.readTimings(in: reportURL) ?? Timings()
+        let historyURL = config.history.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        let (pastRuns, historyWarning) = RunHistory.load(from: historyURL ?? reportURL.appendingPathComponent("history.json"))
+        if let historyWarning { say("robotci: warning: \(historyWarning)") }
         try layout.prepare()
 
         let clock = RunClock()
@@ -186,10 +189,18 @@ public final class Runner {
         let (records, batches) = recorder.snapshot()
         let result = RunResult(metadata: metadata, tests: records, batches: batches)
         let writeStart = clock.now()
-        try ReportWriter.write(result, timings: previous.updated(with: records), to: reportURL)
+        let history = pastRuns.recording(result)
+        try ReportWriter.write(result, timings: previous.updated(with: records), history: history, historyURL: historyURL, to: reportURL)
         let writeTime = clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
+        let suggestions = history.quarantineSuggestions { id in quarantine.contains { $0.matches(id) } }
+        if !suggestions.isEmpty {
+            var text = "robotci: \(suggestions.count) test\(suggestions.count == 1 ? "" : "s") flaky in ≥ 20% of ≥ 5 recent runs; consider quarantining:\n"
+            for f in suggestions.prefix(20) { text += "  \(f.id): flaky in \(f.flaky) of \(f.runs) runs (\(Int((f.rate * 100).rounded()))%)\n" }
+            text += "paste into robotci.yml:\n" + RunHistory.quarantineYAML(suggestions.prefix(20).map(\.id))
+            stderr.write(Data(text.utf8))
+        }
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
         }

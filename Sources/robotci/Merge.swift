@@ -11,6 +11,7 @@ struct Merge: ParsableCommand {
             journal (a run cut short), or a JUnit XML file. Attachment paths that lead outside \
             their report folder are refused. \
             Writes junit.xml, results.json, timings.json (for the next run's --partition split), \
+            history.json (the inputs' histories merged; partitions with one run id fold into one run), \
             index.html and attachments/ into --output. A corrupt or foreign input is rejected with \
             its path and reason, exit 2, and nothing is written. Exit 1 when a merged test failed.
             """
@@ -30,7 +31,9 @@ struct Merge: ParsableCommand {
         exitOnError {
             let result: RunResult
             do {
-                result = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output))
+                result = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output)) { warning in
+                    FileHandle.standardError.write(Data("robotci: warning: \(warning)\n".utf8))
+                }
             } catch let e as MergeError {
                 FileHandle.standardError.write(Data("robotci: error: \(e.message)\n".utf8))
                 return 2

@@ -42,7 +42,12 @@ struct Report: AsyncParsableCommand {
                 let previous = ReportWriter.readTimings(in: directory) ?? Timings()
                 try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), to: directory)
             } else {
-                try HTMLReport.write(loaded.result, to: directory)
+                // Show the folder's history, if it has one; the file itself is left as it is.
+                let historyURL = directory.appendingPathComponent("history.json")
+                let history = FileManager.default.fileExists(atPath: historyURL.path)
+                    ? RunHistory.load(from: historyURL, moveAside: false) : (history: RunHistory(), warning: nil)
+                if let w = history.warning { Self.printError("warning: \(w)") }
+                try HTMLReport.write(loaded.result, history: history.warning == nil && !history.history.runs.isEmpty ? history.history : nil, to: directory)
             }
             let counts = loaded.result.counts
             let elapsed = Date().timeIntervalSince(start)

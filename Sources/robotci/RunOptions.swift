@@ -20,6 +20,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("report-dir"), help: "Folder for junit.xml, results.json, timings.json, index.html (config: report-dir; default robotci-report).")
     var reportDir: String?
 
+    @Option(name: .customLong("history"), help: "History of the last 30 runs to read and update, e.g. in a CI cache (config: history; default <report-dir>/history.json).")
+    var history: String?
+
     @Flag(name: .customLong("skip-build"), help: "Use the last build instead of running 'swift build --build-tests' (config: skip-build).")
     var skipBuild = false
 
@@ -66,6 +69,7 @@ struct RunOptions: ParsableArguments {
         put("retries", retries.map(String.init))
         put("test-timeout", testTimeout.map { String($0) })
         put("report-dir", reportDir)
+        put("history", history)
         if skipBuild { put("skip-build", "true") }
         if !filter.isEmpty { flags["filter"] = (.list(filter), "--filter") }
         if !skip.isEmpty { flags["skip"] = (.list(skip), "--skip") }

@@ -12,6 +12,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Seconds one test may run before its process group is killed.
     public var testTimeout = 300.0
     public var reportDir = "robotci-report"
+    /// The run history file (`history.json`); nil: `history.json` in the report folder.
+    public var history: String?
     public var skipBuild = false
     /// Regexes a test id must match one of (empty: all).
     public var filter: [String] = []

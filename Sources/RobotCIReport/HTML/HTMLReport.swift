@@ -19,8 +19,8 @@ public enum HTMLReport {
 
     /// Writes `directory/index.html` atomically (temporary file, then rename), creating
     /// the folder if needed; artifacts are read relative to `directory`.
-    public static func write(_ result: RunResult, to directory: URL) throws {
-        let bytes = renderBytes(result, reportDirectory: directory)
+    public static func write(_ result: RunResult, history: RunHistory? = nil, to directory: URL) throws {
+        let bytes = renderBytes(result, reportDirectory: directory, history: history)
         try AtomicFile.write(Data(bytes), to: directory.appendingPathComponent("index.html"))
     }
 
@@ -30,8 +30,9 @@ public enum HTMLReport {
         "default-src 'none'; script-src '\(ReportTemplate.scriptHash)'; style-src 'unsafe-inline'; "
         + "img-src 'self' data:; base-uri 'none'; form-action 'none'"
 
-    static func renderBytes(_ result: RunResult, reportDirectory: URL?, limits: ReportData.Limits = .standard) -> [UInt8] {
-        let data = ReportData(result: result, reportDirectory: reportDirectory, limits: limits).json()
+    static func renderBytes(_ result: RunResult, reportDirectory: URL?, history: RunHistory? = nil,
+                            limits: ReportData.Limits = .standard) -> [UInt8] {
+        let data = ReportData(result: result, reportDirectory: reportDirectory, limits: limits, history: history).json()
         var out: [UInt8] = []
         out.reserveCapacity(data.count + ReportTemplate.js.utf8.count + ReportTemplate.css.utf8.count + 8192)
         for part in Template.parts {

@@ -28,6 +28,8 @@ struct ReportData {
     let result: RunResult
     let reportDirectory: URL?
     let limits: Limits
+    /// Earlier runs (history.json), shown as per-test strips and a run chart.
+    var history: RunHistory? = nil
 
     /// How hard the data is squeezed: texts get less room, and in lean mode passing
     /// attempts lose their output and artifact lists (results.json keeps everything).
@@ -138,7 +140,9 @@ struct ReportData {
             w.string(b.termination)
             w.raw("]")
         }
-        w.raw("],\"classes\":")
+        w.raw("],\"history\":")
+        writeHistory(&w)
+        w.raw(",\"classes\":")
         writeStrings(tables.classes.values, &w)
         w.raw(",\"files\":")
         writeStrings(tables.files.values, &w)
@@ -162,6 +166,46 @@ struct ReportData {
     }
 
     // MARK: - Parts
+
+    /// `{"runs":[[id, startedMs, commit|null, passed, failing, flaky]…], "current": column|-1,
+    ///   "tests":[[letters, ms…]|0 …]}` with `tests` aligned to the data's test list; null when
+    /// there is no history.
+    private func writeHistory(_ w: inout SafeJSONWriter) {
+        guard let h = history, !h.runs.isEmpty else { return w.raw("null") }
+        var passed = Array(repeating: 0, count: h.runs.count), failing = passed, flaky = passed
+        for t in h.tests.values {
+            for (k, c) in t.o.enumerated() where k < passed.count {
+                switch c {
+                case "P": passed[k] += 1
+                case "F", "T", "C": failing[k] += 1
+                case "K": flaky[k] += 1
+                default: break
+                }
+            }
+        }
+        w.raw("{\"runs\":[")
+        for (k, r) in h.runs.enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("[")
+            w.string(r.id); w.raw(",")
+            w.millis(r.startedAt); w.raw(",")
+            if let c = r.commit { w.string(c) } else { w.raw("null") }
+            w.raw(","); w.int(passed[k]); w.raw(","); w.int(failing[k]); w.raw(","); w.int(flaky[k])
+            w.raw("]")
+        }
+        w.raw("],\"current\":")
+        w.int(h.column(of: result.metadata.runID) ?? -1)
+        w.raw(",\"tests\":[")
+        for (ti, t) in result.tests.enumerated() {
+            if ti > 0 { w.raw(",") }
+            guard let e = h.tests[t.id.rawValue] else { w.raw("0"); continue }
+            w.raw("[")
+            w.string(e.o)
+            for d in e.d { w.raw(","); w.int(d) }
+            w.raw("]")
+        }
+        w.raw("]}")
+    }
 
     private func writeMeta(_ w: inout SafeJSONWriter) {
         let m = result.metadata

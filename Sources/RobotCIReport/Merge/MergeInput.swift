@@ -10,6 +10,10 @@ public struct MergeInput {
     /// The folder whose `attachments/` artifact paths are relative to (nil for JUnit files).
     public var reportDirectory: URL?
     public var timings: Timings?
+    /// The folder's `history.json` (nil: none, or unreadable; see `warning`).
+    public var history: RunHistory? = nil
+    /// Why the folder's history could not be used (the merge goes on without it).
+    public var warning: String? = nil
 
     /// Loads and validates an input; every problem names the path and the reason.
     public static func load(_ path: String) throws -> MergeInput {
@@ -75,7 +79,15 @@ public struct MergeInput {
         }
         let timings = try? JSONDecoder().decode(Timings.self, from: Data(contentsOf: folder.appendingPathComponent("timings.json")))
         let label = result.metadata.partition.map { "partition \($0)" } ?? result.metadata.hostname ?? folder.lastPathComponent
-        return MergeInput(path: url, machine: label, result: result, reportDirectory: folder, timings: timings)
+        var input = MergeInput(path: url, machine: label, result: result, reportDirectory: folder, timings: timings)
+        let historyURL = folder.appendingPathComponent("history.json")
+        if FileManager.default.fileExists(atPath: historyURL.path) {
+            // An input is only read: a bad history is left where it is, not moved aside.
+            let (history, warning) = RunHistory.load(from: historyURL, moveAside: false)
+            input.history = warning == nil ? history : nil
+            input.warning = warning.map { "\($0); merging without it" }
+        }
+        return input
     }
 
     private static func loadJUnit(_ url: URL) throws -> MergeInput {

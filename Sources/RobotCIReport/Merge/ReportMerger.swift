@@ -6,6 +6,26 @@ public enum ReportMerger {
     /// Merges inputs in memory. Artifact paths are re-rooted under
     /// `attachments/<machine>/…`; `copies` lists the files to copy there.
     public static func merge(_ inputs: [MergeInput]) -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)]) {
+        let m = mergeWithHistory(inputs)
+        return (m.result, m.timings, m.copies)
+    }
+
+    /// Merges inputs and their histories: each input's `history.json` (or, without one, its
+    /// run as a single history entry); partitions of one run id fold into one run.
+    public static func mergeWithHistory(_ inputs: [MergeInput])
+        -> (result: RunResult, timings: Timings, history: RunHistory, copies: [(from: URL, to: String)]) {
+        var history = RunHistory()
+        for input in inputs {
+            let own = input.history ?? RunHistory()
+            // A folder's history already holds its run, unless it was written without one.
+            let withRun = own.runs.contains { $0.id == input.result.metadata.runID } ? own : own.recording(input.result)
+            history = history.merged(with: withRun)
+        }
+        let (result, timings, copies) = mergeRuns(inputs)
+        return (result, timings, history, copies)
+    }
+
+    static func mergeRuns(_ inputs: [MergeInput]) -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)]) {
         var labels: [String] = []
         for input in inputs {
             var label = input.machine
@@ -82,10 +102,11 @@ public enum ReportMerger {
 
     /// Loads every input, merges, and writes the output folder. Any bad input fails
     /// before the output folder is touched.
-    public static func run(inputs paths: [String], output: URL) throws -> RunResult {
+    public static func run(inputs paths: [String], output: URL, warn: (String) -> Void = { _ in }) throws -> RunResult {
         guard !paths.isEmpty else { throw MergeError("no inputs: give one or more report folders or JUnit files") }
         let inputs = try paths.map(MergeInput.load)
-        let (result, timings, copies) = merge(inputs)
+        for w in inputs.compactMap(\.warning) { warn(w) }
+        let (result, timings, history, copies) = mergeWithHistory(inputs)
         // Every input was validated by `load` above, so a bad input never gets here and
         // the output folder stays untouched. Attachments are copied before rendering so
         // the HTML report can inline the small ones (steps, mock journal, tree).
@@ -98,7 +119,7 @@ public enum ReportMerger {
                 if fm.fileExists(atPath: dest.path) { try fm.removeItem(at: dest) }
                 try fm.copyItem(at: from, to: dest)
             }
-            try ReportWriter.write(result, timings: timings, to: output)
+            try ReportWriter.write(result, timings: timings, history: history, to: output)
         } catch {
             throw MergeError("cannot write the merged report into \(output.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }

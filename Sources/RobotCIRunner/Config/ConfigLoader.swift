@@ -16,6 +16,7 @@ public enum ConfigLoader {
     /// Keys robotci understands, with the type each must have.
     public static let keys: [String: Kind] = [
         "package": .string, "shards": .int, "retries": .int, "test-timeout": .number, "report-dir": .string,
+        "history": .string,
         "skip-build": .bool, "filter": .list, "skip": .list, "fail-on-flaky": .bool, "quarantine": .list,
         "partition": .string, "partition-count": .int, "reporter": .string, "base-port": .int,
         "configuration": .string, "build-arguments": .list, "max-batch-size": .int,
@@ -169,6 +170,10 @@ public enum ConfigLoader {
         case "retries": c.retries = try int()
         case "test-timeout": c.testTimeout = try number()
         case "report-dir": c.reportDir = try scalar()
+        case "history":
+            let v = try scalar()
+            guard !v.isEmpty else { throw ConfigError("\(source): 'history' needs a file path (e.g. .cache/robotci-history.json)") }
+            c.history = v
         case "skip-build": c.skipBuild = try bool()
         case "filter": c.filter = list()
         case "skip": c.skip = list()

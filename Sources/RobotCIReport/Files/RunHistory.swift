@@ -1,0 +1,201 @@
+import Foundation
+import RobotCICore
+
+/// `history.json`: the last runs (30 by default) of every test, carried from run to run
+/// like `timings.json`, so the report can say whether a test is getting worse and how
+/// often it flakes.
+///
+/// Compact on purpose: one shared run table, and per test one letter per run (aligned with
+/// the run table, `-` when the test did not run), its duration (ms, -1 when absent) and
+/// attempts per run.
+public struct RunHistory: Codable, Sendable, Equatable {
+    public static let formatName = "robotci-history-v1"
+    public static let defaultLimit = 30
+
+    public struct Run: Codable, Sendable, Equatable {
+        public var id: String
+        /// Seconds since 1970.
+        public var startedAt: Double
+        public var commit: String?
+
+        public init(id: String, startedAt: Double, commit: String?) {
+            self.id = id
+            self.startedAt = startedAt
+            self.commit = commit
+        }
+    }
+
+    public struct Test: Codable, Sendable, Equatable {
+        /// One letter per run: P passed, F failed, K flaky, S skipped, T timed out,
+        /// C crashed, Q quarantined, `-` not run.
+        public var o: String
+        /// Milliseconds per run (-1: not run).
+        public var d: [Int]
+        /// Attempts per run (0: not run).
+        public var a: [Int]
+
+        public init(o: String, d: [Int], a: [Int]) {
+            self.o = o
+            self.d = d
+            self.a = a
+        }
+    }
+
+    public var format = RunHistory.formatName
+    /// Oldest first.
+    public var runs: [Run]
+    public var tests: [String: Test]
+
+    public init(runs: [Run] = [], tests: [String: Test] = [:]) {
+        self.runs = runs
+        self.tests = tests
+    }
+
+    public static func letter(_ o: Outcome) -> Character {
+        switch o {
+        case .passed: "P"
+        case .failed: "F"
+        case .flaky: "K"
+        case .skipped: "S"
+        case .timedOut: "T"
+        case .crashed: "C"
+        case .quarantined: "Q"
+        }
+    }
+
+    /// This history with `result` as a run: a run with the same id (another partition of
+    /// the same CI run) is folded into its column; otherwise a new column. Keeps the
+    /// newest `limit` runs.
+    public func recording(_ result: RunResult, limit: Int = RunHistory.defaultLimit) -> RunHistory {
+        let m = result.metadata
+        var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit)])
+        for t in result.tests {
+            single.tests[t.id.rawValue] = Test(
+                o: String(Self.letter(t.outcome)), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
+        }
+        return merged(with: single, limit: limit)
+    }
+
+    /// Both histories in one: runs with the same id become one column (a test's later
+    /// value wins), distinct runs are kept in start order, the newest `limit` stay.
+    public func merged(with other: RunHistory, limit: Int = RunHistory.defaultLimit) -> RunHistory {
+        var order: [Run] = []
+        var index: [String: Int] = [:]
+        for r in runs + other.runs {
+            if let i = index[r.id] {
+                if order[i].commit == nil { order[i].commit = r.commit }
+                if r.startedAt > 0 && (order[i].startedAt <= 0 || r.startedAt < order[i].startedAt) { order[i].startedAt = r.startedAt }
+            } else {
+                index[r.id] = order.count
+                order.append(r)
+            }
+        }
+        // Stable sort by start time (runs without one keep their place relative to others).
+        let sorted = order.enumerated().sorted { x, y in
+            let a = x.element.startedAt, b = y.element.startedAt
+            return a != b && a > 0 && b > 0 ? a < b : x.offset < y.offset
+        }.map(\.element)
+        let kept = Array(sorted.suffix(max(1, limit)))
+        var column: [String: Int] = [:]
+        for (i, r) in kept.enumerated() { column[r.id] = i }
+
+        var out = RunHistory(runs: kept)
+        let n = kept.count
+        for source in [self, other] {
+            for (id, t) in source.tests {
+                let letters = Array(t.o)
+                for (k, run) in source.runs.enumerated() {
+                    guard let c = column[run.id], k < letters.count, letters[k] != "-" else { continue }
+                    var entry = out.tests[id] ?? Test(o: String(repeating: "-", count: n), d: Array(repeating: -1, count: n), a: Array(repeating: 0, count: n))
+                    var chars = Array(entry.o)
+                    chars[c] = letters[k]
+                    entry.o = String(chars)
+                    entry.d[c] = k < t.d.count ? t.d[k] : -1
+                    entry.a[c] = k < t.a.count ? t.a[k] : 1
+                    out.tests[id] = entry
+                }
+            }
+        }
+        return out
+    }
+
+    /// Index of the column of `result` (its run id, or for a merged report, the newest
+    /// column of one of the ids it joins with `+`).
+    public func column(of runID: String) -> Int? {
+        if let i = runs.lastIndex(where: { $0.id == runID }) { return i }
+        let parts = Set(runID.split(separator: "+").map(String.init))
+        return runs.lastIndex { parts.contains($0.id) }
+    }
+
+    // MARK: - Flakiness
+
+    public struct Flakiness: Sendable, Equatable {
+        public var id: String
+        /// Runs the test ran in (not `-`, not skipped).
+        public var runs: Int
+        /// Runs it was flaky in (failed, then passed on a retry).
+        public var flaky: Int
+        public var rate: Double { runs == 0 ? 0 : Double(flaky) / Double(runs) }
+    }
+
+    /// Tests flaky in at least `minRate` of at least `minRuns` runs, worst first.
+    public func quarantineSuggestions(minRate: Double = 0.2, minRuns: Int = 5, excluding: (String) -> Bool = { _ in false }) -> [Flakiness] {
+        var out: [Flakiness] = []
+        for (id, t) in tests where !excluding(id) {
+            var ran = 0, flaky = 0
+            for c in t.o where c != "-" && c != "S" {
+                ran += 1
+                if c == "K" { flaky += 1 }
+            }
+            let f = Flakiness(id: id, runs: ran, flaky: flaky)
+            if ran >= minRuns && flaky > 0 && f.rate >= minRate { out.append(f) }
+        }
+        return out.sorted { $0.rate != $1.rate ? $0.rate > $1.rate : $0.id < $1.id }
+    }
+
+    /// The `quarantine:` block to paste into robotci.yml for `ids` (exact-match regexes).
+    public static func quarantineYAML(_ ids: [String]) -> String {
+        var s = "quarantine:\n"
+        for id in ids {
+            let pattern = "^" + NSRegularExpression.escapedPattern(for: id) + "$"
+            s += "  - '" + pattern.replacingOccurrences(of: "'", with: "''") + "'\n"
+        }
+        return s
+    }
+
+    // MARK: - Files
+
+    /// Reads a history file. Missing: an empty history. Corrupt or foreign: the file is
+    /// moved aside (`<name>.corrupt-<time>`), a warning says so, and an empty history is
+    /// returned, so a bad file never costs the run its results.
+    public static func load(from url: URL, moveAside: Bool = true) -> (history: RunHistory, warning: String?) {
+        guard let data = try? Data(contentsOf: url) else { return (RunHistory(), nil) }
+        do {
+            let h = try JSONDecoder().decode(RunHistory.self, from: data)
+            guard h.format == formatName else {
+                throw HistoryError("format '\(h.format)' is not '\(formatName)'")
+            }
+            for (id, t) in h.tests where t.o.count != h.runs.count || t.d.count != h.runs.count || t.a.count != h.runs.count {
+                throw HistoryError("test '\(id)' has \(t.o.count) outcomes for \(h.runs.count) runs")
+            }
+            return (h, nil)
+        } catch {
+            let aside = url.path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
+            let moved = moveAside && (try? FileManager.default.moveItem(atPath: url.path, toPath: aside)) != nil
+            let reason = (error as? HistoryError)?.message ?? "not valid JSON history (\(error))"
+            return (RunHistory(), "\(url.path) is unreadable: \(reason)"
+                    + (moveAside ? "; starting a fresh history" : "") + (moved ? " (the bad file is kept as \(aside))" : ""))
+        }
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+struct HistoryError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
