@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-oA8eYDBuURkmM8Q49u7uOuURMXnzDRskI5871Se/nek="
+    static let scriptHash = "sha256-/ENR4mJTB0NOg0WV9yBgKU7Iu6ZIp7wbLzqDhabHI9M="
 
     static let html = ####"""
 <!doctype html>
@@ -42,7 +42,7 @@ enum ReportTemplate {
       <div id="chips" class="chips" role="group" aria-label="Status"></div>
       <label class="field">Search <input id="q" type="search" placeholder="name or error (press /)" autocomplete="off" spellcheck="false"></label>
       <label class="field">Worker <select id="worker"><option value="">all</option></select></label>
-      <label class="field">Sort <select id="sort"><option value="name">name</option><option value="duration">duration</option></select></label>
+      <label class="field">Sort <select id="sort"><option value="status">failures first</option><option value="name">name</option><option value="duration">duration</option></select></label>
       <span id="shown" class="shown" aria-live="polite"></span>
     </form>
     <div id="list" class="list" tabindex="0" role="listbox" aria-label="Tests (arrow keys to move, Enter to open)">
@@ -177,6 +177,26 @@ h2 { font-size: 16px; margin: 4px 0 10px; }
 .row.group { background: var(--panel); font-weight: 600; cursor: default; }
 .row.group .name { font-family: var(--mono); font-size: 12.5px; }
 .row.empty { color: var(--muted); cursor: default; justify-content: center; }
+a.row { color: inherit; text-decoration: none; }
+.row .rate { width: 40px; text-align: right; }
+.rank-tag { margin-left: 8px; font-family: var(--sans, inherit); font-size: 11px; color: var(--c); text-transform: uppercase; }
+.mark { flex: none; font-size: 11px; padding: 1px 6px; border-radius: 8px; margin-left: 6px; }
+.mark.new { background: var(--failed); color: #fff; }
+.mark.fixed { background: var(--passed); color: #fff; }
+.strip { display: inline-flex; gap: 1px; flex: none; align-items: center; }
+.strip i { display: inline-block; width: 4px; height: 12px; background: var(--c, var(--line)); }
+.strip i.none { background: transparent; outline: 1px solid var(--line); outline-offset: -1px; }
+.strip.big i { width: 10px; height: 18px; }
+.history { margin: 0 0 16px; }
+.hist-row { display: flex; align-items: center; gap: 10px; }
+svg.trend { display: block; margin-top: 6px; color: var(--muted); }
+svg.trend circle, svg.runchart rect { fill: var(--c); }
+svg.runchart rect.current { stroke: var(--accent); stroke-width: 1; }
+figure.runs { margin: 8px 0 0; }
+figure.runs figcaption { font-size: 12px; color: var(--muted); }
+.quarantine ul { list-style: none; padding: 0; }
+.quarantine li { margin: 4px 0; }
+.tl-bar:focus-visible { outline: 2px solid var(--accent); z-index: 2; }
 
 .detail-head { margin-bottom: 10px; }
 .back { display: inline-block; margin-bottom: 6px; }
@@ -333,6 +353,62 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return { i, cls, name: r[1], id: (r[3] & 2) ? r[5] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
+
+  // ---------- history (history.json of the last runs): per test [letters, ms…], aligned with D.tests
+  const HIST = D.history || null;
+  const HL = { P: 'passed', F: 'failed', K: 'flaky', S: 'skipped', T: 'timedOut', C: 'crashed', Q: 'quarantined' };
+  const HBAD = { F: true, T: true, C: true };
+  const QUARANTINE_RATE = 0.2; const QUARANTINE_RUNS = 5;
+  function histOf(t) {
+    if (!HIST) return null;
+    const e = HIST.tests[t.i];
+    if (!e) return null;
+    if (t.hist === undefined) {
+      const o = e[0]; let ran = 0; let flaky = 0;
+      for (const c of o) if (c !== '-' && c !== 'S') { ran++; if (c === 'K') flaky++; }
+      const cur = HIST.current >= 0 ? HIST.current : o.length - 1;
+      let prev = '-';
+      for (let k = cur - 1; k >= 0; k--) if (o[k] !== '-' && o[k] !== 'S') { prev = o[k]; break; }
+      const now = o[cur] || '-';
+      const mark = prev === '-' ? '' : (HBAD[now] && !HBAD[prev] ? 'new' : (!HBAD[now] && now !== '-' && HBAD[prev] ? 'fixed' : ''));
+      t.hist = { o, d: e.slice(1), ran, flaky, rate: ran ? flaky / ran : 0, mark };
+    }
+    return t.hist;
+  }
+  function stripEl(hs, big) {
+    const el = h('span', { class: 'strip' + (big ? ' big' : ''), 'aria-label': 'last runs: ' + [...hs.o].map((c) => LABEL[HL[c]] || 'not run').join(', ') });
+    for (let k = 0; k < hs.o.length; k++) {
+      const c = hs.o[k];
+      el.appendChild(h('i', { class: c === '-' ? 'none' : 'o-' + HL[c], title: big ? 'run ' + HIST.runs[k][0] + ': ' + (LABEL[HL[c]] || 'not run') + (hs.d[k] >= 0 ? ' · ' + fmt(hs.d[k]) : '') : null }));
+    }
+    return el;
+  }
+  const rateText = (hs) => Math.round(hs.rate * 100) + '% flaky (' + hs.flaky + '/' + hs.ran + ')';
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs) {
+    const el = document.createElementNS(SVGNS, tag);
+    for (const k of Object.keys(attrs)) el.setAttribute(k, String(attrs[k]));
+    return el;
+  }
+  function trendEl(hs) {
+    const pts = [];
+    hs.d.forEach((ms, k) => { if (ms >= 0) pts.push([k, ms]); });
+    if (pts.length < 2) return null;
+    const W = 300; const H = 60; const max = Math.max(1, ...pts.map((p) => p[1])); const n = Math.max(1, hs.d.length - 1);
+    const s = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, class: 'trend', role: 'img', 'aria-label': 'duration per run, up to ' + fmt(max) });
+    s.appendChild(svg('polyline', { points: pts.map((p) => (p[0] / n * (W - 4) + 2).toFixed(1) + ',' + (H - 2 - p[1] / max * (H - 4)).toFixed(1)).join(' '), fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 }));
+    for (const p of pts) s.appendChild(svg('circle', { cx: (p[0] / n * (W - 4) + 2).toFixed(1), cy: (H - 2 - p[1] / max * (H - 4)).toFixed(1), r: 2, class: 'o-' + HL[hs.o[p[0]]] }));
+    return s;
+  }
+  function suggestions() {
+    const out = [];
+    for (const t of tests) {
+      const hs = histOf(t);
+      if (hs && !t.quarantined && hs.ran >= QUARANTINE_RUNS && hs.flaky > 0 && hs.rate >= QUARANTINE_RATE) out.push(t);
+    }
+    return out.sort((a, b) => b.hist.rate - a.hist.rate || collator.compare(a.id, b.id));
+  }
+  const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const counts = {};
   for (const o of D.outcomes) counts[o] = 0;
   for (const t of tests) counts[t.outcome]++;
@@ -348,7 +424,12 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   }
 
   // ---------- state in the URL hash: #view=…&status=a,b&q=…&worker=…&sort=…&test=…
-  const state = { view: 'tests', status: [], q: '', worker: '', sort: 'name', test: '' };
+  // A run with failures or flaky tests opens with them first.
+  const DEFAULT_SORT = (counts.failed + counts.timedOut + counts.crashed + counts.flaky) ? 'status' : 'name';
+  const RANK = { failed: 0, timedOut: 0, crashed: 0, flaky: 1 };
+  const rank = (t) => (t.outcome in RANK ? RANK[t.outcome] : 2);
+  const RANK_LABEL = ['failing', 'flaky', ''];
+  const state = { view: 'tests', status: [], q: '', worker: '', sort: DEFAULT_SORT, test: '' };
   let pushedDetail = false;
   function readHash() {
     const p = new URLSearchParams(location.hash.slice(1));
@@ -357,7 +438,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     state.status = (p.get('status') || '').split(',').filter((s) => s in counts);
     state.q = p.get('q') || '';
     state.worker = p.get('worker') || '';
-    state.sort = p.get('sort') === 'duration' ? 'duration' : 'name';
+    const sort = p.get('sort');
+    state.sort = ['name', 'duration', 'status'].includes(sort) ? sort : DEFAULT_SORT;
     state.test = p.get('test') || '';
   }
   function hashOf(s) {
@@ -366,7 +448,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     if (s.status.length) p.set('status', s.status.join(','));
     if (s.q) p.set('q', s.q);
     if (s.worker) p.set('worker', s.worker);
-    if (s.sort !== 'name') p.set('sort', s.sort);
+    if (s.sort !== DEFAULT_SORT) p.set('sort', s.sort);
     if (s.test) p.set('test', s.test);
     return '#' + p.toString();
   }
@@ -424,8 +506,32 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     fact('robotci', META.version);
     if (META.commandLine && META.commandLine.length) fact('Command', META.commandLine.join(' '), { class: 'wide' });
     $('facts').replaceChildren(...facts);
+    drawRunChart();
     $('flaky-count').textContent = counts.flaky ? String(counts.flaky) : '';
+    if (HIST) document.body.setAttribute('data-history-runs', String(HIST.runs.length));
     $('foot').textContent = 'robotci ' + (META.version || '') + ' · ' + tests.length + ' tests · ' + D.batches.length + ' batches';
+  }
+
+  // Pass / fail / flaky of every run the history knows, as stacked bars (newest right).
+  function drawRunChart() {
+    if (!HIST || HIST.runs.length < 2) return;
+    const W = 12; const GAP = 3; const H = 48;
+    const max = Math.max(1, ...HIST.runs.map((r) => r[3] + r[4] + r[5]));
+    const s = svg('svg', { width: HIST.runs.length * (W + GAP), height: H, class: 'runchart', role: 'img', 'aria-label': 'pass, fail and flaky tests over the last ' + HIST.runs.length + ' runs' });
+    HIST.runs.forEach((r, k) => {
+      let y = H;
+      for (const [n, cls] of [[r[3], 'o-passed'], [r[5], 'o-flaky'], [r[4], 'o-failed']]) {
+        const hgt = n / max * H;
+        if (hgt <= 0) continue;
+        y -= hgt;
+        const rect = svg('rect', { x: k * (W + GAP), y: y.toFixed(1), width: W, height: Math.max(1, hgt).toFixed(1), class: cls + (k === HIST.current ? ' current' : '') });
+        const title = svg('title', {});
+        title.textContent = 'run ' + r[0] + (r[1] > 0 ? ' · ' + new Date(r[1]).toLocaleString() : '') + (r[2] ? ' · ' + r[2].slice(0, 12) : '') + ': ' + r[3] + ' passed, ' + r[4] + ' failing, ' + r[5] + ' flaky';
+        rect.appendChild(title);
+        s.appendChild(rect);
+      }
+    });
+    $('summary').appendChild(h('figure', { class: 'runs', id: 'run-chart', 'data-runs': HIST.runs.length }, h('figcaption', null, 'Last ' + HIST.runs.length + ' runs'), s));
   }
 
   // ---------- filters + virtualised, grouped list
@@ -474,6 +580,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
 
   const collator = new Intl.Collator(undefined, { numeric: true });
   let rows = [];
+  let rowsVersion = 0;
   let rowsKey = null;
   let active = -1;
   function computeRows() {
@@ -489,8 +596,10 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       if (st && !st.has(t.outcome)) continue;
       if (terms.length) { const s = hay(t); if (!terms.every((q) => s.includes(q))) continue; }
       if (wk && !ranOn(t, wk)) continue;
-      let g = groups.get(t.cls);
-      if (!g) { g = { name: t.cls, tests: [], dur: 0, failing: 0 }; groups.set(t.cls, g); }
+      const r = state.sort === 'status' ? rank(t) : 2;
+      const gk = r + '\u0000' + t.cls;
+      let g = groups.get(gk);
+      if (!g) { g = { name: t.cls, rank: r, tests: [], dur: 0, failing: 0 }; groups.set(gk, g); }
       g.tests.push(t); g.dur += t.dur; if (FAILING[t.outcome]) g.failing++;
       shown++;
     }
@@ -500,10 +609,12 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       gs.sort((a, b) => b.dur - a.dur || byName(a, b));
       for (const g of gs) g.tests.sort((a, b) => b.dur - a.dur || byName(a, b));
     } else {
-      gs.sort(byName);
+      // status: failing groups, then flaky, then the rest; by name within each.
+      gs.sort((a, b) => a.rank - b.rank || byName(a, b));
       for (const g of gs) g.tests.sort(byName);
     }
     rows = [];
+    rowsVersion++;
     for (const g of gs) { rows.push({ g }); for (const t of g.tests) rows.push({ t }); }
     active = -1;
     $('list').scrollTop = 0;
@@ -515,21 +626,28 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     const r = rows[k];
     if (r.g) {
       return h('div', { class: 'row group', role: 'presentation' },
-        h('span', { class: 'name', title: r.g.name }, r.g.name),
+        h('span', { class: 'name', title: r.g.name }, r.g.name, RANK_LABEL[r.g.rank] ? h('span', { class: 'rank-tag o-' + (r.g.rank ? 'flaky' : 'failed') }, RANK_LABEL[r.g.rank]) : null),
         h('span', { class: 'meta' }, r.g.tests.length + (r.g.tests.length === 1 ? ' test' : ' tests') + (r.g.failing ? ' · ' + r.g.failing + ' failing' : '')),
         h('span', { class: 'meta dur' }, fmt(r.g.dur)));
     }
     const t = r.t;
     const ws = [...new Set(t.at.map((a) => workerLabel(a[5], a[3]).replace('worker ', 'w')))].join(', ');
-    return h('div', { class: 'row' + (k === active ? ' active' : ''), id: 'row-' + k, role: 'option', 'aria-selected': String(k === active), 'data-k': k, 'data-test': t.id },
+    const hs = histOf(t);
+    // A real link: a plain click opens the detail here, ctrl/middle click opens it in a new tab.
+    return h('a', { class: 'row' + (k === active ? ' active' : ''), id: 'row-' + k, role: 'option', href: hashForTest(t), tabindex: '-1', 'aria-selected': String(k === active), 'data-k': k, 'data-test': t.id },
       statusEl(t.outcome),
       h('span', { class: 'name', title: t.id }, t.name),
+      hs && hs.mark ? h('span', { class: 'mark ' + hs.mark }, hs.mark === 'new' ? 'newly failing' : 'fixed') : null,
+      hs ? stripEl(hs, false) : null,
+      h('span', { class: 'meta rate' }, hs && hs.flaky ? Math.round(hs.rate * 100) + '%' : ''),
       h('span', { class: 'meta tries' }, t.at.length > 1 ? t.at.length + ' tries' : ''),
       h('span', { class: 'meta wk', title: ws }, ws),
       h('span', { class: 'meta dur' }, fmt(t.dur)));
   }
 
   let listFrame = 0;
+  let drawnKey = '';
+  let drawnVersion = -1;
   function drawList() {
     listFrame = 0;
     const list = $('list');
@@ -539,10 +657,29 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     const last = Math.min(rows.length, Math.ceil((top + height) / ROW_H) + 8);
     const box = $('list-rows');
     box.style.transform = 'translateY(' + first * ROW_H + 'px)';
-    const els = [];
-    for (let k = first; k < last; k++) els.push(rowEl(k));
-    if (!rows.length) els.push(h('div', { class: 'row empty' }, 'No test matches this filter.'));
-    box.replaceChildren(...els);
+    // Rows already drawn are kept (only their active mark changes): a node under the
+    // mouse must survive between mousedown and click, or the click is lost.
+    const key = rowsVersion + ':' + first + ':' + last;
+    if (key === drawnKey) {
+      for (const el of box.children) {
+        const k = Number(el.getAttribute('data-k'));
+        if (!el.hasAttribute('data-k')) continue;
+        el.classList.toggle('active', k === active);
+        el.setAttribute('aria-selected', String(k === active));
+      }
+    } else {
+      const keep = new Map();
+      for (const el of box.children) if (el.hasAttribute('data-k')) keep.set(Number(el.getAttribute('data-k')), el);
+      const els = [];
+      for (let k = first; k < last; k++) {
+        let el = drawnVersion === rowsVersion ? keep.get(k) : undefined;
+        if (el) { el.classList.toggle('active', k === active); el.setAttribute('aria-selected', String(k === active)); } else el = rowEl(k);
+        els.push(el);
+      }
+      if (!rows.length) els.push(h('div', { class: 'row empty' }, 'No test matches this filter.'));
+      box.replaceChildren(...els);
+      drawnKey = key; drawnVersion = rowsVersion;
+    }
     if (active >= 0) list.setAttribute('aria-activedescendant', 'row-' + active);
     else list.removeAttribute('aria-activedescendant');
   }
@@ -571,11 +708,15 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     window.addEventListener('resize', scheduleList);
     $('list-rows').addEventListener('click', (e) => {
       const row = e.target.closest('.row[data-k]');
-      if (!row) return;
+      if (!row || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return; // new tab/window: the link's own job
+      e.preventDefault();
       active = Number(row.getAttribute('data-k'));
       openTest(rows[active].t);
     });
-    list.addEventListener('focus', () => { if (active < 0) moveActive(1); });
+    // Focus from the mouse must not redraw the rows under it; from the keyboard, mark the first test.
+    let pointer = false;
+    list.addEventListener('mousedown', () => { pointer = true; setTimeout(() => { pointer = false; }, 0); });
+    list.addEventListener('focus', () => { if (active < 0 && !pointer) moveActive(1); });
     list.addEventListener('keydown', (e) => {
       const page = Math.max(1, Math.floor(list.clientHeight / ROW_H) - 1);
       const keys = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -rows.length, End: rows.length, j: 1, k: -1 };
@@ -604,10 +745,20 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     $('detail-sub').replaceChildren(statusEl(t.outcome), ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
     const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
-    $('attempts').replaceChildren(...order.map((a) => attemptEl(t, a)));
+    $('attempts').replaceChildren(historyEl(t), ...order.map((a) => attemptEl(t, a)));
     for (const pre of $('attempts').querySelectorAll('pre.out')) pre.scrollTop = pre.scrollHeight;
     $('detail').setAttribute('data-test', t.id);
     $('detail').setAttribute('data-attempts', String(t.at.length));
+  }
+
+  // The test's last runs: strip, flake rate, new/fixed mark and its duration trend.
+  function historyEl(t) {
+    const hs = histOf(t);
+    if (!hs) return null;
+    return h('section', { class: 'history', 'aria-label': 'History', 'data-flake-rate': hs.rate.toFixed(2), 'data-history': hs.o },
+      h('h3', null, 'Last ' + hs.o.length + ' runs', hs.mark ? h('span', { class: 'mark ' + hs.mark }, hs.mark === 'new' ? 'newly failing' : 'fixed') : null),
+      h('div', { class: 'hist-row' }, stripEl(hs, true), h('span', { class: 'n' }, rateText(hs))),
+      trendEl(hs));
   }
 
   function attemptEl(t, a) {
@@ -737,7 +888,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       }
       for (const [t, a, n] of l.bars) {
         const o = D.attemptOutcomes[a[0]];
-        const el = h('div', { class: 'tl-bar o-' + o, 'data-t': t.i, title: t.id + ' — ' + fmt(a[1]) + ' · attempt ' + (n + 1) + ' ' + (LABEL[o] || o) });
+        const el = h('div', { class: 'tl-bar o-' + o, 'data-t': t.i, tabindex: '0', role: 'button', title: t.id + ' — ' + fmt(a[1]) + ' · attempt ' + (n + 1) + ' ' + (LABEL[o] || o) });
         el.style.left = pct(a[2]); el.style.width = pct(a[1]);
         track.appendChild(el);
       }
@@ -749,6 +900,10 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     inner.addEventListener('click', (e) => {
       const bar = e.target.closest('.tl-bar');
       if (bar) openTest(tests[Number(bar.getAttribute('data-t'))]);
+    });
+    inner.addEventListener('keydown', (e) => {
+      const bar = e.target.closest('.tl-bar');
+      if (bar && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); openTest(tests[Number(bar.getAttribute('data-t'))]); }
     });
     box.appendChild(inner);
     box.setAttribute('data-lanes', String(sorted.length));
@@ -801,6 +956,15 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       return h('li', null, seq, h('a', { href: hashForTest(t), title: t.id }, t.id), h('span', { class: 'why', title: f ? f[2] : '' }, f ? firstLine(f[2]) : ''));
     }));
     if (!flaky.length) ol.appendChild(h('li', null, 'No flaky tests in this run.'));
+    const sug = suggestions();
+    if (sug.length) {
+      const yaml = 'quarantine:\n' + sug.map((t) => "  - '" + ('^' + reEscape(t.id) + '$').replace(/'/g, "''") + "'").join('\n') + '\n';
+      ol.after(h('section', { id: 'quarantine', class: 'quarantine', 'data-count': sug.length },
+        h('h3', null, 'Suggested for quarantine'),
+        h('p', null, 'Flaky in at least ' + Math.round(QUARANTINE_RATE * 100) + '% of at least ' + QUARANTINE_RUNS + ' recent runs. Paste into robotci.yml:'),
+        h('ul', null, sug.map((t) => h('li', null, stripEl(t.hist, true), ' ', h('a', { href: hashForTest(t), title: t.id }, t.id), ' ', h('span', { class: 'n' }, rateText(t.hist))))),
+        h('pre', { class: 'out yaml' }, yaml)));
+    }
   }
 
   // Printing shows the summary and every test that did not simply pass, with its errors.
