@@ -54,7 +54,7 @@ let package = Package(
         ),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore"]),
-        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore"]),
+        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport"],
                     exclude: []),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),

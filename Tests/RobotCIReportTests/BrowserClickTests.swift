@@ -1,0 +1,117 @@
+import Foundation
+import RobotCICore
+import RobotCIReport
+import XCTest
+
+/// The report as a person uses it, through WebDriver's real input (element click, keys,
+/// ctrl-click actions), never a script's `element.click()`.
+final class BrowserClickTests: XCTestCase {
+    private var dir: URL!
+    private var browser: WebDriverBrowser!
+    private var flakyID = ""
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(WebDriverBrowser.isAvailable, "needs \(WebDriverBrowser.chromedriver) and \(HeadlessChromium.path)")
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-click-\(UUID().uuidString)/report")
+        try ReportFixtures.writeArtifacts(into: dir)
+        let run = ReportFixtures.mixedRun()
+        flakyID = try XCTUnwrap(run.tests.first { $0.outcome == .flaky }).id.rawValue
+        // Five earlier runs in which the flaky test flaked every other time.
+        var past = RunHistory(runs: (0..<5).map { RunHistory.Run(id: "past-\($0)", startedAt: Double(1_000 + $0), commit: "c\($0)") })
+        past.tests[flakyID] = .init(o: "KPKPK", d: [900, 1000, 1100, 1200, 1300], a: [2, 1, 2, 1, 2])
+        let history = past.recording(run)
+        try HTMLReport.write(run, history: history, to: dir)
+        browser = try WebDriverBrowser()
+    }
+
+    override func tearDownWithError() throws {
+        browser?.close()
+        if let dir { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
+    }
+
+    private func open(_ fragment: String = "") throws {
+        var c = URLComponents(url: dir.appendingPathComponent("index.html"), resolvingAgainstBaseURL: false)
+        c?.percentEncodedFragment = fragment.isEmpty ? nil : fragment
+        try browser.navigate(try XCTUnwrap(c?.url))
+        try browser.waitUntil("document.body.getAttribute('data-ready') === 'true'")
+        XCTAssertNil(try browser.script("return document.body.getAttribute('data-error');") as? String)
+    }
+
+    private var detailTest: String? {
+        get throws { try browser.script("const d = document.getElementById('detail'); return d.hidden ? null : d.getAttribute('data-test');") as? String }
+    }
+
+    func testFirstRealClickOnARowOpensItsDetail() throws {
+        try open()
+        let rowTests = try XCTUnwrap(try browser.script("return [...document.querySelectorAll('#list-rows .row[data-test]')].map(e => e.getAttribute('data-test'));") as? [String])
+        // The third row, so a click that lands on a redrawn list would open the wrong test or none.
+        let target = rowTests[2]
+        try browser.click(try browser.element("#row-\(try XCTUnwrap(try browser.script("return document.querySelector('#list-rows .row[data-test=\"\(target)\"]').getAttribute('data-k');") as? String))"))
+        try browser.waitUntil("!document.getElementById('detail').hidden", timeout: 5)
+        XCTAssertEqual(try detailTest, target, "the first click opens the clicked test")
+
+        // Back, then Enter on the list opens the (keyboard-)active test.
+        try browser.sendKeys(try browser.element("#detail-title"), "\u{E00C}")  // Escape
+        try browser.waitUntil("document.getElementById('detail').hidden")
+        try open()
+        try browser.sendKeys(try browser.element("#list"), "\u{E007}")
+        try browser.waitUntil("!document.getElementById('detail').hidden", timeout: 5)
+        XCTAssertEqual(try detailTest, rowTests[0], "Enter opens the first test")
+
+        // Ctrl-click opens the row's #test= link in a new tab and leaves this one on the list.
+        try open()
+        XCTAssertEqual(try browser.windowHandles().count, 1)
+        let href = try XCTUnwrap(try browser.script("return document.getElementById('row-1').getAttribute('href');") as? String)
+        XCTAssertTrue(href.contains("test="), href)
+        try browser.ctrlClick(try browser.element("#row-1"))
+        let deadline = Date().addingTimeInterval(5)
+        while try browser.windowHandles().count < 2 && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(try browser.windowHandles().count, 2, "ctrl-click opened a new tab")
+        XCTAssertNil(try detailTest, "this tab stays on the list")
+    }
+
+    func testFailuresComeFirstAndTimelineBarsOpenByKeyboard() throws {
+        try open()
+        let outcomes = try XCTUnwrap(try browser.script("""
+            return [...document.querySelectorAll('#list-rows .row[data-test] .status')].map(e => [...e.classList].find(c => c.startsWith('o-')).slice(2));
+            """) as? [String])
+        let rank: (String) -> Int = { ["failed": 0, "timedOut": 0, "crashed": 0, "flaky": 1][$0] ?? 2 }
+        XCTAssertEqual(outcomes.map(rank), outcomes.map(rank).sorted(), "failing, then flaky, then the rest: \(outcomes)")
+        XCTAssertEqual(outcomes.first.map(rank), 0)
+        XCTAssertEqual(try browser.script("return document.getElementById('sort').value;") as? String, "status")
+        // The chips still filter, and the URL keeps it.
+        try browser.click(try browser.element("#chips [data-outcome=flaky]"))
+        try browser.waitUntil("location.hash.includes('status=flaky')")
+        XCTAssertEqual(try browser.script("return document.getElementById('list').getAttribute('data-visible-count');") as? String,
+                       String(ReportFixtures.mixedRun().counts.flaky))
+
+        // Timeline bars are focusable and Enter opens their test.
+        try open("view=timeline")
+        let bar = try browser.element(".tl-bar")
+        let barTest = try XCTUnwrap(try browser.script("const b = document.querySelector('.tl-bar'); return window.__t = b.getAttribute('data-t');") as? String)
+        XCTAssertFalse(barTest.isEmpty)
+        try browser.sendKeys(bar, "\u{E007}")
+        try browser.waitUntil("!document.getElementById('detail').hidden", timeout: 5)
+        XCTAssertNotNil(try detailTest)
+    }
+
+    func testHistoryShowsStripFlakeRateAndQuarantineSuggestion() throws {
+        try open()
+        XCTAssertEqual(try browser.script("return document.body.getAttribute('data-history-runs');") as? String, "6")
+        XCTAssertEqual(try browser.script("return document.getElementById('run-chart').getAttribute('data-runs');") as? String, "6")
+        let row = try browser.element(".row[data-test=\"\(flakyID)\"]")
+        XCTAssertEqual(try browser.script("return document.querySelector('.row[data-test=\"\(flakyID)\"] .strip').children.length;") as? Int, 6)
+        XCTAssertEqual(try browser.script("return document.querySelector('.row[data-test=\"\(flakyID)\"] .rate').textContent;") as? String, "67%")
+        try browser.click(row)
+        try browser.waitUntil("!document.getElementById('detail').hidden", timeout: 5)
+        XCTAssertEqual(try browser.script("return document.querySelector('#detail .history').getAttribute('data-history');") as? String, "KPKPKK")
+        XCTAssertEqual(try browser.script("return document.querySelector('#detail .history').getAttribute('data-flake-rate');") as? String, "0.67")
+        XCTAssertEqual(try browser.script("return !!document.querySelector('#detail svg.trend');") as? Bool, true)
+
+        try open("view=flaky")
+        let yaml = try XCTUnwrap(try browser.script("return document.querySelector('#quarantine pre').textContent;") as? String)
+        XCTAssertTrue(yaml.hasPrefix("quarantine:\n  - '^"), yaml)
+        XCTAssertTrue(yaml.contains(NSRegularExpression.escapedPattern(for: flakyID)), yaml)
+        XCTAssertEqual(try browser.script("return document.getElementById('quarantine').getAttribute('data-count');") as? String, "1")
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import RobotCICore
+@testable import RobotCIReport
+import XCTest
+
+final class RunHistoryTests: XCTestCase {
+    private func run(_ id: String, at time: Double, _ outcomes: [String: [AttemptOutcome]], commit: String? = nil) -> RunResult {
+        let tests = outcomes.keys.sorted().map { name in
+            TestRecord(id: TestID(name), attempts: outcomes[name]!.enumerated().map { n, o in
+                Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, worker: 0, batch: 0)
+            })
+        }
+        let meta = RunMetadata(runID: id, startedAt: time, wallTime: 1, shards: 1, retries: 2, robotciVersion: "t",
+                               commandLine: [], gitCommit: commit)
+        return RunResult(metadata: meta, tests: tests, batches: [])
+    }
+
+    func testFiveRunsOfATestThatFlakesEveryOtherRunSuggestQuarantine() {
+        var h = RunHistory()
+        for k in 0..<5 {
+            let wobbly: [AttemptOutcome] = k % 2 == 0 ? [.failed, .passed] : [.passed]
+            h = h.recording(run("r\(k)", at: Double(1000 + k), ["A/wobbly": wobbly, "A/steady": [.passed]], commit: "c\(k)"))
+        }
+        XCTAssertEqual(h.runs.map(\.id), ["r0", "r1", "r2", "r3", "r4"])
+        XCTAssertEqual(h.runs.last?.commit, "c4")
+        XCTAssertEqual(h.tests["A/wobbly"]?.o, "KPKPK")
+        XCTAssertEqual(h.tests["A/wobbly"]?.a, [2, 1, 2, 1, 2])
+        XCTAssertEqual(h.tests["A/steady"]?.o, "PPPPP")
+        let s = h.quarantineSuggestions()
+        XCTAssertEqual(s.map(\.id), ["A/wobbly"])
+        XCTAssertEqual(s.first?.flaky, 3)
+        XCTAssertEqual(s.first?.runs, 5)
+        // Four runs are too few to judge.
+        var four = RunHistory()
+        for k in 0..<4 { four = four.recording(run("r\(k)", at: Double(k + 1), ["A/wobbly": [.failed, .passed]])) }
+        XCTAssertTrue(four.quarantineSuggestions().isEmpty)
+        // Already quarantined tests are not suggested again.
+        XCTAssertTrue(h.quarantineSuggestions(excluding: { $0 == "A/wobbly" }).isEmpty)
+        XCTAssertEqual(RunHistory.quarantineYAML(["A.B/test[1]"]), "quarantine:\n  - '^A\\.B/test\\[1\\]$'\n")
+    }
+
+    func testKeepsTheNewestThirtyRuns() {
+        var h = RunHistory()
+        for k in 0..<35 { h = h.recording(run("r\(k)", at: Double(k + 1), ["A/t\(k % 3)": [.passed]])) }
+        XCTAssertEqual(h.runs.count, 30)
+        XCTAssertEqual(h.runs.first?.id, "r5")
+        XCTAssertEqual(h.runs.last?.id, "r34")
+        for t in h.tests.values { XCTAssertEqual(t.o.count, 30); XCTAssertEqual(t.d.count, 30); XCTAssertEqual(t.a.count, 30) }
+        XCTAssertEqual(h.tests["A/t0"]?.o.filter { $0 == "P" }.count, 10)
+    }
+
+    func testPartitionsOfOneRunFoldAndDistinctRunsStay() {
+        let older = RunHistory().recording(run("r1", at: 10, ["A/x": [.passed], "B/y": [.failed]]))
+        let p1 = older.recording(run("r2", at: 20, ["A/x": [.failed, .passed]]))
+        let p2 = older.recording(run("r2", at: 21, ["B/y": [.passed]]))
+        let merged = p1.merged(with: p2)
+        XCTAssertEqual(merged.runs.map(\.id), ["r1", "r2"])
+        XCTAssertEqual(merged.tests["A/x"]?.o, "PK")
+        XCTAssertEqual(merged.tests["B/y"]?.o, "FP")
+        XCTAssertEqual(merged.column(of: "r2+r2"), 1)
+        let other = RunHistory().recording(run("r3", at: 5, ["C/z": [.passed]]))
+        let all = merged.merged(with: other)
+        XCTAssertEqual(all.runs.map(\.id), ["r3", "r1", "r2"], "runs in start order")
+        XCTAssertEqual(all.tests["C/z"]?.o, "P--")
+        XCTAssertEqual(all.tests["A/x"]?.d, [-1, 500, 1500])
+    }
+
+    func testACorruptHistoryIsKeptAsideAndAFreshOneStarts() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("history.json")
+        XCTAssertEqual(RunHistory.load(from: url).history, RunHistory())
+        XCTAssertNil(RunHistory.load(from: url).warning, "no file: no warning")
+        try Data("{\"format\":\"robotci-history-v1\",\"runs\":[".utf8).write(to: url)
+        let (h, warning) = RunHistory.load(from: url)
+        XCTAssertEqual(h, RunHistory())
+        let w = try XCTUnwrap(warning)
+        XCTAssertTrue(w.contains("starting a fresh history"), w)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertEqual(aside.count, 1)
+        XCTAssertTrue(aside[0].hasPrefix("history.json.corrupt-"), aside[0])
+        // Outcomes that do not line up with the run table are refused too.
+        try Data(#"{"format":"robotci-history-v1","runs":[{"id":"a","startedAt":1}],"tests":{"A/x":{"o":"PP","d":[1],"a":[1]}}}"#.utf8).write(to: url)
+        XCTAssertTrue(RunHistory.load(from: url).warning?.contains("A/x") == true)
+    }
+
+    func testTheWriterCarriesTheHistoryIntoTheFolderOrElsewhere() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = run("r1", at: 1, ["A/x": [.passed]])
+        let h = RunHistory().recording(r)
+        try ReportWriter.write(r, timings: Timings(), history: h, to: dir.appendingPathComponent("report"))
+        XCTAssertEqual(RunHistory.load(from: dir.appendingPathComponent("report/history.json")).history, h)
+        let elsewhere = dir.appendingPathComponent("cache/h.json")
+        try ReportWriter.write(r, timings: Timings(), history: h, historyURL: elsewhere, to: dir.appendingPathComponent("report2"))
+        XCTAssertEqual(RunHistory.load(from: elsewhere).history, h)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("report2/history.json").path))
+    }
+}
