@@ -111,7 +111,7 @@ final class BrowserClickTests: XCTestCase {
         try open("view=flaky")
         let yaml = try XCTUnwrap(try browser.script("return document.querySelector('#quarantine pre').textContent;") as? String)
         XCTAssertTrue(yaml.hasPrefix("quarantine:\n  - '^"), yaml)
-        XCTAssertTrue(yaml.contains(NSRegularExpression.escapedPattern(for: flakyID)), yaml)
+        XCTAssertTrue(yaml.contains(RunHistory.regexEscaped(flakyID)), yaml)
         XCTAssertEqual(try browser.script("return document.getElementById('quarantine').getAttribute('data-count');") as? String, "1")
     }
 }

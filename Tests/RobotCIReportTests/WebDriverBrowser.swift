@@ -81,8 +81,8 @@ final class WebDriverBrowser {
 
     func element(_ css: String) throws -> String {
         let v = try call("POST", "/session/\(session)/element", ["using": "css selector", "value": css])
-        guard let ref = (v as? [String: Any])?["element-6066-11e4-a932-00e1e09b9f6a"] as? String else {
-            throw Failure(description: "no element \(css)")
+        guard let ref = (v as? [String: Any])?["element-6066-11e4-a52e-4f735466cecf"] as? String else {
+            throw Failure(description: "no element \(css): \(String(describing: v))")
         }
         return ref
     }
@@ -98,7 +98,7 @@ final class WebDriverBrowser {
 
     /// Ctrl + left click on an element through the Actions API.
     func ctrlClick(_ element: String) throws {
-        let origin: [String: Any] = ["element-6066-11e4-a932-00e1e09b9f6a": element]
+        let origin: [String: Any] = ["element-6066-11e4-a52e-4f735466cecf": element]
         let actions: [[String: Any]] = [
             ["type": "key", "id": "kb", "actions": [["type": "keyDown", "value": "\u{E009}"], ["type": "pause", "duration": 0],
                                                     ["type": "pause", "duration": 0], ["type": "keyUp", "value": "\u{E009}"]]],

@@ -157,10 +157,20 @@ public struct RunHistory: Codable, Sendable, Equatable {
     public static func quarantineYAML(_ ids: [String]) -> String {
         var s = "quarantine:\n"
         for id in ids {
-            let pattern = "^" + NSRegularExpression.escapedPattern(for: id) + "$"
+            let pattern = "^" + regexEscaped(id) + "$"
             s += "  - '" + pattern.replacingOccurrences(of: "'", with: "''") + "'\n"
         }
         return s
+    }
+
+    /// `id` with regex metacharacters escaped (the same set the report's page escapes).
+    public static func regexEscaped(_ id: String) -> String {
+        var out = ""
+        for c in id {
+            if "\\^$.|?*+()[]{}".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
     }
 
     // MARK: - Files
