@@ -106,7 +106,7 @@ final class BrowserClickTests: XCTestCase {
         try browser.waitUntil("!document.getElementById('detail').hidden", timeout: 5)
         XCTAssertEqual(try browser.script("return document.querySelector('#detail .history').getAttribute('data-history');") as? String, "KPKPKK")
         XCTAssertEqual(try browser.script("return document.querySelector('#detail .history').getAttribute('data-flake-rate');") as? String, "0.67")
-        XCTAssertEqual(try browser.script("return !!document.querySelector('#detail svg.trend');") as? Bool, true)
+        XCTAssertEqual(try browser.script("return !!document.querySelector('#detail .trend');") as? Bool, true)
 
         try open("view=flaky")
         let yaml = try XCTUnwrap(try browser.script("return document.querySelector('#quarantine pre').textContent;") as? String)

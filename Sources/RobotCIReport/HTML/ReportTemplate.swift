@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-/ENR4mJTB0NOg0WV9yBgKU7Iu6ZIp7wbLzqDhabHI9M="
+    static let scriptHash = "sha256-nkEGoh4JwtWAXUF06AbG/ZzSbW0TjFWAoC9wsfHx/oE="
 
     static let html = ####"""
 <!doctype html>
@@ -189,9 +189,13 @@ a.row { color: inherit; text-decoration: none; }
 .strip.big i { width: 10px; height: 18px; }
 .history { margin: 0 0 16px; }
 .hist-row { display: flex; align-items: center; gap: 10px; }
-svg.trend { display: block; margin-top: 6px; color: var(--muted); }
-svg.trend circle, svg.runchart rect { fill: var(--c); }
-svg.runchart rect.current { stroke: var(--accent); stroke-width: 1; }
+.trend-box { margin-top: 8px; }
+.trend { display: flex; align-items: flex-end; gap: 2px; height: 48px; margin-top: 4px; }
+.trend i { display: block; width: 8px; background: var(--c, var(--line)); }
+.runchart { display: flex; align-items: flex-end; gap: 3px; height: 48px; }
+.runchart .col { display: flex; flex-direction: column; justify-content: flex-end; width: 12px; height: 100%; }
+.runchart .col i { display: block; width: 100%; background: var(--c); }
+.runchart .col.current { outline: 1px solid var(--accent); outline-offset: 1px; }
 figure.runs { margin: 8px 0 0; }
 figure.runs figcaption { font-size: 12px; color: var(--muted); }
 .quarantine ul { list-style: none; padding: 0; }
@@ -384,21 +388,18 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return el;
   }
   const rateText = (hs) => Math.round(hs.rate * 100) + '% flaky (' + hs.flaky + '/' + hs.ran + ')';
-  const SVGNS = 'http://www.w3.org/2000/svg';
-  function svg(tag, attrs) {
-    const el = document.createElementNS(SVGNS, tag);
-    for (const k of Object.keys(attrs)) el.setAttribute(k, String(attrs[k]));
-    return el;
-  }
+  // Duration per run as small bars (CSS only; nothing outside the page).
   function trendEl(hs) {
-    const pts = [];
-    hs.d.forEach((ms, k) => { if (ms >= 0) pts.push([k, ms]); });
-    if (pts.length < 2) return null;
-    const W = 300; const H = 60; const max = Math.max(1, ...pts.map((p) => p[1])); const n = Math.max(1, hs.d.length - 1);
-    const s = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, class: 'trend', role: 'img', 'aria-label': 'duration per run, up to ' + fmt(max) });
-    s.appendChild(svg('polyline', { points: pts.map((p) => (p[0] / n * (W - 4) + 2).toFixed(1) + ',' + (H - 2 - p[1] / max * (H - 4)).toFixed(1)).join(' '), fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 }));
-    for (const p of pts) s.appendChild(svg('circle', { cx: (p[0] / n * (W - 4) + 2).toFixed(1), cy: (H - 2 - p[1] / max * (H - 4)).toFixed(1), r: 2, class: 'o-' + HL[hs.o[p[0]]] }));
-    return s;
+    const known = hs.d.filter((ms) => ms >= 0);
+    if (known.length < 2) return null;
+    const max = Math.max(1, ...known);
+    const el = h('div', { class: 'trend', role: 'img', 'aria-label': 'duration per run, up to ' + fmt(max) });
+    hs.d.forEach((ms, k) => {
+      const bar = h('i', { class: ms >= 0 ? 'o-' + HL[hs.o[k]] : 'none', title: 'run ' + HIST.runs[k][0] + ': ' + (ms >= 0 ? fmt(ms) : 'not run') });
+      bar.style.height = (ms >= 0 ? Math.max(2, ms / max * 100) : 0) + '%';
+      el.appendChild(bar);
+    });
+    return h('div', { class: 'trend-box' }, h('span', { class: 'n' }, 'duration per run (max ' + fmt(max) + ')'), el);
   }
   function suggestions() {
     const out = [];
@@ -512,26 +513,22 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     $('foot').textContent = 'robotci ' + (META.version || '') + ' · ' + tests.length + ' tests · ' + D.batches.length + ' batches';
   }
 
-  // Pass / fail / flaky of every run the history knows, as stacked bars (newest right).
+  // Pass / fail / flaky of every run the history knows, as stacked CSS bars (newest right).
   function drawRunChart() {
     if (!HIST || HIST.runs.length < 2) return;
-    const W = 12; const GAP = 3; const H = 48;
     const max = Math.max(1, ...HIST.runs.map((r) => r[3] + r[4] + r[5]));
-    const s = svg('svg', { width: HIST.runs.length * (W + GAP), height: H, class: 'runchart', role: 'img', 'aria-label': 'pass, fail and flaky tests over the last ' + HIST.runs.length + ' runs' });
+    const chart = h('div', { class: 'runchart', role: 'img', 'aria-label': 'passed, failing and flaky tests over the last ' + HIST.runs.length + ' runs' });
     HIST.runs.forEach((r, k) => {
-      let y = H;
-      for (const [n, cls] of [[r[3], 'o-passed'], [r[5], 'o-flaky'], [r[4], 'o-failed']]) {
-        const hgt = n / max * H;
-        if (hgt <= 0) continue;
-        y -= hgt;
-        const rect = svg('rect', { x: k * (W + GAP), y: y.toFixed(1), width: W, height: Math.max(1, hgt).toFixed(1), class: cls + (k === HIST.current ? ' current' : '') });
-        const title = svg('title', {});
-        title.textContent = 'run ' + r[0] + (r[1] > 0 ? ' · ' + new Date(r[1]).toLocaleString() : '') + (r[2] ? ' · ' + r[2].slice(0, 12) : '') + ': ' + r[3] + ' passed, ' + r[4] + ' failing, ' + r[5] + ' flaky';
-        rect.appendChild(title);
-        s.appendChild(rect);
+      const col = h('div', { class: 'col' + (k === HIST.current ? ' current' : ''), title: 'run ' + r[0] + (r[1] > 0 ? ' · ' + new Date(r[1]).toLocaleString() : '') + (r[2] ? ' · ' + r[2].slice(0, 12) : '') + ': ' + r[3] + ' passed, ' + r[4] + ' failing, ' + r[5] + ' flaky' });
+      for (const [n, cls] of [[r[4], 'o-failed'], [r[5], 'o-flaky'], [r[3], 'o-passed']]) {
+        if (n <= 0) continue;
+        const part = h('i', { class: cls });
+        part.style.height = (n / max * 100) + '%';
+        col.appendChild(part);
       }
+      chart.appendChild(col);
     });
-    $('summary').appendChild(h('figure', { class: 'runs', id: 'run-chart', 'data-runs': HIST.runs.length }, h('figcaption', null, 'Last ' + HIST.runs.length + ' runs'), s));
+    $('summary').appendChild(h('figure', { class: 'runs', id: 'run-chart', 'data-runs': HIST.runs.length }, h('figcaption', null, 'Last ' + HIST.runs.length + ' runs: passed, failing, flaky'), chart));
   }
 
   // ---------- filters + virtualised, grouped list
