@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a synthetic results.json (robotci-results-v1) for the report benchmark.
 
-usage: generate.py OUT.json [TESTS] [SHARDS] [typical|worst]
+usage: generate.py OUT.json [TESTS] [SHARDS] [typical|worst] [HISTORY.json RUNS]
 typical: ~5% flaky (2 attempts), ~1% failing (3 attempts), ~0.5% skipped, the rest passed;
 failing attempts carry 8 KB of output, a failure with file:line and log/screenshot links.
 worst: every test fails 3 times, each attempt with 8 KB of output, a 1 KB message and
@@ -77,3 +77,23 @@ result = {
 }
 with open(out, "w") as f:
     json.dump(result, f)
+
+# history.json of RUNS earlier runs (robotci-history-v1): ~3% of tests flake now and then,
+# ~1% fail in some runs, the rest pass; durations wander around each test's own.
+if len(sys.argv) > 6:
+    hist_out, runs = sys.argv[5], int(sys.argv[6])
+    run_table = [{"id": f"bench-{k}", "startedAt": 1700000000 - (runs - k) * 3600, "commit": f"{k:040x}"} for k in range(runs)]
+    htests = {}
+    for t in tests:
+        roll = rng.randrange(100)
+        base = int(t["attempts"][0]["duration"] * 1000)
+        letters, ds, ats = [], [], []
+        for k in range(runs):
+            r = rng.randrange(100)
+            c = ("K" if roll < 3 and r < 30 else "F" if roll < 4 and r < 20 else "-" if r == 99 else "P")
+            letters.append(c)
+            ds.append(-1 if c == "-" else max(1, base + rng.randrange(-base // 4 - 1, base // 4 + 1)))
+            ats.append(0 if c == "-" else 2 if c == "K" else 3 if c == "F" else 1)
+        htests[t["id"]] = {"o": "".join(letters), "d": ds, "a": ats}
+    with open(hist_out, "w") as f:
+        json.dump({"format": "robotci-history-v1", "runs": run_table, "tests": htests}, f)
