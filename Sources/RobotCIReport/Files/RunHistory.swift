@@ -99,22 +99,32 @@ public struct RunHistory: Codable, Sendable, Equatable {
         var column: [String: Int] = [:]
         for (i, r) in kept.enumerated() { column[r.id] = i }
 
-        var out = RunHistory(runs: kept)
+        // Per test, byte columns filled in place; strings made once at the end.
         let n = kept.count
+        let dash = UInt8(ascii: "-")
+        var cells: [String: (o: [UInt8], d: [Int], a: [Int])] = [:]
+        cells.reserveCapacity(max(tests.count, other.tests.count))
         for source in [self, other] {
+            let target = source.runs.map { column[$0.id] ?? -1 }
+            guard target.contains(where: { $0 >= 0 }) else { continue }
             for (id, t) in source.tests {
-                let letters = Array(t.o)
-                for (k, run) in source.runs.enumerated() {
-                    guard let c = column[run.id], k < letters.count, letters[k] != "-" else { continue }
-                    var entry = out.tests[id] ?? Test(o: String(repeating: "-", count: n), d: Array(repeating: -1, count: n), a: Array(repeating: 0, count: n))
-                    var chars = Array(entry.o)
-                    chars[c] = letters[k]
-                    entry.o = String(chars)
+                let letters = Array(t.o.utf8)
+                var entry = cells[id] ?? (Array(repeating: dash, count: n), Array(repeating: -1, count: n), Array(repeating: 0, count: n))
+                var touched = false
+                for k in 0..<min(letters.count, target.count) where target[k] >= 0 && letters[k] != dash {
+                    let c = target[k]
+                    entry.o[c] = letters[k]
                     entry.d[c] = k < t.d.count ? t.d[k] : -1
                     entry.a[c] = k < t.a.count ? t.a[k] : 1
-                    out.tests[id] = entry
+                    touched = true
                 }
+                if touched || cells[id] != nil { cells[id] = entry }
             }
+        }
+        var out = RunHistory(runs: kept)
+        out.tests.reserveCapacity(cells.count)
+        for (id, e) in cells where e.o.contains(where: { $0 != dash }) {
+            out.tests[id] = Test(o: String(decoding: e.o, as: UTF8.self), d: e.d, a: e.a)
         }
         return out
     }
@@ -198,10 +208,54 @@ public struct RunHistory: Codable, Sendable, Equatable {
         }
     }
 
+    /// The file's bytes: the same JSON `JSONEncoder` would write (sorted keys), written by
+    /// hand because Foundation's encoder takes most of a second for 10,000 tests × 30 runs.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + runs.count * 96 + tests.count * (64 + runs.count * 8))
+        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+        func str(_ s: String) {
+            out.append(UInt8(ascii: "\""))
+            for b in s.utf8 {
+                switch b {
+                case UInt8(ascii: "\""): raw("\\\"")
+                case UInt8(ascii: "\\"): raw("\\\\")
+                case 0..<0x20: raw(String(format: "\\u%04x", b))
+                default: out.append(b)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        func ints(_ xs: [Int]) {
+            out.append(UInt8(ascii: "["))
+            for (i, x) in xs.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                raw(String(x))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        raw("{\"format\":"); str(format)
+        raw(",\"runs\":[")
+        for (i, r) in runs.enumerated() {
+            if i > 0 { raw(",") }
+            raw("{")
+            if let c = r.commit { raw("\"commit\":"); str(c); raw(",") }
+            raw("\"id\":"); str(r.id)
+            raw(",\"startedAt\":"); raw(r.startedAt.isFinite ? (r.startedAt == r.startedAt.rounded() && abs(r.startedAt) < 1e15 ? String(Int(r.startedAt)) : String(r.startedAt)) : "0")
+            raw("}")
+        }
+        raw("],\"tests\":{")
+        for (i, id) in tests.keys.sorted().enumerated() {
+            let t = tests[id]!
+            if i > 0 { raw(",") }
+            str(id)
+            raw(":{\"a\":"); ints(t.a)
+            raw(",\"d\":"); ints(t.d)
+            raw(",\"o\":"); str(t.o)
+            raw("}")
+        }
+        raw("}}")
+        return Data(out)
     }
 }
 

@@ -47,18 +47,20 @@ struct ReportData {
     /// The data, within `limits.totalBytes` when at all possible: rendered once, and again
     /// with less room for texts (then lean) if the estimate of the structure was short.
     func json() -> [UInt8] {
+        // The history does not shrink with the squeeze: written once, spliced into each try.
+        let historyPart = historyJSON()
         var squeeze = Squeeze()
-        var bytes = json(squeeze)
+        var bytes = json(squeeze, history: historyPart)
         for _ in 0..<2 where bytes.count > limits.totalBytes {
             let before = budgets(squeeze)
             squeeze.textReduction += (bytes.count - limits.totalBytes) * 11 / 10
             // Texts already at their floor: only dropping details can help.
             if budgets(squeeze) == before { break }
-            bytes = json(squeeze)
+            bytes = json(squeeze, history: historyPart)
         }
         if bytes.count > limits.totalBytes {
             squeeze.lean = true
-            bytes = json(squeeze)
+            bytes = json(squeeze, history: historyPart)
         }
         // Still too big (thousands of failing attempts with many files each): keep the
         // details of fewer and fewer tests; every failure message stays.
@@ -66,12 +68,14 @@ struct ReportData {
         while bytes.count > limits.totalBytes && detail > 0 {
             detail /= 2
             squeeze.detailTests = detail
-            bytes = json(squeeze)
+            bytes = json(squeeze, history: historyPart)
         }
         return bytes
     }
 
-    func json(_ squeeze: Squeeze) -> [UInt8] {
+    func json(_ squeeze: Squeeze) -> [UInt8] { json(squeeze, history: historyJSON()) }
+
+    func json(_ squeeze: Squeeze, history historyPart: [UInt8]) -> [UInt8] {
         var tables = Tables()
         for t in result.tests { _ = tables.classes.index(t.id.className) }
 
@@ -141,7 +145,7 @@ struct ReportData {
             w.raw("]")
         }
         w.raw("],\"history\":")
-        writeHistory(&w)
+        w.append(historyPart)
         w.raw(",\"classes\":")
         writeStrings(tables.classes.values, &w)
         w.raw(",\"files\":")
@@ -170,6 +174,12 @@ struct ReportData {
     /// `{"runs":[[id, startedMs, commit|null, passed, failing, flaky]…], "current": column|-1,
     ///   "tests":[[letters, ms…]|0 …]}` with `tests` aligned to the data's test list; null when
     /// there is no history.
+    private func historyJSON() -> [UInt8] {
+        var w = SafeJSONWriter(capacity: history.map { 1024 + $0.tests.count * (8 + $0.runs.count * 6) } ?? 16)
+        writeHistory(&w)
+        return w.bytes
+    }
+
     private func writeHistory(_ w: inout SafeJSONWriter) {
         guard let h = history, !h.runs.isEmpty else { return w.raw("null") }
         var passed = Array(repeating: 0, count: h.runs.count), failing = passed, flaky = passed
@@ -352,6 +362,8 @@ struct ReportData {
     /// structure itself needs is estimated first, texts share the rest.
     private func budgets(_ squeeze: Squeeze) -> (output: Int, message: Int, inline: Int) {
         var structure = 4096 + result.batches.count * 48 + squeeze.textReduction
+        // The history block: per test its letters and one duration (~5 digits) per run.
+        if let h = history { structure += h.runs.count * 80 + result.tests.count * (6 + h.runs.count * 6) }
         var outputs: [Int] = []
         var messages: [Int] = []
         for (ti, t) in result.tests.enumerated() {

@@ -9,6 +9,9 @@ struct SafeJSONWriter {
 
     init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
+    /// Bytes already written by another SafeJSONWriter.
+    mutating func append(_ part: [UInt8]) { bytes.append(contentsOf: part) }
+
     mutating func raw(_ s: StaticString) {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
