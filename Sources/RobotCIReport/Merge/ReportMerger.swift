@@ -104,13 +104,9 @@ public enum ReportMerger {
     /// before the output folder is touched.
     public static func run(inputs paths: [String], output: URL, warn: (String) -> Void = { _ in }) throws -> RunResult {
         guard !paths.isEmpty else { throw MergeError("no inputs: give one or more report folders or JUnit files") }
-        let t0 = Date()
         let inputs = try paths.map(MergeInput.load)
-        let t1 = Date()
         for w in inputs.compactMap(\.warning) { warn(w) }
         let (result, timings, history, copies) = mergeWithHistory(inputs)
-        let t2 = Date()
-        defer { if ProcessInfo.processInfo.environment["ROBOTCI_TIMES"] != nil { warn("load \(t1.timeIntervalSince(t0)) merge \(t2.timeIntervalSince(t1)) write \(Date().timeIntervalSince(t2))") } }
         // Every input was validated by `load` above, so a bad input never gets here and
         // the output folder stays untouched. Attachments are copied before rendering so
         // the HTML report can inline the small ones (steps, mock journal, tree).
