@@ -12,6 +12,7 @@ let package = Package(
         // For the fuzz package (fuzz/Package.swift), which can only depend on products.
         .library(name: "RobotCIRunner", targets: ["RobotCIRunner"]),
         .library(name: "RobotCIReport", targets: ["RobotCIReport"]),
+        .library(name: "RobotCIQueue", targets: ["RobotCIQueue"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -22,14 +23,14 @@ let package = Package(
         .executableTarget(
             name: "robotci",
             dependencies: [
-                "RobotCIRunner", "RobotCICore", "RobotCIReport", "MockServer",
+                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "RobotCICore"),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", "CProcessSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "CProcessSupport", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "RobotCIReport", dependencies: ["RobotCICore", "CLibXML2"]),
         .target(
@@ -42,6 +43,8 @@ let package = Package(
             ]
         ),
         .target(name: "CProcessSupport"),
+        // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
+        .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
         .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "CProcessSupport"]),
         .systemLibrary(
@@ -52,6 +55,11 @@ let package = Package(
             name: "CLibCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        .systemLibrary(
+            name: "CHiredis", pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
+        ),
+        .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore"]),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore"]),

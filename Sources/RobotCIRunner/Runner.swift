@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIQueue
 import RobotCIReport
 #if canImport(Glibc)
 import Glibc
@@ -83,7 +84,8 @@ public final class Runner {
             let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" }
             throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')")
         }
-        let partition = try resolvedPartition()
+        // With a queue every machine pulls from the whole suite: no static share.
+        let partition = config.queue == nil ? try resolvedPartition() : nil
         if let partition {
             let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
@@ -107,6 +109,11 @@ public final class Runner {
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
         let quarantine = try compile(config.quarantine, flag: "quarantine")
+        // Connect before the build: an unreachable queue fails at once (exit 2).
+        let redis = try config.queue.map { url in
+            try RedisQueue(address: QueueAddress(parsing: url), machine: Self.machineID(environment),
+                           leaseTimeout: config.queueLeaseTimeout)
+        }
         let (info, tests, total, partition) = try discover()
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
@@ -133,8 +140,24 @@ public final class Runner {
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
         let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress,
                                    redactor: redactor)
-        let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
+        let local = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
                               cutter: BatchCutter(maximumTests: config.maxBatchSize), swiftTesting: info.swiftTesting)
+        let queue: BatchSource
+        var shared: RedisBatchSource?
+        if let redis {
+            // The first machine plans for more slots than its own: others join and share the
+            // tail, so the batches shrink as if two machines of this size pulled from it.
+            let plan = WorkQueue(planned: planned, slots: shards * 2, maxRetries: config.retries,
+                                 cutter: BatchCutter(maximumTests: config.maxBatchSize), swiftTesting: info.swiftTesting).cutAll()
+            let first = try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) })
+            try redis.announce(metadata)
+            say("robotci: queue \(redis.address) as \(redis.machine): " + (first ? "planned \(plan.count) batches" : "joined"))
+            let source = RedisBatchSource(queue: redis, maxRetries: config.retries)
+            source.startHeartbeat()
+            (queue, shared) = (source, source)
+        } else {
+            queue = local
+        }
         recorder.queue = queue
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
@@ -183,6 +206,7 @@ public final class Runner {
         metadata.interrupted = interrupted
         journal.append(.finished(metadata))
         journal.close()
+        shared?.close(metadata)
         let (records, batches) = recorder.snapshot()
         let result = RunResult(metadata: metadata, tests: records, batches: batches)
         let writeStart = clock.now()
@@ -195,6 +219,13 @@ public final class Runner {
         }
         if interrupted { return 130 }
         let counts = result.counts
+        if let lost = shared?.lost {
+            // A lost queue never passes: other machines' share may not have run.
+            say("robotci: error: the run is incomplete: \(lost.message). This machine's results are in \(config.reportDir)/ "
+                + "(\(counts.total) tests); `robotci report --queue` once redis is back collects what the queue got")
+            if shared?.leasedCount == 0 { return 2 }
+            return counts.failing > 0 ? 1 : 2
+        }
         if counts.failing > 0 { return 1 }
         if config.failOnFlaky && counts.flaky > 0 { return 1 }
         return 0
@@ -213,6 +244,12 @@ public final class Runner {
               t == .exited(0) else { return nil }
         let value = out.trimmingCharacters(in: .whitespacesAndNewlines)
         return value.isEmpty || value.contains("\n") ? nil : value
+    }
+
+    /// This machine's id in a queue: `ROBOTCI_MACHINE`, else host name and pid.
+    static func machineID(_ environment: [String: String]) -> String {
+        if let m = environment["ROBOTCI_MACHINE"], !m.isEmpty { return m }
+        return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
     }
 
     static func makeRunID() -> String {
@@ -255,9 +292,9 @@ extension NSRegularExpression {
 /// Lets the signal handler stop the work queue once there is one.
 final class StopSwitch: @unchecked Sendable {
     private let lock = NSLock()
-    private var queue: WorkQueue?
+    private var queue: BatchSource?
 
-    func attach(_ queue: WorkQueue) {
+    func attach(_ queue: BatchSource) {
         lock.withLock { self.queue = queue }
         if RunInterruption.shared.isInterrupted { queue.stop() }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RobotCICore
+import RobotCIQueue
 import RobotCIReport
 
 /// `robotci report`: re-renders a report folder from `results.json` or a `results.jsonl`
@@ -8,22 +9,35 @@ import RobotCIReport
 struct Report: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Render index.html from a results.json or results.jsonl, without running tests.",
+        abstract: "Render index.html from a results.json or results.jsonl, or the one report of a --queue run, without running tests.",
         discussion: """
             Artifacts (screenshots, robot steps, mock requests) are read relative to --output, \
             so point it at the report folder that holds attachments/. Given a journal, \
-            results.json, junit.xml and timings.json are written too. Exit codes: 0 written, 2 bad input (nothing written).
+            results.json, junit.xml and timings.json are written too. With --queue redis://HOST:PORT/NAME, \
+            the merged report of every machine of that queue run (each test once, one lane group per \
+            machine; attachments stay in each machine's own report). \
+            Exit codes: 0 written, 2 bad input (nothing written).
             """
     )
 
     @Option(name: .long, help: "The run's results.json or results.jsonl journal.")
-    var results: String
+    var results: String?
+
+    @Option(name: .long, help: "A queue run, redis://HOST:PORT/NAME: write the merged report of all its machines.")
+    var queue: String?
 
     @Option(name: .long, help: "Report folder to write index.html into (created if missing).")
     var output: String
 
+    func validate() throws {
+        guard (results == nil) != (queue == nil) else {
+            throw ValidationError("give either --results FILE (one run's results.json / results.jsonl) or --queue redis://HOST:PORT/NAME (a queue run)")
+        }
+    }
+
     func run() async throws {
-        let input = URL(fileURLWithPath: results)
+        if let queue { return try writeQueueReport(queue) }
+        let input = URL(fileURLWithPath: results ?? "")
         let loaded: ReportInput.Loaded
         do {
             loaded = try ReportInput.load(input)
@@ -53,6 +67,32 @@ struct Report: AsyncParsableCommand {
             Self.printError("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
             throw ExitCode(2)
         }
+    }
+
+    /// `--queue`: every machine's results from Redis → one report (JUnit, results.json,
+    /// timings.json, index.html).
+    private func writeQueueReport(_ url: String) throws {
+        let directory = URL(fileURLWithPath: output, isDirectory: true)
+        let result: RunResult
+        do {
+            let address = try QueueAddress(parsing: url)
+            let redis = try RedisQueue(address: address, machine: "report")
+            result = try redis.snapshot().result(runName: address.name, commandLine: CommandLine.arguments)
+        } catch {
+            Self.printError("\(error)")
+            throw ExitCode(2)
+        }
+        do {
+            let previous = ReportWriter.readTimings(in: directory) ?? Timings()
+            try ReportWriter.write(result, timings: previous.updated(with: result.tests), to: directory)
+        } catch {
+            Self.printError("cannot write the report into \(directory.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
+            throw ExitCode(2)
+        }
+        let c = result.counts
+        let machines = result.metadata.machines ?? []
+        print("wrote \(directory.path)/ from \(url): \(c.total) tests on \(machines.count) machines, \(c.failing) failing, \(c.flaky) flaky"
+              + (result.metadata.interrupted ? " (incomplete: a machine was interrupted or tests have no result)" : ""))
     }
 
     private static func printError(_ message: String) {

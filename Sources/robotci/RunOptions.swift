@@ -50,6 +50,12 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("max-batch-size"), help: "Most tests in one worker process; 1 runs each test in its own process (config: max-batch-size).")
     var maxBatchSize: Int?
 
+    @Option(help: "Lease batches from a queue shared by many machines, redis://HOST:PORT/NAME (config: queue).")
+    var queue: String?
+
+    @Option(name: .customLong("queue-lease-timeout"), help: "Seconds before a silent machine's batches run elsewhere (config: queue-lease-timeout; default 30).")
+    var queueLeaseTimeout: Double?
+
     @Option(help: "YAML config file; default: robotci.yml in the current folder or the package, if present.")
     var config: String?
 
@@ -76,6 +82,8 @@ struct RunOptions: ParsableArguments {
         put("base-port", basePort.map(String.init))
         put("configuration", configuration)
         put("max-batch-size", maxBatchSize.map(String.init))
+        put("queue", queue)
+        put("queue-lease-timeout", queueLeaseTimeout.map { String($0) })
         layers.append(flags)
         try ConfigLoader.apply(layers, to: &c)
         try ConfigLoader.validate(c)

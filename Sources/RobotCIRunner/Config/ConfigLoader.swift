@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIQueue
 import Yams
 
 /// Layers configuration: defaults < `robotci.yml` < `ROBOTCI_*` environment < flags.
@@ -20,6 +21,7 @@ public enum ConfigLoader {
         "partition": .string, "partition-count": .int, "reporter": .string, "base-port": .int,
         "configuration": .string, "build-arguments": .list, "max-batch-size": .int,
         "driver": .string, "list": .string, "run": .string, "build": .string, "test-separator": .string,
+        "queue": .string, "queue-lease-timeout": .number,
     ]
 
     public enum Kind: Sendable { case string, int, number, bool, list }
@@ -61,6 +63,9 @@ public enum ConfigLoader {
 
     /// Checks that belong to the whole configuration, after every layer is applied.
     public static func validate(_ c: RunConfiguration) throws {
+        if c.queue != nil && (c.partition != nil || c.partitionCount != nil) {
+            throw ConfigError("--queue and --partition/--partition-count do not go together: with a queue every machine pulls from the whole suite; drop one of them")
+        }
         guard c.driver == .command else { return }
         let missing = [("list", c.listCommand), ("run", c.runCommand)].filter { $0.1 == nil }.map(\.0)
         if !missing.isEmpty {
@@ -209,6 +214,11 @@ public enum ConfigLoader {
             c.runCommand = v
         case "build": c.buildCommand = try command()
         case "test-separator": c.testSeparator = try scalar()
+        case "queue":
+            let v = try scalar()
+            do { _ = try QueueAddress(parsing: v) } catch let e as QueueError { throw ConfigError("\(source): \(e.message)") }
+            c.queue = v
+        case "queue-lease-timeout": c.queueLeaseTimeout = try number()
         default: throw ConfigError("\(source): unknown key '\(key)'")
         }
     }

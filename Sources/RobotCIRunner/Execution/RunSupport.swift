@@ -132,7 +132,7 @@ final class RunRecorder: @unchecked Sendable {
     private let journal: JournalWriter
     private let quarantine: (TestID) -> Bool
     let progress: Progress
-    var queue: WorkQueue?
+    var queue: BatchSource?
     private let redactor: SecretRedactor
 
     init(journal: JournalWriter, quarantine: @escaping (TestID) -> Bool, progress: Progress, redactor: SecretRedactor = SecretRedactor(environment: [:])) {
@@ -146,8 +146,7 @@ final class RunRecorder: @unchecked Sendable {
         let attempt = redactor.redact(attempt)
         let quarantined = quarantine(test)
         journal.append(.attempt(test: test, quarantined: quarantined, attempt: attempt))
-        let retrying = attempt.outcome.isFailure
-            && (queue?.shouldRetry(test, attempt: attempt.number, worker: attempt.worker) ?? false)
+        let retrying = queue?.attemptFinished(test, quarantined: quarantined, attempt: attempt) ?? false
         let all: [Attempt] = lock.withLock {
             if attempts[test] == nil { order.append(test) }
             attempts[test, default: []].append(attempt)
@@ -159,6 +158,7 @@ final class RunRecorder: @unchecked Sendable {
     func record(_ batch: BatchRecord) {
         journal.append(.batch(batch))
         lock.withLock { batches.append(batch) }
+        queue?.batchFinished(batch)
     }
 
     func snapshot() -> (tests: [TestRecord], batches: [BatchRecord]) {
