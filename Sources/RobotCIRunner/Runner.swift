@@ -218,7 +218,20 @@ public final class Runner {
             GitHubReporter.report(result, environment: environment)
         }
         if interrupted { return 130 }
-        let counts = result.counts
+        var counts = result.counts
+        if let shared, shared.lost == nil, let redis {
+            // The queue is empty and nothing is leased: every machine's results are in Redis.
+            // The verdict is the whole run's (a test that failed here may have passed its retry elsewhere).
+            do {
+                let whole = try redis.snapshot().result(runName: redis.address.name, commandLine: commandLine)
+                counts = whole.counts
+                say("robotci: queue \(redis.address): \(counts.total) tests on \((whole.metadata.machines ?? []).count) machines, "
+                    + "\(counts.passed) passed, \(counts.failing) failing, \(counts.flaky) flaky, \(counts.skipped) skipped "
+                    + "(the whole run; `robotci report --queue \(redis.address) --output DIR` writes its report)")
+            } catch {
+                say("robotci: warning: cannot read the whole run from the queue (\(error)); the exit code is this machine's")
+            }
+        }
         if let lost = shared?.lost {
             // A lost queue never passes: other machines' share may not have run.
             say("robotci: error: the run is incomplete: \(lost.message). This machine's results are in \(config.reportDir)/ "
