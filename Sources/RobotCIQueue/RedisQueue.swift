@@ -42,6 +42,8 @@ public final class RedisQueue: @unchecked Sendable {
 
     private let lock = NSLock()
     private var connection: RedisConnection?
+    /// Set once the back-off gave up: later calls fail at once instead of waiting again.
+    private var gaveUp: QueueError?
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -83,6 +85,7 @@ public final class RedisQueue: @unchecked Sendable {
     /// tries again. Error replies (a bug, a wrong server) are thrown at once.
     private func withConnection<T>(_ body: (RedisConnection) throws -> T) throws -> T {
         try lock.withLock {
+            if let gaveUp { throw gaveUp }
             var delays = backOff[...]
             while true {
                 do {
@@ -95,7 +98,8 @@ public final class RedisQueue: @unchecked Sendable {
                 } catch let e as RedisError where e.kind == .connection {
                     connection = nil
                     guard let delay = delays.popFirst() else {
-                        throw QueueError("lost the queue \(address): \(e.message) (gave up after \(backOff.count) reconnects over \(Int(backOff.reduce(0, +))) s)")
+                        gaveUp = QueueError("lost the queue \(address): \(e.message) (gave up after \(backOff.count) reconnects over \(Int(backOff.reduce(0, +))) s)")
+                        throw gaveUp ?? QueueError("lost the queue \(address)")
                     }
                     Thread.sleep(forTimeInterval: delay)
                 }
