@@ -321,4 +321,21 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertNil(c.partition)
         XCTAssertNil(c.basePort)
     }
+
+    func testQueueKeysFromTheEnvironmentAndTheirErrors() throws {
+        let env = ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380/run-7", "ROBOTCI_QUEUE_LEASE_TIMEOUT": "5"])
+        var c = RunConfiguration(shards: 2)
+        try ConfigLoader.apply([env], to: &c)
+        XCTAssertEqual(c.queue, "redis://10.1.2.3:6380/run-7")
+        XCTAssertEqual(c.queueLeaseTimeout, 5)
+        XCTAssertEqual(RunConfiguration(shards: 1).queueLeaseTimeout, 30)
+        let bad = ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380"])
+        XCTAssertEqual(configError { try ConfigLoader.apply([bad], to: &c) },
+                       "environment variable ROBOTCI_QUEUE: queue 'redis://10.1.2.3:6380' has no NAME: write redis://HOST:PORT/NAME (NAME is the run, the same on every machine), e.g. redis://127.0.0.1:6379/pipeline-1234")
+        XCTAssertNotNil(configError { _ = try self.applying(["queue-lease-timeout": .scalar("0")]) })
+        var both = try applying(["queue": .scalar("redis://h/x"), "partition": .scalar("1/2")])
+        XCTAssertEqual(configError { try ConfigLoader.validate(both) }?.contains("--queue and --partition"), true)
+        both.partition = nil
+        XCTAssertNoThrow(try ConfigLoader.validate(both))
+    }
 }
