@@ -72,6 +72,8 @@ final class ConfigLoaderTests: XCTestCase {
         run: python3 -m pytest {tests} --junitxml={junit}
         build: pip install -r requirements.txt
         test_separator: ","
+        queue: redis://127.0.0.1:6379/run-1
+        queue-lease-timeout: 4.5
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -112,6 +114,8 @@ final class ConfigLoaderTests: XCTestCase {
         expected.runCommand = "python3 -m pytest {tests} --junitxml={junit}"
         expected.buildCommand = "pip install -r requirements.txt"
         expected.testSeparator = ","
+        expected.queue = "redis://127.0.0.1:6379/run-1"
+        expected.queueLeaseTimeout = 4.5
         XCTAssertEqual(c, expected)
     }
 
