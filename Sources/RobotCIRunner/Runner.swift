@@ -140,7 +140,7 @@ public final class Runner {
                         let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
                         recorder.record(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0,
                                                       start: outcome.record.start, worker: slot, batch: item.id,
-                                                      failures: [failure], artifacts: [Artifact(kind: "log", path: layout.batchLogPath(item.id))]))
+                                                      failures: [failure], artifacts: [Artifact(kind: .log, path: layout.batchLogPath(item.id))]))
                     }
                 }
             }

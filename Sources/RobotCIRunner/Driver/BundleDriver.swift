@@ -140,7 +140,7 @@ struct BundleOutputReader {
         var failures = r.failures
         if let extraFailure { failures.append(extraFailure) }
         var artifacts = batch.collectArtifacts(of: r.id)
-        if r.output.isTruncated { artifacts.append(Artifact(kind: "log", path: batch.logPath)) }
+        if r.output.isTruncated { artifacts.append(Artifact(kind: .log, path: batch.logPath)) }
         return Attempt(number: batch.item.attempt, outcome: outcome, duration: duration, start: r.start,
                        worker: batch.slot, batch: batch.item.id, failures: failures, output: r.output.text,
                        artifacts: artifacts)

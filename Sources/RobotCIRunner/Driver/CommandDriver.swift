@@ -153,7 +153,7 @@ extension CommandDriver {
         let junit = batch.layout.workDirectory.appendingPathComponent("batch-\(item.id).junit.xml")
         try? FileManager.default.removeItem(at: junit)
         defer { try? FileManager.default.removeItem(at: junit) }
-        batch.environment["ROBOTCI_JUNIT_PATH"] = junit.path
+        batch.environment[WorkerVariable.junitPath.name] = junit.path
         let command = command(for: item.tests, junit: junit.path)
         log.write(Substring("robotci: \(command.arguments.last ?? "")"))
 
@@ -208,7 +208,7 @@ extension CommandDriver {
                 }
                 attempt.output = attempt.output.isEmpty ? text : attempt.output + "\n" + text
             }
-            attempt.artifacts = (attempt.outcome == .passed ? [] : artifacts) + [Artifact(kind: "log", path: logPath)]
+            attempt.artifacts = (attempt.outcome == .passed ? [] : artifacts) + [Artifact(kind: .log, path: logPath)]
             batch.report(id, attempt)
         }
 
@@ -228,7 +228,7 @@ extension CommandDriver {
         let failure = FailureMessage(file: crash.file, line: crash.line, message: crash.reason.map { "\(why) — \($0)" } ?? why)
         batch.report(id, Attempt(number: item.attempt, outcome: timedOut ? .timedOut : .crashed, duration: clock.now() - batchStart,
                                     start: batchStart, worker: worker, batch: item.id, failures: [failure], output: output.text,
-                                    artifacts: artifacts + [Artifact(kind: "log", path: logPath)]))
+                                    artifacts: artifacts + [Artifact(kind: .log, path: logPath)]))
         return BatchOutcome(record: record(termination), unstarted: [], noTestStarted: false)
     }
 

@@ -197,7 +197,7 @@ final class BatchRun {
             let destination = target.appendingPathComponent(name)
             try? fm.removeItem(at: destination)
             guard (try? fm.moveItem(at: artifactsDirectory.appendingPathComponent(name), to: destination)) != nil else { continue }
-            artifacts.append(Artifact(kind: Artifact.kind(forFileName: name), path: "\(relative)/\(name)"))
+            artifacts.append(Artifact(kind: ArtifactKind(fileName: name), path: "\(relative)/\(name)"))
         }
         return artifacts
     }

@@ -44,16 +44,16 @@ final class BatchExecutor: @unchecked Sendable {
         defer { log.close() }
 
         var env = baseEnvironment
-        env["ROBOTCI_WORKER_INDEX"] = String(worker)
-        env["ROBOTCI_MOCK_PORT"] = String(ports.mock)
-        env["ROBOTCI_WEBDRIVER_PORT"] = String(ports.webDriver)
-        env["ROBOTCI_ARTIFACTS_DIR"] = artifactsDir.path
-        env["ROBOTCI_ATTEMPT"] = String(item.attempt)
-        env["ROBOTCI_RUN_ID"] = runID
+        env[WorkerVariable.shardIndex.name] = String(worker)
+        env[WorkerVariable.mockPort.name] = String(ports.mock)
+        env[WorkerVariable.webDriverPort.name] = String(ports.webDriver)
+        env[WorkerVariable.artifactsDirectory.name] = artifactsDir.path
+        env[WorkerVariable.attempt.name] = String(item.attempt)
+        env[WorkerVariable.runID.name] = runID
         if driver.usesSlotBrowser, let chromedriver = browsers?.ensure(slot: worker, port: ports.webDriver) {
-            env["ROBOTCI_WEBDRIVER_URL"] = chromedriver.url
-            env["ROBOTCI_WEBDRIVER_PID"] = String(chromedriver.pid)
-            env["ROBOTCI_BROWSER_DIR"] = chromedriver.directory.path
+            env[WorkerVariable.webDriverURL.name] = chromedriver.url
+            env[WorkerVariable.webDriverPID.name] = String(chromedriver.pid)
+            env[WorkerVariable.browserDirectory.name] = chromedriver.directory.path
         }
         let batch = BatchRun(item: item, slot: worker, ports: ports, environment: env, artifactsDirectory: artifactsDir,
                              logPath: logPath, log: log, start: start, testTimeout: testTimeout, history: history,
@@ -67,24 +67,6 @@ final class BatchExecutor: @unchecked Sendable {
             if ended.timedOut || signaled { browsers?.replace(slot: worker) }
         }
         return outcome
-    }
-}
-
-extension Artifact {
-    /// The artifact kind RobotKit and MockServer file names stand for.
-    static func kind(forFileName original: String) -> String {
-        let name = original.lowercased()
-        switch name {
-        case "steps.json": return "steps"
-        case "mock-requests.json": return "mock"
-        case "accessibility.txt": return "accessibility"
-        case "console.log": return "console"
-        default:
-            if name.hasSuffix(".png") || name.hasSuffix(".jpg") || name.hasSuffix(".jpeg") { return "screenshot" }
-            if name.hasSuffix(".html") { return "html" }
-            if name.hasSuffix(".log") { return "log" }
-            return "other"
-        }
     }
 }
 
