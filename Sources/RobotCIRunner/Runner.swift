@@ -60,7 +60,7 @@ public final class Runner {
         }
         let partition = try resolvedPartition()
         if let partition {
-            let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
+            let timings = ReportReader.timings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
         return (TestBundleInfo(driver: driver), tests, all.count, partition)
@@ -85,7 +85,7 @@ public final class Runner {
         let (info, tests, total, partition) = try discover()
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
-        let previous = ReportWriter.readTimings(in: reportURL) ?? Timings()
+        let previous = ReportReader.timings(in: reportURL) ?? Timings()
         try layout.prepare()
 
         let clock = RunClock()

@@ -24,9 +24,9 @@ struct Report: AsyncParsableCommand {
 
     func run() async throws {
         let input = URL(fileURLWithPath: results)
-        let loaded: ReportInput.Loaded
+        let loaded: ReportReader.Loaded
         do {
-            loaded = try ReportInput.load(input)
+            loaded = try ReportReader.load(input)
         } catch {
             Self.printError("\(error)")
             throw ExitCode(2)
@@ -39,7 +39,7 @@ struct Report: AsyncParsableCommand {
             if loaded.fromJournal {
                 // Rebuilding after a killed run: every file the run would have written
                 // (results.json, junit.xml, timings.json, index.html), each atomically.
-                let previous = ReportWriter.readTimings(in: directory) ?? Timings()
+                let previous = ReportReader.timings(in: directory) ?? Timings()
                 try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), to: directory)
             } else {
                 try HTMLReport.write(loaded.result, to: directory)
