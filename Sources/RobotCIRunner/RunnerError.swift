@@ -1,4 +1,5 @@
-/// Errors of the runner, each with a message that says what to do.
+/// Errors of the runner, each with a message that says what to do. (Configuration problems
+/// are `ConfigError`s, wherever they are found.)
 public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case spawn(String, String)
     case buildFailed(String)
@@ -6,7 +7,6 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case discoveryFailed(String, String)
     case noTests(String)
     case invalidRegex(String, String)
-    case config(String)
     case report(String)
 
     public var description: String {
@@ -17,7 +17,6 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
         case .discoveryFailed(let bundle, let output): return "listing the tests of \(bundle) failed:\n\(output)"
         case .noTests(let why): return "no tests to run: \(why)"
         case .invalidRegex(let flag, let pattern): return "\(flag) '\(pattern)' is not a valid regular expression"
-        case .config(let message): return message
         case .report(let message): return message
         }
     }

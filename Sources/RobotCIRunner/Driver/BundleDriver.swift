@@ -14,7 +14,7 @@ struct BundleDriver: TestDriver {
                          say: @escaping (String) -> Void) throws -> (driver: BundleDriver, tests: [TestID]) {
         let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
         guard FileManager.default.fileExists(atPath: "\(config.package)/Package.swift") else {
-            throw RunnerError.config("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test, or set 'driver: command' in robotci.yml for another runner")
+            throw ConfigError("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test, or set 'driver: command' in robotci.yml for another runner")
         }
         if !config.skipBuild {
             say("robotci: building \(config.package) (swift build --build-tests)…")

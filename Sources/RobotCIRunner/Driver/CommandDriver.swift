@@ -30,7 +30,7 @@ struct CommandDriver: TestDriver {
                          say: @escaping (String) -> Void) throws -> (driver: CommandDriver, tests: [TestID]) {
         let driver = CommandDriver(config: config)
         guard FileManager.default.fileExists(atPath: driver.directory) else {
-            throw RunnerError.config("the package folder '\(config.package)' does not exist: fix --package (or 'package' in robotci.yml)")
+            throw ConfigError("the package folder '\(config.package)' does not exist: fix --package (or 'package' in robotci.yml)")
         }
         if !config.skipBuild, let build = driver.build {
             say("robotci: building (\(build))…")
@@ -46,7 +46,7 @@ struct CommandDriver: TestDriver {
         guard let build else { return }
         let (termination, _) = try runCaptured(Self.shell, ["-c", build], environment: environment, workingDirectory: directory, echo: echo)
         guard termination == .exited(0) else {
-            throw RunnerError.config("the build command failed (\(termination)): \(build)\nfix it or change 'build' in robotci.yml")
+            throw ConfigError("the build command failed (\(termination)): \(build)\nfix it or change 'build' in robotci.yml")
         }
     }
 
