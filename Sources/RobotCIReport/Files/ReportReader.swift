@@ -28,25 +28,22 @@ public enum ReportReader {
 
     /// Reads and checks a `results.json`.
     public static func results(at url: URL) throws -> RunResult {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw Error(description: "cannot read \(url.path): \((error as NSError).localizedDescription)")
-        }
-        return try results(data, path: url.path)
+        try results(read(url), path: url.path)
     }
 
     /// Loads `url`: a journal when its name ends in `.jsonl`, a `results.json` otherwise.
     public static func load(_ url: URL) throws -> Loaded {
-        let data: Data
+        let data = try read(url)
+        if url.pathExtension.lowercased() == "jsonl" { return try journal(data, path: url.path) }
+        return Loaded(result: try results(data, path: url.path), fromJournal: false, warnings: [])
+    }
+
+    private static func read(_ url: URL) throws -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             throw Error(description: "cannot read \(url.path): \((error as NSError).localizedDescription)")
         }
-        if url.pathExtension.lowercased() == "jsonl" { return try journal(data, path: url.path) }
-        return Loaded(result: try results(data, path: url.path), fromJournal: false, warnings: [])
     }
 
     private struct FormatProbe: Decodable { var format: String? }
