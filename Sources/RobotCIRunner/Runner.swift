@@ -40,9 +40,20 @@ public final class Runner {
     }
 
     /// Builds (unless skipped) and lists the selected tests, after --filter/--skip and partition.
+    /// An interrupt meanwhile (the build is the long part) throws `RunnerError.interrupted`.
     public func discover() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int, partition: Partition?) {
         trapSignals()
-        defer { if RunInterruption.shared.isInterrupted { Foundation.exit(130) } }
+        do {
+            let found = try selectTests()
+            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            return found
+        } catch {
+            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            throw error
+        }
+    }
+
+    private func selectTests() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int, partition: Partition?) {
         let filters = try compile(config.filter, flag: "--filter")
         let skips = try compile(config.skip, flag: "--skip")
         let (driver, all) = try TestDrivers.discover(config: config, environment: environment) { [weak self] line in

@@ -8,6 +8,8 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case noTests(String)
     case invalidRegex(String, String)
     case report(String)
+    /// SIGINT/SIGTERM before any test ran (e.g. during the build).
+    case interrupted
 
     public var description: String {
         switch self {
@@ -18,9 +20,10 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
         case .noTests(let why): return "no tests to run: \(why)"
         case .invalidRegex(let flag, let pattern): return "\(flag) '\(pattern)' is not a valid regular expression"
         case .report(let message): return message
+        case .interrupted: return "interrupted before any test ran"
         }
     }
 
-    /// Exit code for this error: every runner error is a usage/config/build problem.
-    public var exitCode: Int32 { 2 }
+    /// Exit code for this error: 130 for an interrupt, else 2 (a usage, config or build problem).
+    public var exitCode: Int32 { self == .interrupted ? 130 : 2 }
 }
