@@ -56,27 +56,26 @@ struct RunOptions: ParsableArguments {
     @Option(help: "YAML config file; default: robotci.yml in the current folder or the package, if present.")
     var config: String?
 
-    /// The flags given, by key name (the last layer).
+    /// The flags given, by key name (the last layer). Read off the declared options
+    /// themselves: `testTimeout` is the key `test-timeout`, so a new key's flag is one
+    /// `@Option` line above.
     var flagLayer: [String: (ConfigLoader.Value, String)] {
         var flags: [String: (ConfigLoader.Value, String)] = [:]
-        func put(_ key: String, _ value: String?) { if let value { flags[key] = (.scalar(value), "--\(key)") } }
-        func put(_ key: String, _ values: [String]) { if !values.isEmpty { flags[key] = (.list(values), "--\(key)") } }
-        func put(_ key: String, _ on: Bool) { if on { put(key, "true") } }
-        put("package", package)
-        put("shards", shards)
-        put("retries", retries)
-        put("test-timeout", testTimeout)
-        put("report-dir", reportDir)
-        put("skip-build", skipBuild)
-        put("filter", filter)
-        put("skip", skip)
-        put("fail-on-flaky", failOnFlaky)
-        put("partition", partition)
-        put("partition-count", partitionCount)
-        put("reporter", reporter)
-        put("base-port", basePort)
-        put("configuration", configuration)
-        put("max-batch-size", maxBatchSize)
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label?.drop(while: { $0 == "_" }) else { continue }
+            let key = label.reduce(into: "") { name, ch in
+                if ch.isUppercase { name += "-" + ch.lowercased() } else { name.append(ch) }
+            }
+            guard key != "config", ConfigKey.byName[key] != nil else { continue }
+            let value: ConfigLoader.Value?
+            switch child.value {
+            case let option as Option<String?>: value = option.wrappedValue.map { .scalar($0) }
+            case let option as Option<[String]>: value = option.wrappedValue.isEmpty ? nil : .list(option.wrappedValue)
+            case let flag as Flag<Bool>: value = flag.wrappedValue ? .scalar("true") : nil
+            default: value = nil
+            }
+            if let value { flags[key] = (value, "--\(key)") }
+        }
         return flags
     }
 
