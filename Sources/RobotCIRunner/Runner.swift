@@ -122,14 +122,14 @@ public final class Runner {
         let driver = info.driver
         let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
                               cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) })
-        recorder.queue = queue
+        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
         // One warm chromedriver per slot for XCTest / Swift Testing bundles (RobotKit's browser).
         let browsers: SlotBrowsers? = driver.usesSlotBrowser
             ? SlotBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
         let executor = BatchExecutor(driver: driver, baseEnvironment: environment, testTimeout: config.testTimeout,
-                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous, redactor: redactor,
+                                     runID: runID, layout: layout, clock: clock, router: router, history: previous, redactor: redactor,
                                      browsers: browsers)
 
         stopSwitch.attach(queue)
@@ -143,16 +143,7 @@ public final class Runner {
                     progress.batchStarted(worker: slot)
                     let outcome = executor.run(item, worker: slot, ports: slotPorts)
                     progress.batchFinished(worker: slot)
-                    recorder.record(outcome.record)
-                    let interrupted = RunInterruption.shared.isInterrupted
-                    let givenUp = queue.finish(item, unstarted: interrupted ? [] : outcome.unstarted,
-                                               noTestStarted: outcome.noTestStarted, isolate: interrupted ? [] : outcome.isolate)
-                    for test in givenUp {
-                        let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
-                        recorder.record(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0,
-                                                      start: outcome.record.start, worker: slot, batch: item.id,
-                                                      failures: [failure], artifacts: [Artifact(kind: .log, path: layout.batchLogPath(item.id))]))
-                    }
+                    router.batchFinished(item, slot: slot, outcome)
                 }
             }
             thread.name = "robotci-slot-\(slot)"

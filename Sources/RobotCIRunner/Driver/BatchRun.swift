@@ -27,14 +27,14 @@ final class BatchRun {
     let history: Timings
     let clock: RunClock
     let layout: ReportLayout
-    private let recorder: RunRecorder
+    private let router: AttemptRouter
 
     /// How the child ended, once `pump` returned.
     private(set) var ended: (end: ChildProcess.Termination, timedOut: Bool)?
 
     init(item: WorkItem, slot: Int, ports: PortAllocator.SlotPorts, environment: [String: String], artifactsDirectory: URL,
          logPath: String, log: BatchLog, start: Double, testTimeout: Double, history: Timings, clock: RunClock,
-         layout: ReportLayout, recorder: RunRecorder) {
+         layout: ReportLayout, router: AttemptRouter) {
         self.item = item
         self.slot = slot
         self.ports = ports
@@ -47,14 +47,14 @@ final class BatchRun {
         self.history = history
         self.clock = clock
         self.layout = layout
-        self.recorder = recorder
+        self.router = router
     }
 
     var isInterrupted: Bool { RunInterruption.shared.isInterrupted }
 
     /// A finished attempt of one of the batch's tests: journal, progress, retry decision.
     func report(_ test: TestID, _ attempt: Attempt) {
-        recorder.record(test, attempt)
+        router.attemptFinished(test, attempt)
     }
 
     /// Starts the batch's process with `environment`; nil (logged) when it cannot start.

@@ -13,14 +13,14 @@ final class BatchExecutor: @unchecked Sendable {
     let runID: String
     let layout: ReportLayout
     let clock: RunClock
-    let recorder: RunRecorder
+    let router: AttemptRouter
     /// Durations from the last runs (`timings.json`): a command-driver batch's time budget.
     let history: Timings
     /// Each slot's warm chromedriver, nil when the driver wants none.
     let browsers: SlotBrowsers?
 
     init(driver: any TestDriver, baseEnvironment: [String: String], testTimeout: Double, runID: String,
-         layout: ReportLayout, clock: RunClock, recorder: RunRecorder, history: Timings = Timings(),
+         layout: ReportLayout, clock: RunClock, router: AttemptRouter, history: Timings = Timings(),
          redactor: SecretRedactor, browsers: SlotBrowsers? = nil) {
         self.driver = driver
         self.history = history
@@ -31,7 +31,7 @@ final class BatchExecutor: @unchecked Sendable {
         self.runID = runID
         self.layout = layout
         self.clock = clock
-        self.recorder = recorder
+        self.router = router
     }
 
     func run(_ item: WorkItem, worker: Int, ports: PortAllocator.SlotPorts) -> BatchOutcome {
@@ -57,7 +57,7 @@ final class BatchExecutor: @unchecked Sendable {
         }
         let batch = BatchRun(item: item, slot: worker, ports: ports, environment: env, artifactsDirectory: artifactsDir,
                              logPath: logPath, log: log, start: start, testTimeout: testTimeout, history: history,
-                             clock: clock, layout: layout, recorder: recorder)
+                             clock: clock, layout: layout, router: router)
         let outcome = driver.run(batch)
         // A test that hung or was killed may have left the slot's browser wedged mid-command:
         // the next batch gets a new chromedriver and browser.
