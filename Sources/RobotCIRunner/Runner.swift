@@ -100,13 +100,8 @@ public final class Runner {
         try layout.prepare()
 
         let clock = RunClock()
-        let runID = environment["ROBOTCI_RUN_ID"] ?? Self.makeRunID()
         let shards = max(1, min(config.shards, max(tests.count, 1)))
-        var metadata = RunMetadata(
-            runID: runID, startedAt: clock.startedAt, wallTime: 0, shards: shards, retries: config.retries,
-            robotciVersion: Self.version, commandLine: commandLine, gitCommit: git(["rev-parse", "HEAD"]),
-            gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]), hostname: ProcessInfo.processInfo.hostName,
-            partition: partition?.description)
+        var metadata = makeMetadata(clock: clock, shards: shards, partition: partition)
         let journal = try JournalWriter(url: layout.journal)
         journal.append(.run(metadata))
 
@@ -115,50 +110,33 @@ public final class Runner {
         let partitionText = partition.map { " (partition \($0) of \(total) tests)" } ?? ""
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 
+        // The collaborators, each built whole: who records, who queues, who routes, who runs.
         let redactor = SecretRedactor(environment: environment)
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
-        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress,
-                                   redactor: redactor)
+        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } },
+                                   progress: progress, redactor: redactor)
         let driver = info.driver
         let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
                               cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) })
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
         let planTime = clock.now() - planStart
-        let ports = PortAllocator(basePort: config.basePort)
-        // One warm chromedriver per slot for XCTest / Swift Testing bundles (RobotKit's browser).
+        // One warm chromedriver per shard for suites that want one (RobotKit's browser).
         let browsers: SlotBrowsers? = driver.usesSlotBrowser
             ? SlotBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
         let executor = BatchExecutor(driver: driver, baseEnvironment: environment, testTimeout: config.testTimeout,
-                                     runID: runID, layout: layout, clock: clock, router: router, history: previous, redactor: redactor,
-                                     browsers: browsers)
+                                     runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
+                                     redactor: redactor, browsers: browsers)
 
         stopSwitch.attach(queue)
-        let group = DispatchGroup()
-        for slot in 0..<shards {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                while let item = queue.next(worker: slot) {
-                    let slotPorts = ports.ports(forSlot: slot, webDriverHeld: browsers?.heldPort(slot: slot) != nil)
-                    progress.batchStarted(worker: slot)
-                    let outcome = executor.run(item, worker: slot, ports: slotPorts)
-                    progress.batchFinished(worker: slot)
-                    router.batchFinished(item, slot: slot, outcome)
-                }
-            }
-            thread.name = "robotci-slot-\(slot)"
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-        group.wait()
+        ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
+                  ports: PortAllocator(basePort: config.basePort), browsers: browsers).run()
         browsers?.shutDown()
         progress.finish()
         signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
-        let interrupted = RunInterruption.shared.isInterrupted
         metadata.wallTime = clock.now()
-        metadata.interrupted = interrupted
+        metadata.interrupted = RunInterruption.shared.isInterrupted
         journal.append(.finished(metadata))
         journal.close()
         let (records, batches) = recorder.snapshot()
@@ -171,11 +149,25 @@ public final class Runner {
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
         }
-        if interrupted { return 130 }
+        return exitCode(result)
+    }
+
+    /// 130 interrupted, 1 a test failed (or was flaky with fail-on-flaky), else 0.
+    private func exitCode(_ result: RunResult) -> Int32 {
+        if result.metadata.interrupted { return 130 }
         let counts = result.counts
         if counts.failing > 0 { return 1 }
         if config.failOnFlaky && counts.flaky > 0 { return 1 }
         return 0
+    }
+
+    /// Who, where and what this run is: its id, the machine, the commit.
+    private func makeMetadata(clock: RunClock, shards: Int, partition: Partition?) -> RunMetadata {
+        RunMetadata(
+            runID: environment[WorkerVariable.runID.name] ?? Self.makeRunID(), startedAt: clock.startedAt, wallTime: 0,
+            shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
+            gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
+            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description)
     }
 
     private func compile(_ patterns: [String], flag: String) throws -> [NSRegularExpression] {
@@ -209,41 +201,5 @@ public struct TestBundleInfo: Sendable {
 extension NSRegularExpression {
     func matches(_ s: String) -> Bool {
         firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
-    }
-}
-
-/// Lets the signal handler stop the work queue once there is one.
-final class StopSwitch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var queue: WorkQueue?
-
-    func attach(_ queue: WorkQueue) {
-        lock.withLock { self.queue = queue }
-        if RunInterruption.shared.isInterrupted { queue.stop() }
-    }
-
-    func stop() { lock.withLock { queue }?.stop() }
-}
-
-/// Turns SIGINT/SIGTERM into a callback (the default action would leave children behind).
-final class SignalTrap {
-    private var sources: [DispatchSourceSignal] = []
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                FileHandle.standardError.write(Data("\nrobotci: interrupted; stopping workers and writing a partial report…\n".utf8))
-                handler()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        for s in sources { s.cancel() }
-        sources.removeAll()
     }
 }
