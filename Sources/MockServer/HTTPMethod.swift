@@ -2,7 +2,7 @@
 ///
 /// A struct rather than an enum so a request with an unusual method (`PROPFIND`)
 /// is still served and recorded.
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The method as it appears on the request line, upper-cased.
     public let rawValue: String
 
@@ -33,6 +33,14 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let HEAD = HTTPMethod(rawValue: "HEAD")
     /// `OPTIONS`
     public static let OPTIONS = HTTPMethod(rawValue: "OPTIONS")
+
+    /// `CONNECT`
+    public static let CONNECT = HTTPMethod(rawValue: "CONNECT")
+    /// `TRACE`
+    public static let TRACE = HTTPMethod(rawValue: "TRACE")
+
+    /// The standard methods, as SwiftMockServer's enum lists them.
+    public static let allCases: [HTTPMethod] = [.GET, .POST, .PUT, .PATCH, .DELETE, .HEAD, .OPTIONS, .CONNECT, .TRACE]
 
     /// The methods the scenario loader accepts by name.
     static let known: [HTTPMethod] = [.GET, .POST, .PUT, .PATCH, .DELETE, .HEAD, .OPTIONS]

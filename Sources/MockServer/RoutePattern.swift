@@ -13,6 +13,9 @@ public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
     /// Any path.
     case catchAll
 
+    /// SwiftMockServer's name for ``catchAll``.
+    public static let any = RoutePattern.catchAll
+
     /// The pattern as the journal shows it: `/character`, `/character/:id`, `/avatar/*`, `*`.
     public var description: String {
         switch self {

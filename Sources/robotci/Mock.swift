@@ -37,7 +37,7 @@ struct Mock: AsyncParsableCommand {
         }
         printer.print("robotci mock: serving \(scenario) on \(await server.baseURL) (Ctrl-C to stop)")
         await Self.waitForTerminationSignal()
-        try await server.stop()
+        try await server.stopOrThrow()
         printer.flush()
     }
 
