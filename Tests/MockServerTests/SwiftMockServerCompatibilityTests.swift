@@ -118,6 +118,10 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
         XCTAssertEqual(value116, 200)
         let value118 = try await fetch(port, "GET", "/character/7").text
         XCTAssertEqual(value118, "character 7")
+        let slash = try await fetch(port, "GET", "/character/")
+        XCTAssertEqual(slash.text, "[]", "a trailing slash is ignored, as SwiftMockServer normalizes paths")
+        let slashed = try await fetch(port, "GET", "/character/7/")
+        XCTAssertEqual(slashed.text, "character 7")
         let value120 = try await fetch(port, "GET", "/episode").status
         XCTAssertEqual(value120, 500, "the catch-all still answers the rest")
         let value122 = try await fetch(port, "POST", "/character").status
@@ -318,7 +322,7 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
     }
 
     func testErrorsHaveThePeersCaseNames() {
-        let errors: [MockServerError] = [  // [86…91] bindFailed, listenFailed, notRunning, portUnavailable, description
+        let errors: [MockServerError] = [  // [86…90] bindFailed, listenFailed, notRunning, portUnavailable, description
             .bindFailed("x"), .listenFailed("y"), .alreadyRunning, .notRunning, .noBody, .invalidRequest("z"),
             .portUnavailable(8080), .timeout,
         ]
@@ -337,9 +341,9 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
     }
 
     func testRecordedRequestInitAndRoutePattern() {
-        let entry = RecordedRequest(request: MockHTTPRequest(method: .GET, path: "/a"))  // [92] RecordedRequest.init
+        let entry = RecordedRequest(request: MockHTTPRequest(method: .GET, path: "/a"))  // [91] RecordedRequest.init
         XCTAssertNil(entry.matchedRoute)
-        let patterns: [RoutePattern] = [.exact("/a"), .parameterized("/a/:id"), .prefix("/a/"), .any]  // [93] RoutePattern
+        let patterns: [RoutePattern] = [.exact("/a"), .parameterized("/a/:id"), .prefix("/a/"), .any]  // [92] RoutePattern
         XCTAssertEqual(Set(patterns).count, 4)
         XCTAssertEqual(RoutePattern.any, .catchAll)
     }
@@ -348,34 +352,34 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
 
     func testAppConfigAndDetector() async throws {
         let server = try await MockServer.create()
-        let config = await server.appConfig()  // [94] appConfig()
+        let config = await server.appConfig()  // [93] appConfig()
         let port = await server.port
-        XCTAssertEqual(config.port, UInt16(port))  // [95] MockServerAppConfig.port
+        XCTAssertEqual(config.port, UInt16(port))  // [94] MockServerAppConfig.port
         let baseURL = await server.baseURL
-        XCTAssertEqual(config.baseURL, baseURL)  // [96] baseURL
-        XCTAssertEqual(config.launchArguments, ["-useMockServer"])  // [97] launchArguments
-        XCTAssertEqual(config.launchEnvironment["MOCK_SERVER_URL"], config.baseURL)  // [98] launchEnvironment
+        XCTAssertEqual(config.baseURL, baseURL)  // [95] baseURL
+        XCTAssertEqual(config.launchArguments, ["-useMockServer"])  // [96] launchArguments
+        XCTAssertEqual(config.launchEnvironment["MOCK_SERVER_URL"], config.baseURL)  // [97] launchEnvironment
         XCTAssertEqual(config.launchEnvironment["MOCK_SERVER_PORT"], String(port))
         let custom = await server.appConfig(
             baseURLEnvironmentKey: "API_BASE_URL", portEnvironmentKey: "API_PORT", useMockServerArgument: "--mock")
         XCTAssertEqual(custom.launchEnvironment["API_BASE_URL"], config.baseURL)
         XCTAssertEqual(custom.launchArguments, ["--mock"])
-        let built = MockServerAppConfig(  // [99] MockServerAppConfig.init
+        let built = MockServerAppConfig(  // [98] MockServerAppConfig.init
             baseURL: "http://127.0.0.1:1", port: 1, additionalArguments: ["-x"], additionalEnvironment: ["K": "v"])
         XCTAssertEqual(built.launchArguments, ["-useMockServer", "-x"])
         XCTAssertEqual(built.launchEnvironment["K"], "v")
         // This test process was not launched with -useMockServer / MOCK_SERVER_URL.
-        XCTAssertFalse(MockServerDetector.isUsingMockServer)  // [100] isUsingMockServer
-        XCTAssertEqual(MockServerDetector.baseURL, ProcessInfo.processInfo.environment["MOCK_SERVER_URL"])  // [101]
-        XCTAssertEqual(  // [102] MockServerDetector.port
+        XCTAssertFalse(MockServerDetector.isUsingMockServer)  // [99] isUsingMockServer
+        XCTAssertEqual(MockServerDetector.baseURL, ProcessInfo.processInfo.environment["MOCK_SERVER_URL"])  // [100]
+        XCTAssertEqual(  // [101] MockServerDetector.port
             MockServerDetector.port, ProcessInfo.processInfo.environment["MOCK_SERVER_PORT"].flatMap { UInt16($0) })
         await server.stop()
     }
 
     func testRouteStubCollectionWithTheResultBuilder() async throws {
         let isLoggedIn = true
-        var collection = RouteStubCollection {  // [103] RouteStubCollection(builder:), RouteStubBuilder
-            RouteStubCollection.Stub(method: .GET, path: "/api/config", response: .json(#"{"version":1}"#))  // [104] Stub
+        var collection = RouteStubCollection {  // [102] RouteStubCollection(builder:), RouteStubBuilder
+            RouteStubCollection.Stub(method: .GET, path: "/api/config", response: .json(#"{"version":1}"#))  // [103] Stub
             if isLoggedIn {
                 RouteStubCollection.Stub(method: .GET, path: "/api/profile", response: .json(#"{"name":"Alice"}"#))
             }
@@ -383,12 +387,12 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
                 RouteStubCollection.Stub(path: "/api/items/\(id)", response: .text("item \(id)"))
             }
         }
-        collection.add(.POST, "/api/users", response: .status(.created))  // [105] add(_:_:response:)
-        XCTAssertEqual(collection.stubs.count, 5)  // [106] stubs
-        XCTAssertEqual(RouteStubCollection([]).stubs.count, 0)  // [107] init(_:)
+        collection.add(.POST, "/api/users", response: .status(.created))  // [104] add(_:_:response:)
+        XCTAssertEqual(collection.stubs.count, 5)  // [105] stubs
+        XCTAssertEqual(RouteStubCollection([]).stubs.count, 0)  // [106] init(_:)
 
         let server = try await MockServer.create()
-        await server.registerAll(collection)  // [108] registerAll
+        await server.registerAll(collection)  // [107] registerAll
         let port = await server.port
         let value391 = try await fetch(port, "GET", "/api/profile").text
         XCTAssertEqual(value391, #"{"name":"Alice"}"#)
