@@ -105,8 +105,8 @@ extension MockServer {
         shared.routes.withLock { $0.responseDelay = delay }
     }
 
-    private func add(_ method: HTTPMethod?, _ pattern: RoutePattern, _ responder: Route.Responder) -> RouteID {
-        let route = Route(id: RouteID(), method: method, pattern: pattern, responder: responder)
+    private func add(_ method: HTTPMethod?, _ pattern: RoutePattern, _ responder: RouteEntry.Responder) -> RouteID {
+        let route = RouteEntry(id: RouteID(), method: method, pattern: pattern, responder: responder)
         shared.routes.withLock { $0.routes.append(route) }
         return route.id
     }

@@ -402,4 +402,40 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
         XCTAssertEqual(value395, 201)
         await server.stop()
     }
+
+    // MARK: - Routing types and the stand-alone parser
+
+    func testRouterEngineMatchesTheFirstRouteInListOrder() async throws {
+        let newest = Route(method: .GET, pattern: .parameterized("/users/:id")) { _ in .text("newest") }  // [108] Route
+        let older = Route(id: "older", pattern: .exact("/users/1")) { _ in .text("older") }
+        let catchAll = Route(pattern: .any) { _ in .status(.notFound) }
+        let request = MockHTTPRequest(method: .GET, path: "/users/1")
+        let match = try XCTUnwrap(RouterEngine.match(request: request, routes: [newest, older, catchAll]))  // [109] RouterEngine.match
+        XCTAssertEqual(match.route.id, newest.id)  // [110] RouteMatch
+        XCTAssertEqual(match.pathParameters, ["id": "1"])
+        let response = try await match.route.handler(request)
+        XCTAssertEqual(response.body, Data("newest".utf8))
+        let post = MockHTTPRequest(method: .POST, path: "/users/1")
+        XCTAssertEqual(RouterEngine.match(request: post, routes: [newest, older])?.route.id, "older")
+        XCTAssertNil(RouterEngine.match(request: MockHTTPRequest(method: .GET, path: "/x"), routes: [newest, older]))
+    }
+
+    func testHTTPParserParsesAndSerializes() throws {
+        let raw = Data("POST /api/users?q=a%20b HTTP/1.1\r\nHost: localhost\r\nX-Token: 1\r\n\r\n{\"name\":\"Al\"}".utf8)
+        let request = try HTTPParser.parse(raw)  // [111] HTTPParser.parse
+        XCTAssertEqual(request.method, .POST)
+        XCTAssertEqual(request.path, "/api/users")
+        XCTAssertEqual(request.queryParameters, ["q": "a b"])
+        XCTAssertEqual(request.headers["X-Token"], "1")
+        XCTAssertEqual(request.bodyString, #"{"name":"Al"}"#)
+        XCTAssertThrowsError(try HTTPParser.parse(Data("garbage".utf8))) { error in
+            guard case MockServerError.invalidRequest("") = error else { return XCTFail("\(error)") }
+        }
+        let bytes = HTTPParser.serialize(.json(#"{"ok":true}"#, status: .created))  // [112] HTTPParser.serialize
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("HTTP/1.1 201 Created\r\n"), text)
+        XCTAssertTrue(text.contains("Content-Length: 11\r\n"), text)
+        XCTAssertTrue(text.contains("Connection: close\r\n"), text)
+        XCTAssertTrue(text.hasSuffix("\r\n\r\n{\"ok\":true}"), text)
+    }
 }
