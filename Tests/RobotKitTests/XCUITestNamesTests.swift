@@ -78,5 +78,15 @@ final class XCUITestNamesTests: XCTestCase {
         let label = try XCTUnwrap(app.evaluate(
             "return document.querySelector('[data-testid=\"counter.label\"]').textContent") as? String)
         XCTAssertEqual(label, "Count: 0", "the tap after the failure must not happen")
+        let start = Date()
+        XCTAssertTrue(app.buttons["no.such.button"].waitForExistence(timeout: 5), "a halted wait adds no failure")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "and does not wait")
+    }
+
+    func testExecutionTimeAllowanceIsEnforcedInWholeMinutesAsOnDarwin() {
+        XCTAssertEqual(RobotKitTestObserver.enforced(1), 60)
+        XCTAssertEqual(RobotKitTestObserver.enforced(60), 60)
+        XCTAssertEqual(RobotKitTestObserver.enforced(61), 120)
+        XCTAssertEqual(RobotKitTestObserver.enforced(600), 600)
     }
 }

@@ -36,7 +36,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
     /// Records the allowance and arms a deadline from the test's start.
     func setAllowance(_ seconds: TimeInterval, for testCase: XCTestCase) {
         let id = ObjectIdentifier(testCase)
-        let rounded = max(60, (seconds / 60).rounded(.up) * 60)
+        let rounded = Self.enforced(seconds)
         let (armed, deadline, name) = lock.withLock { () -> (Int?, Date, String) in
             allowances[id] = seconds
             if current == nil {
@@ -58,6 +58,11 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
             FileHandle.standardOutput.write(Data("\(message)\n".utf8))
             exit(1)
         }
+    }
+
+    /// What Darwin enforces for an allowance: whole minutes, rounded up, at least one.
+    static func enforced(_ allowance: TimeInterval) -> TimeInterval {
+        max(60, (allowance / 60).rounded(.up) * 60)
     }
 
     func testCaseWillStart(_ testCase: XCTestCase) {
