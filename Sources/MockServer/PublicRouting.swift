@@ -69,8 +69,8 @@ public enum HTTPParser: Sendable {
             throw MockServerError.invalidRequest("malformed request line '\(requestLine)'; expected 'METHOD /path HTTP/1.1'")
         }
         let token = String(parts[0])
-        guard token.allSatisfy({ $0.isLetter || $0 == "-" }) else {
-            throw MockServerError.invalidRequest("unknown method '\(token)'")
+        guard let method = HTTPMethod(rawValue: token) else {
+            throw MockServerError.invalidRequest("'\(token)' is not an HTTP method")
         }
         var fields: [(name: String, value: String)] = []
         for line in lines where !line.isEmpty {
@@ -84,7 +84,7 @@ public enum HTTPParser: Sendable {
         let body = headEnd.map { data[$0.upperBound...] }.map { Data($0) }
         let (path, query) = MockHTTPHandler.splitTarget(String(parts[1]))
         return MockHTTPRequest(
-            method: HTTPMethod(rawValue: token), path: path, query: query, headerFields: fields, body: body)
+            method: method, path: path, query: query, headerFields: fields, body: body)
     }
 
     /// The response as HTTP/1.1 bytes: status line, headers (with `Content-Length` and

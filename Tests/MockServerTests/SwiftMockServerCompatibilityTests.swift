@@ -244,11 +244,15 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
 
     // MARK: - Models
 
-    func testHTTPMethodAndStatus() {
+    func testHTTPMethodAndStatus() throws {
         XCTAssertEqual(HTTPMethod.allCases.map(\.rawValue),  // [36] HTTPMethod.allCases, rawValue
                        ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "CONNECT", "TRACE"])
         XCTAssertEqual(HTTPMethod.CONNECT.rawValue, "CONNECT")  // [37] CONNECT
         XCTAssertEqual(HTTPMethod.TRACE.rawValue, "TRACE")  // [38] TRACE
+        let parsed = try XCTUnwrap(HTTPMethod(rawValue: "GET"))  // failable, as the enum's
+        XCTAssertEqual(parsed, .GET)
+        XCTAssertNil(HTTPMethod(rawValue: ""))
+        XCTAssertNil(HTTPMethod(rawValue: "GET /"))
         let teapot = HTTPStatus(code: 418, reason: "I'm a Teapot")  // [39] HTTPStatus(code:reason:)
         XCTAssertEqual(teapot.code, 418)  // [40] code
         XCTAssertEqual(teapot.reason, "I'm a Teapot")  // [41] reason
