@@ -1,4 +1,5 @@
 import Foundation
+import WorkerContract
 
 /// Writes the request journal as `mock-requests.json`, the file the HTML report reads.
 ///
@@ -9,7 +10,7 @@ import Foundation
 /// (null if the connection closed before the answer), `error` (null unless it failed).
 enum JournalWriter {
     /// The journal's file name inside the artifacts folder.
-    static let fileName = "mock-requests.json"
+    static let fileName = ArtifactFile.mockRequests
 
     private struct Entry: Encodable {
         let method: String

@@ -1,4 +1,5 @@
 import Foundation
+import WorkerContract
 
 /// An HTTP/1.1 mock server on loopback, with SwiftMockServer's API, for UI tests.
 ///
@@ -176,14 +177,14 @@ public actor MockServer {
         if let port {
             return try validated(port, source: "port")
         }
-        guard let text = environment["ROBOTCI_MOCK_PORT"], !text.isEmpty else { return 0 }
-        return try parsePort(text, source: "ROBOTCI_MOCK_PORT")
+        guard let text = environment[WorkerVariable.mockPort.name], !text.isEmpty else { return 0 }
+        return try parsePort(text, source: WorkerVariable.mockPort.name)
     }
 
     /// The explicit folder, else `ROBOTCI_ARTIFACTS_DIR`, else none.
     static func resolveArtifactsDirectory(_ directory: URL?, environment: [String: String]) -> URL? {
         if let directory { return directory }
-        guard let path = environment["ROBOTCI_ARTIFACTS_DIR"], !path.isEmpty else { return nil }
+        guard let path = environment[WorkerVariable.artifactsDirectory.name], !path.isEmpty else { return nil }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 

@@ -40,38 +40,24 @@ public final class Runner {
     }
 
     /// Builds (unless skipped) and lists the selected tests, after --filter/--skip and partition.
+    /// An interrupt meanwhile (the build is the long part) throws `RunnerError.interrupted`.
     public func discover() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int, partition: Partition?) {
         trapSignals()
-        defer { if RunInterruption.shared.isInterrupted { Foundation.exit(130) } }
+        do {
+            let found = try selectTests()
+            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            return found
+        } catch {
+            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            throw error
+        }
+    }
+
+    private func selectTests() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int, partition: Partition?) {
         let filters = try compile(config.filter, flag: "--filter")
         let skips = try compile(config.skip, flag: "--skip")
-        let source: TestSource
-        let all: [TestID]
-        switch config.driver {
-        case .command:
-            let driver = CommandDriver(config: config)
-            guard FileManager.default.fileExists(atPath: driver.directory) else {
-                throw RunnerError.config("the package folder '\(config.package)' does not exist: fix --package (or 'package' in robotci.yml)")
-            }
-            if !config.skipBuild, let build = driver.build {
-                say("robotci: building (\(build))…")
-                try driver.prepare(environment: environment) { [weak self] line in self?.say(line) }
-            }
-            all = try driver.listTests(environment: environment)
-            source = .command(driver)
-        case .swift:
-            let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
-            guard FileManager.default.fileExists(atPath: "\(config.package)/Package.swift") else {
-                throw RunnerError.config("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test, or set 'driver: command' in robotci.yml for another runner")
-            }
-            if !config.skipBuild {
-                say("robotci: building \(config.package) (swift build --build-tests)…")
-                try package.build { [weak self] line in self?.say(line) }
-            }
-            let bundle = try package.findBundle()
-            let swiftTesting = bundle.listSwiftTestingTests()
-            all = try bundle.listTests() + swiftTesting
-            source = .bundle(bundle, swiftTesting: Set(swiftTesting))
+        let (driver, all) = try TestDrivers.discover(config: config, environment: environment) { [weak self] line in
+            self?.say(line)
         }
         if all.isEmpty {
             throw RunnerError.noTests("'\(config.package)' has no tests: its test runner listed none; add tests (an XCTest or @Test in a test target), or check --package")
@@ -85,10 +71,10 @@ public final class Runner {
         }
         let partition = try resolvedPartition()
         if let partition {
-            let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
+            let timings = ReportReader.timings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
-        return (TestBundleInfo(source: source), tests, all.count, partition)
+        return (TestBundleInfo(driver: driver), tests, all.count, partition)
     }
 
     /// `--partition`, else the CI system's parallel-job variables (announced).
@@ -110,7 +96,7 @@ public final class Runner {
         let (info, tests, total, partition) = try discover()
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
-        let previous = ReportWriter.readTimings(in: reportURL) ?? Timings()
+        let previous = ReportReader.timings(in: reportURL) ?? Timings()
         try layout.prepare()
 
         let clock = RunClock()
@@ -133,16 +119,17 @@ public final class Runner {
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
         let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress,
                                    redactor: redactor)
+        let driver = info.driver
         let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
-                              cutter: BatchCutter(maximumTests: config.maxBatchSize), swiftTesting: info.swiftTesting)
-        recorder.queue = queue
+                              cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) })
+        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
         let planTime = clock.now() - planStart
         let ports = PortAllocator(basePort: config.basePort)
         // One warm chromedriver per slot for XCTest / Swift Testing bundles (RobotKit's browser).
-        let browsers: SlotBrowsers? = info.source.isBundle
+        let browsers: SlotBrowsers? = driver.usesSlotBrowser
             ? SlotBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
-        let executor = BatchExecutor(source: info.source, baseEnvironment: environment, testTimeout: config.testTimeout,
-                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous, redactor: redactor,
+        let executor = BatchExecutor(driver: driver, baseEnvironment: environment, testTimeout: config.testTimeout,
+                                     runID: runID, layout: layout, clock: clock, router: router, history: previous, redactor: redactor,
                                      browsers: browsers)
 
         stopSwitch.attach(queue)
@@ -156,16 +143,7 @@ public final class Runner {
                     progress.batchStarted(worker: slot)
                     let outcome = executor.run(item, worker: slot, ports: slotPorts)
                     progress.batchFinished(worker: slot)
-                    recorder.record(outcome.record)
-                    let interrupted = RunInterruption.shared.isInterrupted
-                    let givenUp = queue.finish(item, unstarted: interrupted ? [] : outcome.unstarted,
-                                               noTestStarted: outcome.noTestStarted, isolate: interrupted ? [] : outcome.isolate)
-                    for test in givenUp {
-                        let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
-                        recorder.record(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0,
-                                                      start: outcome.record.start, worker: slot, batch: item.id,
-                                                      failures: [failure], artifacts: [Artifact(kind: "log", path: layout.batchLogPath(item.id))]))
-                    }
+                    router.batchFinished(item, slot: slot, outcome)
                 }
             }
             thread.name = "robotci-slot-\(slot)"
@@ -223,27 +201,9 @@ public final class Runner {
     }
 }
 
-/// Where a run's tests come from and how a batch of them runs.
-enum TestSource: Sendable {
-    /// A SwiftPM test bundle; the set holds the tests that belong to Swift Testing.
-    case bundle(TestBundle, swiftTesting: Set<TestID>)
-    /// `driver: command`: any runner, through shell commands that list ids and write JUnit.
-    case command(CommandDriver)
-
-    var isBundle: Bool {
-        if case .bundle = self { return true }
-        return false
-    }
-}
-
-/// What discovery found (public face of the internal `TestSource`).
+/// What discovery found: the suite's driver (public face of the internal `TestDriver`).
 public struct TestBundleInfo: Sendable {
-    let source: TestSource
-    /// Tests that belong to Swift Testing (batches never mix them with XCTest's).
-    var swiftTesting: Set<TestID> {
-        if case .bundle(_, let s) = source { return s }
-        return []
-    }
+    let driver: any TestDriver
 }
 
 extension NSRegularExpression {

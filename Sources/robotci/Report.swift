@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RobotCICore
 import RobotCIReport
+import RobotCIRunner
 
 /// `robotci report`: re-renders a report folder from `results.json` or a `results.jsonl`
 /// journal without running anything (e.g. after the coordinator was killed).
@@ -23,14 +24,12 @@ struct Report: AsyncParsableCommand {
     var output: String
 
     func run() async throws {
+        ExitStatus.run("robotci report") { try render() }
+    }
+
+    private func render() throws -> Int32 {
         let input = URL(fileURLWithPath: results)
-        let loaded: ReportInput.Loaded
-        do {
-            loaded = try ReportInput.load(input)
-        } catch {
-            Self.printError("\(error)")
-            throw ExitCode(2)
-        }
+        let loaded = try ReportReader.load(input)
         for warning in loaded.warnings { Self.printError("warning: \(warning)") }
 
         let directory = URL(fileURLWithPath: output, isDirectory: true)
@@ -39,7 +38,7 @@ struct Report: AsyncParsableCommand {
             if loaded.fromJournal {
                 // Rebuilding after a killed run: every file the run would have written
                 // (results.json, junit.xml, timings.json, index.html), each atomically.
-                let previous = ReportWriter.readTimings(in: directory) ?? Timings()
+                let previous = ReportReader.timings(in: directory) ?? Timings()
                 try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), to: directory)
             } else {
                 try HTMLReport.write(loaded.result, to: directory)
@@ -50,9 +49,9 @@ struct Report: AsyncParsableCommand {
                   + "(\(counts.total) tests, \(counts.failing) failing, \(counts.flaky) flaky; "
                   + String(format: "%.2f s)", elapsed))
         } catch {
-            Self.printError("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
-            throw ExitCode(2)
+            throw RunnerError.report("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
         }
+        return 0
     }
 
     private static func printError(_ message: String) {
