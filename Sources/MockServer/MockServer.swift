@@ -126,7 +126,7 @@ public actor MockServer {
         case .exact(let port):
             bound = try await Listener.bind(port: port, shared: shared, connections: connections)
         case .automatic:
-            let workerPort = ProcessInfo.processInfo.environment["ROBOTCI_MOCK_PORT"].flatMap {
+            let workerPort = ProcessInfo.processInfo.environment[WorkerVariable.mockPort.name].flatMap {
                 Int($0.trimmingCharacters(in: .whitespaces))
             }
             if let workerPort, (1...65535).contains(workerPort),
