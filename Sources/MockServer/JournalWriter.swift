@@ -49,13 +49,13 @@ enum JournalWriter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let rows = entries.map { entry in
-            let text = entry.request.bodyString
+            let text = entry.request.body == nil ? "" : entry.request.bodyString
             return Entry(
                 method: entry.request.method.rawValue,
                 path: entry.request.path,
                 query: entry.request.query,
                 headers: entry.request.headers,
-                body: text ?? entry.request.body.base64EncodedString(),
+                body: text ?? (entry.request.body ?? Data()).base64EncodedString(),
                 bodyEncoding: text == nil ? "base64" : "utf8",
                 time: formatter.string(from: entry.timestamp),
                 matchedRoute: entry.matchedRoute,

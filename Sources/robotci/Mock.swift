@@ -35,7 +35,7 @@ struct Mock: AsyncParsableCommand {
         await server.load(loaded)
         printer.print("robotci mock: serving \(scenario) on \(await server.baseURL) (Ctrl-C to stop)")
         await Self.waitForTerminationSignal()
-        try await server.stop()
+        try await server.stopOrThrow()
         printer.flush()
         return 0
     }

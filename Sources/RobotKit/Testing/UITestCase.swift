@@ -65,7 +65,7 @@ open class UITestCase: XCTestCase {
         }
         app?.terminate()
         app = nil
-        try await serverMock?.stop()
+        try await serverMock?.stopOrThrow()
         serverMock = nil
         serverBaseURL = nil
         try await super.tearDown()
