@@ -5,7 +5,7 @@ APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chr
 SWIFT ?= swift
 SHARDS ?= 8
 
-.PHONY: setup build test demo e2e clean bench bench-ui fuzz
+.PHONY: setup build test demo e2e clean bench bench-ui fuzz example-test reference-test
 
 ## Install the Debian packages robotci needs (skipped when already there).
 setup:
@@ -29,6 +29,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -d Examples/CharacterApp ]; then $(MAKE) --no-print-directory example-test; fi
+	@if [ -d Examples/ReferenceSuite ]; then $(MAKE) --no-print-directory reference-test; fi
 
 ## The bundled example through robotci, 8 shards.
 demo: build
@@ -40,6 +41,11 @@ demo: build
 example-test: build
 	.build/debug/robotci run --package Examples/CharacterApp --shards 4 --report-dir .build/example-report
 	@scripts/mock-ports .build/example-report/results.json 4
+
+## The references' XCUITest + SwiftMockServer vocabulary, unchanged but for imports and
+## the app's location, through robotci (Examples/ReferenceSuite), 4 shards.
+reference-test: build
+	.build/debug/robotci run --package Examples/ReferenceSuite --shards 4 --report-dir .build/reference-report
 
 bench: build
 	bench/run

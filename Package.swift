@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RobotKit", targets: ["RobotKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "RobotCICore", targets: ["RobotCICore"]),
+        .library(name: "WorkerContract", targets: ["WorkerContract"]),
         // For the fuzz package (fuzz/Package.swift), which can only depend on products.
         .library(name: "RobotCIRunner", targets: ["RobotCIRunner"]),
         .library(name: "RobotCIReport", targets: ["RobotCIReport"]),
@@ -27,12 +28,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "RobotCICore"),
+        // The worker contract: ROBOTCI_* names, artifact file names and kinds (no dependencies).
+        .target(name: "WorkerContract"),
+        .target(name: "RobotCICore", dependencies: ["WorkerContract"]),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "CProcessSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "CProcessSupport", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "CLibXML2"]),
+        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2"]),
         .target(
             name: "MockServer",
             dependencies: [
@@ -40,13 +43,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
+                "WorkerContract",
             ]
         ),
         .target(name: "CProcessSupport"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
         .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "CProcessSupport"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "CProcessSupport"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]

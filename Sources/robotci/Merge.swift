@@ -27,14 +27,8 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
-        exitOnError {
-            let result: RunResult
-            do {
-                result = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output))
-            } catch let e as MergeError {
-                FileHandle.standardError.write(Data("robotci: error: \(e.message)\n".utf8))
-                return 2
-            }
+        ExitStatus.run {
+            let result = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output))
             let c = result.counts
             FileHandle.standardError.write(Data("robotci: merged \(inputs.count) inputs: \(c.total) tests, \(c.passed) passed, \(c.failing) failing, \(c.flaky) flaky, \(c.skipped) skipped → \(output)/\n".utf8))
             if GitHubReporter.isWanted(reporter: reporter, environment: env) { GitHubReporter.report(result, environment: env) }

@@ -3,6 +3,7 @@ import Foundation
 import RobotCICore
 import RobotCIQueue
 import RobotCIReport
+import RobotCIRunner
 
 /// `robotci report`: re-renders a report folder from `results.json` or a `results.jsonl`
 /// journal without running anything (e.g. after the coordinator was killed).
@@ -36,15 +37,13 @@ struct Report: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ExitStatus.run("robotci report") { try render() }
+    }
+
+    private func render() throws -> Int32 {
         if let queue { return try writeQueueReport(queue) }
         let input = URL(fileURLWithPath: results ?? "")
-        let loaded: ReportInput.Loaded
-        do {
-            loaded = try ReportInput.load(input)
-        } catch {
-            Self.printError("\(error)")
-            throw ExitCode(2)
-        }
+        let loaded = try ReportReader.load(input)
         for warning in loaded.warnings { Self.printError("warning: \(warning)") }
 
         let directory = URL(fileURLWithPath: output, isDirectory: true)
@@ -53,7 +52,7 @@ struct Report: AsyncParsableCommand {
             if loaded.fromJournal {
                 // Rebuilding after a killed run: every file the run would have written
                 // (results.json, junit.xml, timings.json, index.html), each atomically.
-                let previous = ReportWriter.readTimings(in: directory) ?? Timings()
+                let previous = ReportReader.timings(in: directory) ?? Timings()
                 try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), to: directory)
             } else {
                 try HTMLReport.write(loaded.result, to: directory)
@@ -64,35 +63,29 @@ struct Report: AsyncParsableCommand {
                   + "(\(counts.total) tests, \(counts.failing) failing, \(counts.flaky) flaky; "
                   + String(format: "%.2f s)", elapsed))
         } catch {
-            Self.printError("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
-            throw ExitCode(2)
+            throw RunnerError.report("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
         }
+        return 0
     }
 
     /// `--queue`: every machine's results from Redis → one report (JUnit, results.json,
     /// timings.json, index.html).
-    private func writeQueueReport(_ url: String) throws {
+    private func writeQueueReport(_ url: String) throws -> Int32 {
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        let result: RunResult
+        let address = try QueueAddress(parsing: url)
+        let redis = try RedisQueue(address: address, machine: "report")
+        let result = try redis.snapshot().result(runName: address.name, commandLine: CommandLine.arguments)
         do {
-            let address = try QueueAddress(parsing: url)
-            let redis = try RedisQueue(address: address, machine: "report")
-            result = try redis.snapshot().result(runName: address.name, commandLine: CommandLine.arguments)
-        } catch {
-            Self.printError("\(error)")
-            throw ExitCode(2)
-        }
-        do {
-            let previous = ReportWriter.readTimings(in: directory) ?? Timings()
+            let previous = ReportReader.timings(in: directory) ?? Timings()
             try ReportWriter.write(result, timings: previous.updated(with: result.tests), to: directory)
         } catch {
-            Self.printError("cannot write the report into \(directory.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
-            throw ExitCode(2)
+            throw RunnerError.report("cannot write the report into \(directory.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }
         let c = result.counts
         let machines = result.metadata.machines ?? []
         print("wrote \(directory.path)/ from \(url): \(c.total) tests on \(machines.count) machines, \(c.failing) failing, \(c.flaky) flaky"
               + (result.metadata.interrupted ? " (incomplete: a machine was interrupted or tests have no result)" : ""))
+        return 0
     }
 
     private static func printError(_ message: String) {

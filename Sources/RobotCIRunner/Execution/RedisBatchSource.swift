@@ -22,9 +22,13 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     private(set) var leasedCount = 0
     private var heartbeatThread: Thread?
 
-    init(queue: RedisQueue, maxRetries: Int) {
+    /// Whether a test is quarantined (stored with its results, for the merged report).
+    let quarantine: @Sendable (TestID) -> Bool
+
+    init(queue: RedisQueue, maxRetries: Int, quarantine: @escaping @Sendable (TestID) -> Bool) {
         self.queue = queue
         self.maxRetries = maxRetries
+        self.quarantine = quarantine
     }
 
     /// Starts extending this machine's leases every third of the lease timeout.
@@ -96,13 +100,13 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
         }
     }
 
-    func attemptFinished(_ test: TestID, quarantined: Bool, attempt: Attempt) -> Bool {
+    func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
         if isLost { return false }
         let stopping = condition.withLock { stopped }
         let retry = attempt.outcome.isFailure && attempt.number <= maxRetries && !stopping
             ? QueuedBatch(tests: [test], attempt: attempt.number + 1, avoid: queue.machine) : nil
         do {
-            let stored = try queue.record(test, quarantined: quarantined, attempt: attempt, retry: retry)
+            let stored = try queue.record(test, quarantined: quarantine(test), attempt: attempt, retry: retry)
             return stored && retry != nil
         } catch {
             markLost(error)

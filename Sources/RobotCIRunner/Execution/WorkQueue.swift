@@ -38,11 +38,12 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
 
     private let estimates: [TestID: Double]
 
-    /// Swift Testing tests run in their own batches (another command line than XCTest's).
-    private let swiftTesting: Set<TestID>
+    /// Tests of different groups never share a batch (`TestDriver.batchGroup`: a bundle's
+    /// Swift Testing tests run with another command line than its XCTest ones).
+    private let group: (TestID) -> Int
 
-    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter, swiftTesting: Set<TestID> = []) {
-        self.swiftTesting = swiftTesting
+    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
+        self.group = group
         self.queue = planned
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
         self.remainingSeconds = planned.reduce(0) { $0 + $1.expected }
@@ -84,10 +85,10 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         let pending = queue[head...]
         var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, slots: slots)
         var bytes = 0
-        let library = swiftTesting.contains(pending[pending.startIndex].id)
+        let library = group(pending[pending.startIndex].id)
         for (k, t) in pending.prefix(n).enumerated() {
             bytes += t.id.rawValue.utf8.count + 1
-            if bytes > maxFilterBytes || swiftTesting.contains(t.id) != library { n = max(1, k); break }
+            if bytes > maxFilterBytes || group(t.id) != library { n = max(1, k); break }
         }
         let batch = Array(pending.prefix(n))
         head += n
