@@ -149,6 +149,32 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertTrue(E2E.processes(withEnvironment: "ROBOTCI_MACHINE=m1").isEmpty, "machine 1's workers died with it")
     }
 
+    func testAnInterruptedMachineExits130AndTheOthersRunItsBatches() throws {
+        let root = E2E.temporaryDirectory("queueint")
+        var machines: [Process] = []
+        for m in 1...2 {
+            machines.append(try start(base + ["--queue", queue("int"), "--queue-lease-timeout", "2", "--filter", "SlowTests",
+                                              "--report-dir", root.appendingPathComponent("m\(m)").path],
+                                      env: ["QUEUE_SLEEP": "0.4", "ROBOTCI_MACHINE": "m\(m)"], log: root.appendingPathComponent("m\(m).log")))
+        }
+        let journal = root.appendingPathComponent("m1/results.jsonl")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
+            if text.components(separatedBy: "\"type\":\"attempt\"").count - 1 >= 2 { break }
+            usleep(20_000)
+        }
+        kill(machines[0].processIdentifier, SIGTERM)
+        machines.forEach { wait($0) }
+        XCTAssertEqual(machines[0].terminationStatus, 130)
+        let log = (try? String(contentsOf: root.appendingPathComponent("m2.log"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(machines[1].terminationStatus, 0, log)
+        let (verdicts, counts, _) = try mergedReport("int", root)
+        XCTAssertEqual(counts.count, 27, "the interrupted machine's leased batches ran on m2")
+        XCTAssertEqual(counts.values.filter { $0 != 1 }, [])
+        XCTAssertEqual(Set(verdicts.values), ["passed"])
+    }
+
     func testRedisGoingAwayMidRunKeepsFinishedResults() throws {
         let root = E2E.temporaryDirectory("queuelost")
         let report = root.appendingPathComponent("m1")
