@@ -1,11 +1,11 @@
 # robotci — the commands a newcomer needs. `make demo` and `make test` install
 # what is missing (apt) first, so they work on a fresh Debian machine.
 SHELL := /bin/bash
-APT_PACKAGES := libxml2-dev libcurl4-openssl-dev chromium chromium-driver fonts-liberation
+APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chromium chromium-driver fonts-liberation
 SWIFT ?= swift
 SHARDS ?= 8
 
-.PHONY: setup build test demo e2e clean bench bench-ui fuzz
+.PHONY: setup build test demo e2e clean bench bench-ui fuzz example-test reference-test
 
 ## Install the Debian packages robotci needs (skipped when already there).
 setup:
@@ -29,6 +29,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -d Examples/CharacterApp ]; then $(MAKE) --no-print-directory example-test; fi
+	@if [ -d Examples/ReferenceSuite ]; then $(MAKE) --no-print-directory reference-test; fi
 
 ## The bundled example through robotci, 8 shards.
 demo: build
@@ -40,6 +41,11 @@ demo: build
 example-test: build
 	.build/debug/robotci run --package Examples/CharacterApp --shards 4 --report-dir .build/example-report
 	@scripts/mock-ports .build/example-report/results.json 4
+
+## The references' XCUITest + SwiftMockServer vocabulary, unchanged but for imports and
+## the app's location, through robotci (Examples/ReferenceSuite), 4 shards.
+reference-test: build
+	.build/debug/robotci run --package Examples/ReferenceSuite --shards 4 --report-dir .build/reference-report
 
 bench: build
 	bench/run

@@ -9,9 +9,11 @@ let package = Package(
         .library(name: "RobotKit", targets: ["RobotKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "RobotCICore", targets: ["RobotCICore"]),
+        .library(name: "WorkerContract", targets: ["WorkerContract"]),
         // For the fuzz package (fuzz/Package.swift), which can only depend on products.
         .library(name: "RobotCIRunner", targets: ["RobotCIRunner"]),
         .library(name: "RobotCIReport", targets: ["RobotCIReport"]),
+        .library(name: "RobotCIQueue", targets: ["RobotCIQueue"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -22,16 +24,18 @@ let package = Package(
         .executableTarget(
             name: "robotci",
             dependencies: [
-                "RobotCIRunner", "RobotCICore", "RobotCIReport", "MockServer",
+                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "RobotCICore"),
+        // The worker contract: ROBOTCI_* names, artifact file names and kinds (no dependencies).
+        .target(name: "WorkerContract"),
+        .target(name: "RobotCICore", dependencies: ["WorkerContract"]),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", "CProcessSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "CProcessSupport", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "CLibXML2"]),
+        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2"]),
         .target(
             name: "MockServer",
             dependencies: [
@@ -39,11 +43,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
+                "WorkerContract",
             ]
         ),
         .target(name: "CProcessSupport"),
+        // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
+        .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "CProcessSupport"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "CProcessSupport"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
@@ -52,6 +59,11 @@ let package = Package(
             name: "CLibCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        .systemLibrary(
+            name: "CHiredis", pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
+        ),
+        .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore"]),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),

@@ -39,6 +39,11 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
+    /// Accepts connections again (a stopped server was started again).
+    func reopen() {
+        state.withLock { $0.closed = false }
+    }
+
     private func refuseNewConnections() -> [any Channel] {
         state.withLock { state in
             state.closed = true

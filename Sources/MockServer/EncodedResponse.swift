@@ -27,13 +27,13 @@ struct EncodedResponse: Sendable {
             fields.append((name, value))
         }
         fields.removeAll { ["content-length", "connection", "transfer-encoding"].contains($0.name.lowercased()) }
-        fields.append(("Content-Length", String(response.body.count)))
+        fields.append(("Content-Length", String(response.body?.count ?? 0)))
         let statusLine = "HTTP/1.1 \(response.status.code) \(Self.clean(response.status.reasonPhrase))\r\n"
         let headers = fields.map { "\(Self.clean($0.name)): \(Self.clean($0.value))\r\n" }.joined()
         func variant(_ connection: String?) -> Variant {
             let head = statusLine + headers + (connection.map { "Connection: \($0)\r\n" } ?? "") + "\r\n"
             var bytes = ByteBuffer(string: head)
-            bytes.writeBytes(response.body)
+            if let body = response.body { bytes.writeBytes(body) }
             return Variant(bytes: bytes, headLength: head.utf8.count)
         }
         persistent = variant(nil)

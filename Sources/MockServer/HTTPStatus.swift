@@ -14,6 +14,14 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
         self.reasonPhrase = reasonPhrase ?? HTTPStatus.phrases[code] ?? "Status \(code)"
     }
 
+    /// SwiftMockServer's spelling: a status with its reason phrase.
+    public init(code: Int, reason: String) {
+        self.init(code: code, reasonPhrase: reason)
+    }
+
+    /// SwiftMockServer's name for ``reasonPhrase``.
+    public var reason: String { reasonPhrase }
+
     /// Creates a status from an integer literal such as `404`.
     public init(integerLiteral value: Int) {
         self.init(code: value)
@@ -56,6 +64,8 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
     public static let contentTooLarge = HTTPStatus(code: 413)
     /// `422 Unprocessable Content`
     public static let unprocessableContent = HTTPStatus(code: 422)
+    /// `422 Unprocessable Entity`: SwiftMockServer's name (and the older phrase) for ``unprocessableContent``.
+    public static let unprocessableEntity = HTTPStatus(code: 422, reasonPhrase: "Unprocessable Entity")
     /// `429 Too Many Requests`
     public static let tooManyRequests = HTTPStatus(code: 429)
     /// `500 Internal Server Error`

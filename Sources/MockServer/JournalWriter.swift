@@ -1,4 +1,5 @@
 import Foundation
+import WorkerContract
 
 /// Writes the request journal as `mock-requests.json`, the file the HTML report reads.
 ///
@@ -9,7 +10,7 @@ import Foundation
 /// (null if the connection closed before the answer), `error` (null unless it failed).
 enum JournalWriter {
     /// The journal's file name inside the artifacts folder.
-    static let fileName = "mock-requests.json"
+    static let fileName = ArtifactFile.mockRequests
 
     private struct Entry: Encodable {
         let method: String
@@ -48,13 +49,13 @@ enum JournalWriter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let rows = entries.map { entry in
-            let text = entry.request.bodyString
+            let text = entry.request.body == nil ? "" : entry.request.bodyString
             return Entry(
                 method: entry.request.method.rawValue,
                 path: entry.request.path,
                 query: entry.request.query,
                 headers: entry.request.headers,
-                body: text ?? entry.request.body.base64EncodedString(),
+                body: text ?? (entry.request.body ?? Data()).base64EncodedString(),
                 bodyEncoding: text == nil ? "base64" : "utf8",
                 time: formatter.string(from: entry.timestamp),
                 matchedRoute: entry.matchedRoute,

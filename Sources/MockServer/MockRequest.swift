@@ -10,8 +10,8 @@ public struct MockRequest: Sendable {
     public let query: String?
     /// The header fields in the order received, names as the client spelled them.
     public let headerFields: [(name: String, value: String)]
-    /// The request body; empty when there was none.
-    public let body: Data
+    /// The request body; `nil` when the request had none (as in SwiftMockServer).
+    public let body: Data?
     /// Values captured by a parameterized route: `["id": "1"]` for `/character/:id`.
     public let pathParameters: [String: String]
 
@@ -21,15 +21,31 @@ public struct MockRequest: Sendable {
         path: String,
         query: String? = nil,
         headerFields: [(name: String, value: String)] = [],
-        body: Data = Data(),
+        body: Data? = nil,
         pathParameters: [String: String] = [:]
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headerFields = headerFields
-        self.body = body
+        self.body = (body?.isEmpty ?? true) ? nil : body
         self.pathParameters = pathParameters
+    }
+
+    /// SwiftMockServer's initializer: query parameters and headers as dictionaries.
+    @_disfavoredOverload
+    public init(
+        method: HTTPMethod,
+        path: String,
+        queryParameters: [String: String] = [:],
+        headers: [String: String] = [:],
+        body: Data? = nil
+    ) {
+        var components = URLComponents()
+        components.queryItems = queryParameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        self.init(
+            method: method, path: path, query: queryParameters.isEmpty ? nil : components.percentEncodedQuery,
+            headerFields: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }, body: body)
     }
 
     /// The headers as a dictionary; repeated fields are joined with `, `.
@@ -57,12 +73,14 @@ public struct MockRequest: Sendable {
 
     /// The body decoded as UTF-8, or `nil` when it is not valid UTF-8.
     public var bodyString: String? {
-        String(data: body, encoding: .utf8)
+        body.flatMap { String(data: $0, encoding: .utf8) }
     }
 
     /// Decodes the body as JSON.
+    /// - Throws: ``MockServerError/noBody`` when the request has no body, else the decoder's error.
     public func jsonBody<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: body)
+        guard let body else { throw MockServerError.noBody }
+        return try decoder.decode(type, from: body)
     }
 
     /// `GET /path?query`, the way the journal and `robotci mock` print a request.

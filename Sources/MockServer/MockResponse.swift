@@ -9,8 +9,8 @@ public struct MockResponse: Sendable {
     public var status: HTTPStatus
     /// Extra headers; `Content-Type` set here wins over the helper's.
     public var headers: [String: String]
-    /// The response body.
-    public var body: Data
+    /// The response body; `nil` for none (as in SwiftMockServer).
+    public var body: Data?
     /// How long to wait before answering; `nil` uses the server's `setResponseDelay` value.
     public var delay: Duration?
 
@@ -18,7 +18,7 @@ public struct MockResponse: Sendable {
     public init(
         status: HTTPStatus = .ok,
         headers: [String: String] = [:],
-        body: Data = Data(),
+        body: Data? = nil,
         delay: Duration? = nil
     ) {
         self.status = status
@@ -44,9 +44,15 @@ public struct MockResponse: Sendable {
         .data(try encoder.encode(value), contentType: MediaType.json, status: status)
     }
 
-    /// Image bytes; the content type is read from the magic bytes (PNG, JPEG, GIF, WebP, …).
-    public static func image(_ data: Data, status: HTTPStatus = .ok) -> MockResponse {
-        .data(data, contentType: MediaType.sniffImage(data), status: status)
+    /// Image bytes. Without `contentType` the type is read from the magic bytes (PNG, JPEG,
+    /// GIF, WebP, BMP, ICO, AVIF, SVG); bytes no signature matches are sent as PNG, as
+    /// SwiftMockServer does.
+    public static func image(_ data: Data, contentType: ImageContentType? = nil, status: HTTPStatus = .ok)
+        -> MockResponse
+    {
+        let sniffed = MediaType.sniffImage(data)
+        let type = contentType?.rawValue ?? (sniffed == MediaType.octetStream ? ImageContentType.png.rawValue : sniffed)
+        return .data(data, contentType: type, status: status)
     }
 
     /// Plain UTF-8 text.

@@ -21,11 +21,13 @@ extension MockServer {
 
     /// The first request for `path` (and `method`), waiting up to `timeout` for it to arrive.
     ///
-    /// Returns as soon as it arrives, possibly before its response is sent.
-    /// - Throws: ``MockServerError`` with code `.timedOut` when none arrives in time.
+    /// Returns as soon as it arrives, possibly before its response is sent: the journal
+    /// wakes the wait, so `pollInterval` (SwiftMockServer polls) is accepted and unused.
+    /// - Throws: ``MockServerError`` with code `.timedOut` (``MockServerError/timeout``) when none arrives in time.
     @discardableResult
     public nonisolated func waitForRequest(
-        method: HTTPMethod? = nil, path: String, timeout: Duration = .seconds(10)
+        method: HTTPMethod? = nil, path: String, timeout: Duration = .seconds(10),
+        pollInterval: Duration = .milliseconds(100)
     ) async throws -> RecordedRequest {
         let description = "\(method?.rawValue ?? "any method") \(path)"
         return try await shared.journal.wait(for: description, timeout: timeout) {

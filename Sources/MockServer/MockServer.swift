@@ -1,4 +1,5 @@
 import Foundation
+import WorkerContract
 
 /// An HTTP/1.1 mock server on loopback, with SwiftMockServer's API, for UI tests.
 ///
@@ -8,20 +9,34 @@ import Foundation
 /// await server.register(.GET, "/character") { _ in .json(data) }
 /// app.launchEnvironment["API_BASE_URL"] = await server.baseURL
 /// …
-/// try await server.stop()
+/// await server.stop()
 /// ```
 ///
 /// Requests are answered on SwiftNIO's event loops: static routes (`stub`, `stubJSON`,
 /// scenarios) without leaving the loop, closure routes in a task. Every request is
 /// recorded; `stop()` writes the journal to the test's artifacts folder.
 public actor MockServer {
-    /// The port the server listens on, on 127.0.0.1 (and ::1 when available).
-    public nonisolated let port: Int
+    /// The port the server listens on, on 127.0.0.1 (and ::1 when available); the
+    /// requested port (0 when automatic) until `start()` has bound it.
+    ///
+    /// SwiftMockServer's `port` is `UInt16` and `async`; this one is `Int` and synchronous
+    /// (`await server.port` still compiles, with a warning).
+    public nonisolated var port: Int { boundPort.withLock { $0 } }
     let shared: SharedState
-    private let listener: Listener
+    private let portChoice: PortChoice
+    private let boundPort: Locked<Int>
+    private var listener: Listener?
     private let connections: ConnectionRegistry
     private let artifactsDirectory: URL?
-    private var isStopped = false
+
+    /// How `start()` picks the port to bind.
+    enum PortChoice: Sendable {
+        /// Exactly this port (0: a free one); a port in use is an error.
+        case exact(Int)
+        /// `ROBOTCI_MOCK_PORT` when robotci set it and it is free, else a free port
+        /// (SwiftMockServer's `port: 0`, which promises a working server).
+        case automatic
+    }
 
     /// Starts a server and returns it, ready for routes.
     ///
@@ -39,22 +54,49 @@ public actor MockServer {
         let environment = ProcessInfo.processInfo.environment
         let chosenPort = try resolvePort(port, environment: environment)
         let artifacts = resolveArtifactsDirectory(artifactsDirectory, environment: environment)
-        let shared = SharedState(configuration: configuration)
-        let connections = ConnectionRegistry()
-        let listener = try await Listener.bind(port: chosenPort, shared: shared, connections: connections)
-        return MockServer(listener: listener, shared: shared, connections: connections, artifacts: artifacts)
+        let server = MockServer(portChoice: .exact(chosenPort), artifacts: artifacts, configuration: configuration)
+        try await server.start()
+        return server
     }
 
-    private init(listener: Listener, shared: SharedState, connections: ConnectionRegistry, artifacts: URL?) {
-        self.port = listener.port
-        self.listener = listener
-        self.shared = shared
-        self.connections = connections
-        self.artifactsDirectory = artifacts
+    /// SwiftMockServer's `MockServer.create(port:defaultResponse:)`: creates and starts a server.
+    /// Port 0 is automatic: the worker's `ROBOTCI_MOCK_PORT` when it is free, else any free port.
+    @_disfavoredOverload
+    public static func create(
+        port: UInt16 = 0,
+        defaultResponse: MockHTTPResponse = .status(.notFound)
+    ) async throws -> MockServer {
+        let server = MockServer(port: port, defaultResponse: defaultResponse)
+        try await server.start()
+        return server
+    }
+
+    /// SwiftMockServer's `MockServer(port:defaultResponse:)`: a server that listens once
+    /// `start()` is called. Port 0 (the default) is automatic: the worker's
+    /// `ROBOTCI_MOCK_PORT` when robotci set it and it is free, else any free port.
+    /// The journal goes to `ROBOTCI_ARTIFACTS_DIR` when set.
+    public init(port: UInt16 = 0, defaultResponse: MockHTTPResponse = .status(.notFound)) {
+        let environment = ProcessInfo.processInfo.environment
+        self.init(
+            portChoice: port == 0 ? .automatic : .exact(Int(port)),
+            artifacts: Self.resolveArtifactsDirectory(nil, environment: environment),
+            configuration: Configuration(defaultResponse: defaultResponse))
+    }
+
+    private init(portChoice: PortChoice, artifacts: URL?, configuration: Configuration) {
+        self.portChoice = portChoice
+        if case .exact(let port) = portChoice {
+            boundPort = Locked(port)
+        } else {
+            boundPort = Locked(0)
+        }
+        shared = SharedState(configuration: configuration)
+        connections = ConnectionRegistry()
+        artifactsDirectory = artifacts
     }
 
     deinit {
-        guard !isStopped else { return }
+        guard let listener else { return }
         for channel in listener.channels {
             channel.close(promise: nil)
         }
@@ -66,17 +108,64 @@ public actor MockServer {
         "http://127.0.0.1:\(port)"
     }
 
-    /// Whether the server still accepts connections.
+    /// Whether the server accepts connections (between `start()` and `stop()`).
     public var isRunning: Bool {
-        !isStopped
+        listener != nil
+    }
+
+    /// Binds the port and starts answering. `create(…)` calls it for you; a server made
+    /// with `MockServer(port:defaultResponse:)` needs it, and a stopped one may be started
+    /// again (routes and journal are kept; an automatic port may change).
+    ///
+    /// - Throws: ``MockServerError`` `.alreadyRunning`, `.portInUse`, `.bindFailed`.
+    public func start() async throws {
+        guard listener == nil else { throw MockServerError.alreadyRunning }
+        connections.reopen()
+        let bound: Listener
+        switch portChoice {
+        case .exact(let port):
+            bound = try await Listener.bind(port: port, shared: shared, connections: connections)
+        case .automatic:
+            let workerPort = ProcessInfo.processInfo.environment[WorkerVariable.mockPort.name].flatMap {
+                Int($0.trimmingCharacters(in: .whitespaces))
+            }
+            if let workerPort, (1...65535).contains(workerPort),
+                let onWorkerPort = try? await Listener.bind(port: workerPort, shared: shared, connections: connections)
+            {
+                bound = onWorkerPort
+            } else {
+                bound = try await Listener.bind(port: 0, shared: shared, connections: connections)
+            }
+        }
+        listener = bound
+        boundPort.withLock { $0 = bound.port }
+    }
+
+    /// SwiftMockServer's convenience: `start()`, then `baseURL`.
+    public func startAndGetURL() async throws -> String {
+        try await start()
+        return baseURL
     }
 
     /// Closes the listening sockets and every open connection, then writes the request
     /// journal to the artifacts folder (if there is one). Calling it twice does nothing.
-    public func stop() async throws {
-        guard !isStopped else { return }
-        isStopped = true
-        await listener.close()
+    ///
+    /// Never throws, like SwiftMockServer's: a journal that cannot be written is reported on
+    /// stderr. Use ``stopOrThrow()`` to get that failure as an error.
+    public func stop() async {
+        do {
+            try await stopOrThrow()
+        } catch {
+            FileHandle.standardError.write(Data("MockServer: \(error)\n".utf8))
+        }
+    }
+
+    /// ``stop()``, throwing ``MockServerError`` `.journalNotWritten` when the request journal
+    /// cannot be written to the artifacts folder.
+    public func stopOrThrow() async throws {
+        guard let running = listener else { return }
+        listener = nil
+        await running.close()
         await connections.closeAll()
         if let artifactsDirectory {
             try JournalWriter.write(shared.journal.entries, to: artifactsDirectory)
@@ -88,14 +177,14 @@ public actor MockServer {
         if let port {
             return try validated(port, source: "port")
         }
-        guard let text = environment["ROBOTCI_MOCK_PORT"], !text.isEmpty else { return 0 }
-        return try parsePort(text, source: "ROBOTCI_MOCK_PORT")
+        guard let text = environment[WorkerVariable.mockPort.name], !text.isEmpty else { return 0 }
+        return try parsePort(text, source: WorkerVariable.mockPort.name)
     }
 
     /// The explicit folder, else `ROBOTCI_ARTIFACTS_DIR`, else none.
     static func resolveArtifactsDirectory(_ directory: URL?, environment: [String: String]) -> URL? {
         if let directory { return directory }
-        guard let path = environment["ROBOTCI_ARTIFACTS_DIR"], !path.isEmpty else { return nil }
+        guard let path = environment[WorkerVariable.artifactsDirectory.name], !path.isEmpty else { return nil }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 

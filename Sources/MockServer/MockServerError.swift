@@ -7,6 +7,7 @@ public struct MockServerError: Error, Equatable, Sendable, CustomStringConvertib
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String {
             case invalidPort, portInUse, bindFailed, timedOut, journalNotWritten, invalidScenario
+            case alreadyRunning, notRunning, noBody, invalidRequest, listenFailed
         }
         fileprivate let base: Base
 
@@ -22,6 +23,17 @@ public struct MockServerError: Error, Equatable, Sendable, CustomStringConvertib
         public static let journalNotWritten = Code(base: .journalNotWritten)
         /// A scenario file is malformed; `file`, `line` and `key` say where.
         public static let invalidScenario = Code(base: .invalidScenario)
+
+        /// `start()` on a server that is already running.
+        public static let alreadyRunning = Code(base: .alreadyRunning)
+        /// An operation that needs a running server.
+        public static let notRunning = Code(base: .notRunning)
+        /// `jsonBody(_:)` on a request without a body.
+        public static let noBody = Code(base: .noBody)
+        /// A request or fixture that cannot be used (for example a missing image file).
+        public static let invalidRequest = Code(base: .invalidRequest)
+        /// Listening failed after the bind.
+        public static let listenFailed = Code(base: .listenFailed)
 
         /// The code's name, for example `portInUse`.
         public var description: String { base.rawValue }
@@ -87,5 +99,57 @@ public struct MockServerError: Error, Equatable, Sendable, CustomStringConvertib
 
     static func invalidScenario(_ message: String, file: String, line: Int?, key: String?) -> MockServerError {
         MockServerError(.invalidScenario, message, file: file, line: line, key: key)
+    }
+}
+
+// MARK: - SwiftMockServer's spellings
+
+/// SwiftMockServer's `MockServerError` is an enum; these members have its case names, so
+/// `catch MockServerError.timeout`, `case .alreadyRunning:` and
+/// `XCTAssertThrowsError(…) { … }` checks written for it compile and match here. A pattern
+/// matches an error of the same ``MockServerError/Code`` whatever its message.
+extension MockServerError {
+    /// SwiftMockServer's `.timeout`: `waitForRequest` saw no matching request in time (code `.timedOut`).
+    public static let timeout = MockServerError(
+        .timedOut, "no matching request arrived in time; check the app calls this server's baseURL, or raise the timeout")
+    /// SwiftMockServer's `.alreadyRunning`: `start()` on a running server.
+    public static let alreadyRunning = MockServerError(
+        .alreadyRunning, "the server is already running; call stop() before start(), or create another MockServer")
+    /// SwiftMockServer's `.notRunning`.
+    public static let notRunning = MockServerError(
+        .notRunning, "the server is not running; call start() first (MockServer.create() starts it for you)")
+    /// SwiftMockServer's `.noBody`: `jsonBody(_:)` on a request that has no body.
+    public static let noBody = MockServerError(
+        .noBody, "the request has no body; check the app sends one (and a Content-Length) for this route")
+
+    /// SwiftMockServer's `.bindFailed(_:)`.
+    public static func bindFailed(_ message: String) -> MockServerError {
+        MockServerError(.bindFailed, "bind failed: \(message)")
+    }
+
+    /// SwiftMockServer's `.listenFailed(_:)`.
+    public static func listenFailed(_ message: String) -> MockServerError {
+        MockServerError(.listenFailed, "listen failed: \(message)")
+    }
+
+    /// SwiftMockServer's `.invalidRequest(_:)`.
+    public static func invalidRequest(_ message: String) -> MockServerError {
+        MockServerError(.invalidRequest, message)
+    }
+
+    /// SwiftMockServer's `.portUnavailable(_:)` (code `.portInUse`).
+    public static func portUnavailable(_ port: UInt16) -> MockServerError {
+        portInUse(Int(port), host: "127.0.0.1")
+    }
+
+    /// Matches by code, so `case .timeout:` and `catch MockServerError.timeout` match every
+    /// timed-out wait, whatever its message says.
+    public static func ~= (pattern: MockServerError, value: MockServerError) -> Bool {
+        pattern.code == value.code
+    }
+
+    /// `catch MockServerError.timeout { … }`: matches a thrown ``MockServerError`` by code.
+    public static func ~= (pattern: MockServerError, value: any Error) -> Bool {
+        (value as? MockServerError).map { $0.code == pattern.code } ?? false
     }
 }

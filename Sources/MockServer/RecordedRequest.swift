@@ -15,7 +15,7 @@ public struct RecordedRequest: Sendable {
 
     /// Creates a journal entry.
     public init(
-        request: MockRequest, timestamp: Date = Date(), matchedRoute: String?,
+        request: MockRequest, timestamp: Date = Date(), matchedRoute: String? = nil,
         status: HTTPStatus? = nil, error: String? = nil
     ) {
         self.request = request

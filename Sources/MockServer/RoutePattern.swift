@@ -1,5 +1,6 @@
 /// How a route matches a request path.
 ///
+/// Exact and parameterized patterns ignore one trailing slash (`/users/` matches `/users`).
 /// When several routes match, `exact` beats `parameterized`, which beats `prefix`,
 /// which beats `catchAll`; among routes of one kind the one registered last wins,
 /// so a test can override a route mid-test ("recovery" scenarios).
@@ -12,6 +13,9 @@ public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
     case prefix(String)
     /// Any path.
     case catchAll
+
+    /// SwiftMockServer's name for ``catchAll``.
+    public static let any = RoutePattern.catchAll
 
     /// The pattern as the journal shows it: `/character`, `/character/:id`, `/avatar/*`, `*`.
     public var description: String {
@@ -37,7 +41,7 @@ public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
     func match(_ path: String) -> [String: String]? {
         switch self {
         case .exact(let expected):
-            return path == expected ? [:] : nil
+            return path == expected || Self.trimmed(path) == Self.trimmed(expected) ? [:] : nil
         case .prefix(let prefix):
             return path.hasPrefix(prefix) ? [:] : nil
         case .catchAll:
@@ -47,9 +51,15 @@ public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The path without one trailing slash (`/users/` → `/users`, `/` stays): like
+    /// SwiftMockServer, exact and parameterized routes ignore a trailing slash.
+    private static func trimmed(_ path: String) -> Substring {
+        path.count > 1 && path.hasSuffix("/") ? path.dropLast() : Substring(path)
+    }
+
     private static func capture(pattern: String, path: String) -> [String: String]? {
-        let expected = pattern.split(separator: "/", omittingEmptySubsequences: false)
-        let actual = path.split(separator: "/", omittingEmptySubsequences: false)
+        let expected = trimmed(pattern).split(separator: "/", omittingEmptySubsequences: false)
+        let actual = trimmed(path).split(separator: "/", omittingEmptySubsequences: false)
         guard expected.count == actual.count else { return nil }
         var parameters: [String: String] = [:]
         for (want, got) in zip(expected, actual) {

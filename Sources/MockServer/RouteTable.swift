@@ -4,15 +4,15 @@
 /// so a request never sees a half-applied change.
 struct RouteTable: Sendable {
     /// In registration order; later entries win within a kind.
-    var routes: [Route] = []
+    var routes: [RouteEntry] = []
     /// The answer when no route matches.
     var defaultResponse: EncodedResponse
     /// Added before every response that has no delay of its own.
     var responseDelay: Duration?
 
     /// The winning route for a request and the parameters it captured.
-    func match(method: HTTPMethod, path: String) -> (route: Route, parameters: [String: String])? {
-        var best: (route: Route, parameters: [String: String])?
+    func match(method: HTTPMethod, path: String) -> (route: RouteEntry, parameters: [String: String])? {
+        var best: (route: RouteEntry, parameters: [String: String])?
         for route in routes.reversed() where route.accepts(method) {
             if let current = best, current.route.pattern.rank <= route.pattern.rank { continue }
             guard let parameters = route.pattern.match(path) else { continue }

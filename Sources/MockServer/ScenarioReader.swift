@@ -124,10 +124,10 @@ struct ScenarioReader {
     }
 
     private func method(from node: Node, key: String) throws -> HTTPMethod {
-        let method = HTTPMethod(rawValue: try string(node, key: key))
-        guard HTTPMethod.known.contains(method) else {
+        let text = try string(node, key: key)
+        guard let method = HTTPMethod(rawValue: text), HTTPMethod.known.contains(method) else {
             let names = HTTPMethod.known.map(\.rawValue).joined(separator: ", ")
-            throw error("unknown method '\(method)'; use one of \(names), or leave 'method' out to answer any", at: node, key: key)
+            throw error("unknown method '\(text)'; use one of \(names), or leave 'method' out to answer any", at: node, key: key)
         }
         return method
     }

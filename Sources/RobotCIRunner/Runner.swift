@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIQueue
 import RobotCIReport
 #if canImport(Glibc)
 import Glibc
@@ -40,38 +41,24 @@ public final class Runner {
     }
 
     /// Builds (unless skipped) and lists the selected tests, after --filter/--skip and partition.
+    /// An interrupt meanwhile (the build is the long part) throws `RunnerError.interrupted`.
     public func discover() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int, partition: Partition?) {
         trapSignals()
-        defer { if RunInterruption.shared.isInterrupted { Foundation.exit(130) } }
+        do {
+            let found = try selectTests()
+            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            return found
+        } catch {
+            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            throw error
+        }
+    }
+
+    private func selectTests() throws -> (bundle: TestBundleInfo, tests: [TestID], all: Int, partition: Partition?) {
         let filters = try compile(config.filter, flag: "--filter")
         let skips = try compile(config.skip, flag: "--skip")
-        let source: TestSource
-        let all: [TestID]
-        switch config.driver {
-        case .command:
-            let driver = CommandDriver(config: config)
-            guard FileManager.default.fileExists(atPath: driver.directory) else {
-                throw RunnerError.config("the package folder '\(config.package)' does not exist: fix --package (or 'package' in robotci.yml)")
-            }
-            if !config.skipBuild, let build = driver.build {
-                say("robotci: building (\(build))…")
-                try driver.prepare(environment: environment) { [weak self] line in self?.say(line) }
-            }
-            all = try driver.listTests(environment: environment)
-            source = .command(driver)
-        case .swift:
-            let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
-            guard FileManager.default.fileExists(atPath: "\(config.package)/Package.swift") else {
-                throw RunnerError.config("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test, or set 'driver: command' in robotci.yml for another runner")
-            }
-            if !config.skipBuild {
-                say("robotci: building \(config.package) (swift build --build-tests)…")
-                try package.build { [weak self] line in self?.say(line) }
-            }
-            let bundle = try package.findBundle()
-            let swiftTesting = bundle.listSwiftTestingTests()
-            all = try bundle.listTests() + swiftTesting
-            source = .bundle(bundle, swiftTesting: Set(swiftTesting))
+        let (driver, all) = try TestDrivers.discover(config: config, environment: environment) { [weak self] line in
+            self?.say(line)
         }
         if all.isEmpty {
             throw RunnerError.noTests("'\(config.package)' has no tests: its test runner listed none; add tests (an XCTest or @Test in a test target), or check --package")
@@ -83,12 +70,13 @@ public final class Runner {
             let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" }
             throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')")
         }
-        let partition = try resolvedPartition()
+        // With a queue every machine pulls from the whole suite: no static share.
+        let partition = config.queue == nil ? try resolvedPartition() : nil
         if let partition {
-            let timings = ReportWriter.readTimings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
+            let timings = ReportReader.timings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
-        return (TestBundleInfo(source: source), tests, all.count, partition)
+        return (TestBundleInfo(driver: driver), tests, all.count, partition)
     }
 
     /// `--partition`, else the CI system's parallel-job variables (announced).
@@ -107,23 +95,23 @@ public final class Runner {
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
         let quarantine = try compile(config.quarantine, flag: "quarantine")
+        // Connect before the build: an unreachable queue fails at once (exit 2).
+        let redis = try config.queue.map { url in
+            try RedisQueue(address: QueueAddress(parsing: url), machine: Self.machineID(environment),
+                           leaseTimeout: config.queueLeaseTimeout)
+        }
         let (info, tests, total, partition) = try discover()
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
-        let previous = ReportWriter.readTimings(in: reportURL) ?? Timings()
+        let previous = ReportReader.timings(in: reportURL) ?? Timings()
         let historyURL = config.history.map { URL(fileURLWithPath: $0).standardizedFileURL }
         let (pastRuns, historyWarning) = RunHistory.load(from: historyURL ?? reportURL.appendingPathComponent("history.json"))
         if let historyWarning { say("robotci: warning: \(historyWarning)") }
         try layout.prepare()
 
         let clock = RunClock()
-        let runID = environment["ROBOTCI_RUN_ID"] ?? Self.makeRunID()
         let shards = max(1, min(config.shards, max(tests.count, 1)))
-        var metadata = RunMetadata(
-            runID: runID, startedAt: clock.startedAt, wallTime: 0, shards: shards, retries: config.retries,
-            robotciVersion: Self.version, commandLine: commandLine, gitCommit: git(["rev-parse", "HEAD"]),
-            gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]), hostname: ProcessInfo.processInfo.hostName,
-            partition: partition?.description)
+        var metadata = makeMetadata(clock: clock, shards: shards, partition: partition)
         let journal = try JournalWriter(url: layout.journal)
         journal.append(.run(metadata))
 
@@ -132,60 +120,52 @@ public final class Runner {
         let partitionText = partition.map { " (partition \($0) of \(total) tests)" } ?? ""
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 
+        // The collaborators, each built whole: who records, who queues, who routes, who runs.
         let redactor = SecretRedactor(environment: environment)
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
-        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } }, progress: progress,
-                                   redactor: redactor)
-        let queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
-                              cutter: BatchCutter(maximumTests: config.maxBatchSize), swiftTesting: info.swiftTesting)
-        recorder.queue = queue
+        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } },
+                                   progress: progress, redactor: redactor)
+        let driver = info.driver
+        let queue: BatchSource
+        var shared: RedisBatchSource?
+        if let redis {
+            // The first machine plans for more shards than its own: others join and share the
+            // tail, so the batches shrink as if two machines of this size pulled from it.
+            let plan = WorkQueue(planned: planned, slots: shards * 2, maxRetries: config.retries,
+                                 cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) }).cutAll()
+            let first = try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) })
+            try redis.announce(metadata)
+            say("robotci: queue \(redis.address) as \(redis.machine): " + (first ? "planned \(plan.count) batches" : "joined"))
+            let source = RedisBatchSource(queue: redis, maxRetries: config.retries,
+                                          quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } })
+            source.startHeartbeat()
+            (queue, shared) = (source, source)
+        } else {
+            queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
+                              cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) })
+        }
+        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
         let planTime = clock.now() - planStart
-        let ports = PortAllocator(basePort: config.basePort)
-        // One warm chromedriver per slot for XCTest / Swift Testing bundles (RobotKit's browser).
-        let browsers: SlotBrowsers? = info.source.isBundle
+        // One warm chromedriver per shard for suites that want one (RobotKit's browser).
+        let browsers: SlotBrowsers? = driver.usesSlotBrowser
             ? SlotBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
-        let executor = BatchExecutor(source: info.source, baseEnvironment: environment, testTimeout: config.testTimeout,
-                                     runID: runID, layout: layout, clock: clock, recorder: recorder, history: previous, redactor: redactor,
-                                     browsers: browsers)
+        let executor = BatchExecutor(driver: driver, baseEnvironment: environment, testTimeout: config.testTimeout,
+                                     runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
+                                     redactor: redactor, browsers: browsers)
 
         stopSwitch.attach(queue)
-        let group = DispatchGroup()
-        for slot in 0..<shards {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                while let item = queue.next(worker: slot) {
-                    let slotPorts = ports.ports(forSlot: slot, webDriverHeld: browsers?.heldPort(slot: slot) != nil)
-                    progress.batchStarted(worker: slot)
-                    let outcome = executor.run(item, worker: slot, ports: slotPorts)
-                    progress.batchFinished(worker: slot)
-                    recorder.record(outcome.record)
-                    let interrupted = RunInterruption.shared.isInterrupted
-                    let givenUp = queue.finish(item, unstarted: interrupted ? [] : outcome.unstarted,
-                                               noTestStarted: outcome.noTestStarted, isolate: interrupted ? [] : outcome.isolate)
-                    for test in givenUp {
-                        let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
-                        recorder.record(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0,
-                                                      start: outcome.record.start, worker: slot, batch: item.id,
-                                                      failures: [failure], artifacts: [Artifact(kind: "log", path: layout.batchLogPath(item.id))]))
-                    }
-                }
-            }
-            thread.name = "robotci-slot-\(slot)"
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-        group.wait()
+        ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
+                  ports: PortAllocator(basePort: config.basePort), browsers: browsers).run()
         browsers?.shutDown()
         progress.finish()
         signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
-        let interrupted = RunInterruption.shared.isInterrupted
         metadata.wallTime = clock.now()
-        metadata.interrupted = interrupted
+        metadata.interrupted = RunInterruption.shared.isInterrupted
         journal.append(.finished(metadata))
         journal.close()
+        shared?.close(metadata)
         let (records, batches) = recorder.snapshot()
         let result = RunResult(metadata: metadata, tests: records, batches: batches)
         let writeStart = clock.now()
@@ -204,11 +184,46 @@ public final class Runner {
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
         }
-        if interrupted { return 130 }
-        let counts = result.counts
+        return exitCode(result, shared: shared, redis: redis)
+    }
+
+    /// 130 interrupted, 1 a test failed (or was flaky with fail-on-flaky), else 0. In queue
+    /// mode the verdict is the whole run's; a lost queue is 2 (1 if a test failed here).
+    private func exitCode(_ result: RunResult, shared: RedisBatchSource?, redis: RedisQueue?) -> Int32 {
+        if result.metadata.interrupted { return 130 }
+        var counts = result.counts
+        if let shared, shared.lost == nil, let redis {
+            // The queue is empty and nothing is leased: every machine's results are in Redis.
+            // A test that failed here may have passed its retry elsewhere.
+            do {
+                let whole = try redis.snapshot().result(runName: redis.address.name, commandLine: commandLine)
+                counts = whole.counts
+                say("robotci: queue \(redis.address): \(counts.total) tests on \((whole.metadata.machines ?? []).count) machines, "
+                    + "\(counts.passed) passed, \(counts.failing) failing, \(counts.flaky) flaky, \(counts.skipped) skipped "
+                    + "(the whole run; `robotci report --queue \(redis.address) --output DIR` writes its report)")
+            } catch {
+                say("robotci: warning: cannot read the whole run from the queue (\(error)); the exit code is this machine's")
+            }
+        }
+        if let lost = shared?.lost {
+            // A lost queue never passes: other machines' share may not have run.
+            say("robotci: error: the run is incomplete: \(lost.message). This machine's results are in \(config.reportDir)/ "
+                + "(\(counts.total) tests); `robotci report --queue` once redis is back collects what the queue got")
+            if shared?.leasedCount == 0 { return 2 }
+            return counts.failing > 0 ? 1 : 2
+        }
         if counts.failing > 0 { return 1 }
         if config.failOnFlaky && counts.flaky > 0 { return 1 }
         return 0
+    }
+
+    /// Who, where and what this run is: its id, the machine, the commit.
+    private func makeMetadata(clock: RunClock, shards: Int, partition: Partition?) -> RunMetadata {
+        RunMetadata(
+            runID: environment[WorkerVariable.runID.name] ?? Self.makeRunID(), startedAt: clock.startedAt, wallTime: 0,
+            shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
+            gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
+            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description)
     }
 
     private func compile(_ patterns: [String], flag: String) throws -> [NSRegularExpression] {
@@ -226,6 +241,12 @@ public final class Runner {
         return value.isEmpty || value.contains("\n") ? nil : value
     }
 
+    /// This machine's id in a queue: `ROBOTCI_MACHINE`, else host name and pid.
+    static func machineID(_ environment: [String: String]) -> String {
+        if let m = environment["ROBOTCI_MACHINE"], !m.isEmpty { return m }
+        return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
+    }
+
     static func makeRunID() -> String {
         let f = DateFormatter()
         f.dateFormat = "yyyyMMdd-HHmmss"
@@ -234,67 +255,13 @@ public final class Runner {
     }
 }
 
-/// Where a run's tests come from and how a batch of them runs.
-enum TestSource: Sendable {
-    /// A SwiftPM test bundle; the set holds the tests that belong to Swift Testing.
-    case bundle(TestBundle, swiftTesting: Set<TestID>)
-    /// `driver: command`: any runner, through shell commands that list ids and write JUnit.
-    case command(CommandDriver)
-
-    var isBundle: Bool {
-        if case .bundle = self { return true }
-        return false
-    }
-}
-
-/// What discovery found (public face of the internal `TestSource`).
+/// What discovery found: the suite's driver (public face of the internal `TestDriver`).
 public struct TestBundleInfo: Sendable {
-    let source: TestSource
-    /// Tests that belong to Swift Testing (batches never mix them with XCTest's).
-    var swiftTesting: Set<TestID> {
-        if case .bundle(_, let s) = source { return s }
-        return []
-    }
+    let driver: any TestDriver
 }
 
 extension NSRegularExpression {
     func matches(_ s: String) -> Bool {
         firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
-    }
-}
-
-/// Lets the signal handler stop the work queue once there is one.
-final class StopSwitch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var queue: WorkQueue?
-
-    func attach(_ queue: WorkQueue) {
-        lock.withLock { self.queue = queue }
-        if RunInterruption.shared.isInterrupted { queue.stop() }
-    }
-
-    func stop() { lock.withLock { queue }?.stop() }
-}
-
-/// Turns SIGINT/SIGTERM into a callback (the default action would leave children behind).
-final class SignalTrap {
-    private var sources: [DispatchSourceSignal] = []
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                FileHandle.standardError.write(Data("\nrobotci: interrupted; stopping workers and writing a partial report…\n".utf8))
-                handler()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        for s in sources { s.cancel() }
-        sources.removeAll()
     }
 }

@@ -1,4 +1,5 @@
-/// Errors of the runner, each with a message that says what to do.
+/// Errors of the runner, each with a message that says what to do. (Configuration problems
+/// are `ConfigError`s, wherever they are found.)
 public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case spawn(String, String)
     case buildFailed(String)
@@ -6,8 +7,9 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case discoveryFailed(String, String)
     case noTests(String)
     case invalidRegex(String, String)
-    case config(String)
     case report(String)
+    /// SIGINT/SIGTERM before any test ran (e.g. during the build).
+    case interrupted
 
     public var description: String {
         switch self {
@@ -17,11 +19,11 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
         case .discoveryFailed(let bundle, let output): return "listing the tests of \(bundle) failed:\n\(output)"
         case .noTests(let why): return "no tests to run: \(why)"
         case .invalidRegex(let flag, let pattern): return "\(flag) '\(pattern)' is not a valid regular expression"
-        case .config(let message): return message
         case .report(let message): return message
+        case .interrupted: return "interrupted before any test ran"
         }
     }
 
-    /// Exit code for this error: every runner error is a usage/config/build problem.
-    public var exitCode: Int32 { 2 }
+    /// Exit code for this error: 130 for an interrupt, else 2 (a usage, config or build problem).
+    public var exitCode: Int32 { self == .interrupted ? 130 : 2 }
 }

@@ -11,7 +11,7 @@ struct List: ParsableCommand {
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
-        exitOnError {
+        ExitStatus.run {
             let config = try options.resolve(environment: env)
             let (_, tests, _, _) = try Runner(config: config, commandLine: CommandLine.arguments, environment: env).discover()
             print(tests.map(\.rawValue).joined(separator: "\n"))

@@ -28,15 +28,9 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
-        exitOnError {
-            let result: RunResult
-            do {
-                result = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output)) { warning in
-                    FileHandle.standardError.write(Data("robotci: warning: \(warning)\n".utf8))
-                }
-            } catch let e as MergeError {
-                FileHandle.standardError.write(Data("robotci: error: \(e.message)\n".utf8))
-                return 2
+        ExitStatus.run {
+            let result = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output)) { warning in
+                FileHandle.standardError.write(Data("robotci: warning: \(warning)\n".utf8))
             }
             let c = result.counts
             FileHandle.standardError.write(Data("robotci: merged \(inputs.count) inputs: \(c.total) tests, \(c.passed) passed, \(c.failing) failing, \(c.flaky) flaky, \(c.skipped) skipped → \(output)/\n".utf8))

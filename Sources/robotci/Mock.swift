@@ -24,21 +24,20 @@ struct Mock: AsyncParsableCommand {
     }
 
     func run() async throws {
+        await ExitStatus.run("robotci mock") { try await serve() }
+    }
+
+    private func serve() async throws -> Int32 {
         let printer = RequestLogPrinter()
-        let server: MockServer
-        do {
-            let loaded = try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: scenario))
-            server = try await MockServer.create(
-                port: port, configuration: .init(maxRecordedRequests: 10_000, onResponse: printer.log))
-            await server.load(loaded)
-        } catch let error as MockServerError {
-            FileHandle.standardError.write(Data("robotci mock: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
+        let loaded = try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: scenario))
+        let server = try await MockServer.create(
+            port: port, configuration: .init(maxRecordedRequests: 10_000, onResponse: printer.log))
+        await server.load(loaded)
         printer.print("robotci mock: serving \(scenario) on \(await server.baseURL) (Ctrl-C to stop)")
         await Self.waitForTerminationSignal()
-        try await server.stop()
+        try await server.stopOrThrow()
         printer.flush()
+        return 0
     }
 
     /// Returns on SIGINT or SIGTERM, which stop the server cleanly instead of killing the process.

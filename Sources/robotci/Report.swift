@@ -1,36 +1,49 @@
 import ArgumentParser
 import Foundation
 import RobotCICore
+import RobotCIQueue
 import RobotCIReport
+import RobotCIRunner
 
 /// `robotci report`: re-renders a report folder from `results.json` or a `results.jsonl`
 /// journal without running anything (e.g. after the coordinator was killed).
 struct Report: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Render index.html from a results.json or results.jsonl, without running tests.",
+        abstract: "Render index.html from a results.json or results.jsonl, or the one report of a --queue run, without running tests.",
         discussion: """
             Artifacts (screenshots, robot steps, mock requests) are read relative to --output, \
             so point it at the report folder that holds attachments/. Given a journal, \
-            results.json, junit.xml and timings.json are written too. Exit codes: 0 written, 2 bad input (nothing written).
+            results.json, junit.xml and timings.json are written too. With --queue redis://HOST:PORT/NAME, \
+            the merged report of every machine of that queue run (each test once, one lane group per \
+            machine; attachments stay in each machine's own report). \
+            Exit codes: 0 written, 2 bad input (nothing written).
             """
     )
 
     @Option(name: .long, help: "The run's results.json or results.jsonl journal.")
-    var results: String
+    var results: String?
+
+    @Option(name: .long, help: "A queue run, redis://HOST:PORT/NAME: write the merged report of all its machines.")
+    var queue: String?
 
     @Option(name: .long, help: "Report folder to write index.html into (created if missing).")
     var output: String
 
-    func run() async throws {
-        let input = URL(fileURLWithPath: results)
-        let loaded: ReportInput.Loaded
-        do {
-            loaded = try ReportInput.load(input)
-        } catch {
-            Self.printError("\(error)")
-            throw ExitCode(2)
+    func validate() throws {
+        guard (results == nil) != (queue == nil) else {
+            throw ValidationError("give either --results FILE (one run's results.json / results.jsonl) or --queue redis://HOST:PORT/NAME (a queue run)")
         }
+    }
+
+    func run() async throws {
+        ExitStatus.run("robotci report") { try render() }
+    }
+
+    private func render() throws -> Int32 {
+        if let queue { return try writeQueueReport(queue) }
+        let input = URL(fileURLWithPath: results ?? "")
+        let loaded = try ReportReader.load(input)
         for warning in loaded.warnings { Self.printError("warning: \(warning)") }
 
         let directory = URL(fileURLWithPath: output, isDirectory: true)
@@ -39,7 +52,7 @@ struct Report: AsyncParsableCommand {
             if loaded.fromJournal {
                 // Rebuilding after a killed run: every file the run would have written
                 // (results.json, junit.xml, timings.json, index.html), each atomically.
-                let previous = ReportWriter.readTimings(in: directory) ?? Timings()
+                let previous = ReportReader.timings(in: directory) ?? Timings()
                 try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), to: directory)
             } else {
                 // Show the folder's history, if it has one; the file itself is left as it is.
@@ -55,9 +68,29 @@ struct Report: AsyncParsableCommand {
                   + "(\(counts.total) tests, \(counts.failing) failing, \(counts.flaky) flaky; "
                   + String(format: "%.2f s)", elapsed))
         } catch {
-            Self.printError("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
-            throw ExitCode(2)
+            throw RunnerError.report("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
         }
+        return 0
+    }
+
+    /// `--queue`: every machine's results from Redis → one report (JUnit, results.json,
+    /// timings.json, index.html).
+    private func writeQueueReport(_ url: String) throws -> Int32 {
+        let directory = URL(fileURLWithPath: output, isDirectory: true)
+        let address = try QueueAddress(parsing: url)
+        let redis = try RedisQueue(address: address, machine: "report")
+        let result = try redis.snapshot().result(runName: address.name, commandLine: CommandLine.arguments)
+        do {
+            let previous = ReportReader.timings(in: directory) ?? Timings()
+            try ReportWriter.write(result, timings: previous.updated(with: result.tests), to: directory)
+        } catch {
+            throw RunnerError.report("cannot write the report into \(directory.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
+        }
+        let c = result.counts
+        let machines = result.metadata.machines ?? []
+        print("wrote \(directory.path)/ from \(url): \(c.total) tests on \(machines.count) machines, \(c.failing) failing, \(c.flaky) flaky"
+              + (result.metadata.interrupted ? " (incomplete: a machine was interrupted or tests have no result)" : ""))
+        return 0
     }
 
     private static func printError(_ message: String) {

@@ -7,7 +7,7 @@ struct RobotCI: AsyncParsableCommand {
         commandName: "robotci",
         abstract: "Runs robot-pattern UI test suites across worker processes and reports on them.",
         version: "0.1.0",
-        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self]
+        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self, Config.self]
     )
 
     /// ArgumentParser exits 64 on a usage error; robotci's contract is 2 for usage,
@@ -21,10 +21,11 @@ struct RobotCI: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
+            // Help and --version exit 0 through here; a usage error prints its message and
+            // exits with robotci's usage code (ArgumentParser's own would be 64).
+            if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                Foundation.exit(ExitStatus.usage)
             }
             exit(withError: error)
         }

@@ -3,85 +3,104 @@ import Foundation
 import RobotCICore
 import RobotCIRunner
 
-/// Flags shared by `run` and `list`; each has a config key of the same name.
+/// Flags shared by `run`, `list` and `config`; each is a config key (`ConfigKey.all`) of the
+/// same name, whose description gives the help. Values stay text here: the one parser of
+/// every layer (`ConfigKey.apply`) checks them, so a bad flag and a bad YAML value get the
+/// same error.
 struct RunOptions: ParsableArguments {
-    @Option(help: "Path of the SwiftPM package to test (config: package).")
+    @Option(help: ArgumentHelp(ConfigKey.help("package"), valueName: "path"))
     var package: String?
 
-    @Option(help: "Worker slots running in parallel; default: number of cores (config: shards).")
-    var shards: Int?
+    @Option(help: ArgumentHelp(ConfigKey.help("shards"), valueName: "n"))
+    var shards: String?
 
-    @Option(help: "Extra attempts for a failing test; failed then passed = flaky (config: retries; default 2).")
-    var retries: Int?
+    @Option(help: ArgumentHelp(ConfigKey.help("retries"), valueName: "n"))
+    var retries: String?
 
-    @Option(name: .customLong("test-timeout"), help: "Seconds one test may run before it is killed (config: test-timeout; default 300).")
-    var testTimeout: Double?
+    @Option(name: .customLong("test-timeout"), help: ArgumentHelp(ConfigKey.help("test-timeout"), valueName: "seconds"))
+    var testTimeout: String?
 
-    @Option(name: .customLong("report-dir"), help: "Folder for junit.xml, results.json, timings.json, index.html (config: report-dir; default robotci-report).")
+    @Option(name: .customLong("report-dir"), help: ArgumentHelp(ConfigKey.help("report-dir"), valueName: "dir"))
     var reportDir: String?
 
-    @Option(name: .customLong("history"), help: "History of the last 30 runs to read and update, e.g. in a CI cache (config: history; default <report-dir>/history.json).")
+    @Option(name: .customLong("history"), help: ArgumentHelp(ConfigKey.help("history"), valueName: "file"))
     var history: String?
 
-    @Flag(name: .customLong("skip-build"), help: "Use the last build instead of running 'swift build --build-tests' (config: skip-build).")
+    @Flag(name: .customLong("skip-build"), help: ArgumentHelp(ConfigKey.help("skip-build")))
     var skipBuild = false
 
-    @Option(help: "Run only tests whose id (Module.Class/test) matches this regex; repeatable (config: filter).")
+    @Option(help: ArgumentHelp(ConfigKey.help("filter"), valueName: "regex"))
     var filter: [String] = []
 
-    @Option(help: "Leave out tests whose id matches this regex; repeatable (config: skip).")
+    @Option(help: ArgumentHelp(ConfigKey.help("skip"), valueName: "regex"))
     var skip: [String] = []
 
-    @Flag(name: .customLong("fail-on-flaky"), help: "Exit 1 when a test is flaky (config: fail-on-flaky).")
+    @Flag(name: .customLong("fail-on-flaky"), help: ArgumentHelp(ConfigKey.help("fail-on-flaky")))
     var failOnFlaky = false
 
-    @Option(help: "Run the K-th of N shares of the suite, e.g. 2/4 (config: partition).")
+    @Option(help: ArgumentHelp(ConfigKey.help("partition"), valueName: "k/n"))
     var partition: String?
 
-    @Option(name: .customLong("partition-count"), help: "N for a Kubernetes Indexed Job, whose JOB_COMPLETION_INDEX gives K (config: partition-count).")
-    var partitionCount: Int?
+    @Option(name: .customLong("partition-count"), help: ArgumentHelp(ConfigKey.help("partition-count"), valueName: "n"))
+    var partitionCount: String?
 
-    @Option(help: "CI output: github, plain or auto (config: reporter).")
+    @Option(help: ArgumentHelp(ConfigKey.help("reporter"), valueName: "reporter"))
     var reporter: String?
 
-    @Option(name: .customLong("base-port"), help: "Give slot i the ports base+2i (mock) and base+2i+1 (browser driver); default: ports picked by the OS (config: base-port).")
-    var basePort: Int?
+    @Option(name: .customLong("base-port"), help: ArgumentHelp(ConfigKey.help("base-port"), valueName: "port"))
+    var basePort: String?
 
-    @Option(help: "Build configuration, debug or release (config: configuration).")
+    @Option(help: ArgumentHelp(ConfigKey.help("configuration"), valueName: "configuration"))
     var configuration: String?
 
-    @Option(name: .customLong("max-batch-size"), help: "Most tests in one worker process; 1 runs each test in its own process (config: max-batch-size).")
-    var maxBatchSize: Int?
+    @Option(name: .customLong("max-batch-size"), help: ArgumentHelp(ConfigKey.help("max-batch-size"), valueName: "n"))
+    var maxBatchSize: String?
+
+    @Option(help: ArgumentHelp(ConfigKey.help("queue"), valueName: "url"))
+    var queue: String?
+
+    @Option(name: .customLong("queue-lease-timeout"), help: ArgumentHelp(ConfigKey.help("queue-lease-timeout"), valueName: "seconds"))
+    var queueLeaseTimeout: String?
 
     @Option(help: "YAML config file; default: robotci.yml in the current folder or the package, if present.")
     var config: String?
 
-    /// The configuration after defaults < YAML < environment < these flags.
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RunConfiguration {
-        var c = RunConfiguration(shards: ProcessInfo.processInfo.activeProcessorCount)
+    /// The flags given, by key name (the last layer). Read off the declared options
+    /// themselves: `testTimeout` is the key `test-timeout`, so a new key's flag is one
+    /// `@Option` line above.
+    var flagLayer: [String: (ConfigLoader.Value, String)] {
+        var flags: [String: (ConfigLoader.Value, String)] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label?.drop(while: { $0 == "_" }) else { continue }
+            let key = label.reduce(into: "") { name, ch in
+                if ch.isUppercase { name += "-" + ch.lowercased() } else { name.append(ch) }
+            }
+            guard key != "config", ConfigKey.byName[key] != nil else { continue }
+            let value: ConfigLoader.Value?
+            switch child.value {
+            case let option as Option<String?>: value = option.wrappedValue.map { .scalar($0) }
+            case let option as Option<[String]>: value = option.wrappedValue.isEmpty ? nil : .list(option.wrappedValue)
+            case let flag as Flag<Bool>: value = flag.wrappedValue ? .scalar("true") : nil
+            default: value = nil
+            }
+            if let value { flags[key] = (value, "--\(key)") }
+        }
+        return flags
+    }
+
+    /// The layers in order: `robotci.yml`, `ROBOTCI_*` environment, flags.
+    func layers(environment: [String: String]) throws -> [[String: (ConfigLoader.Value, String)]] {
         var layers: [[String: (ConfigLoader.Value, String)]] = []
         if let path = try configPath() { layers.append(try ConfigLoader.readYAML(at: path)) }
         layers.append(ConfigLoader.readEnvironment(environment))
-        var flags: [String: (ConfigLoader.Value, String)] = [:]
-        func put(_ key: String, _ v: String?) { if let v { flags[key] = (.scalar(v), "--\(key)") } }
-        put("package", package)
-        put("shards", shards.map(String.init))
-        put("retries", retries.map(String.init))
-        put("test-timeout", testTimeout.map { String($0) })
-        put("report-dir", reportDir)
-        put("history", history)
-        if skipBuild { put("skip-build", "true") }
-        if !filter.isEmpty { flags["filter"] = (.list(filter), "--filter") }
-        if !skip.isEmpty { flags["skip"] = (.list(skip), "--skip") }
-        if failOnFlaky { put("fail-on-flaky", "true") }
-        put("partition", partition)
-        put("partition-count", partitionCount.map(String.init))
-        put("reporter", reporter)
-        put("base-port", basePort.map(String.init))
-        put("configuration", configuration)
-        put("max-batch-size", maxBatchSize.map(String.init))
-        layers.append(flags)
-        try ConfigLoader.apply(layers, to: &c)
+        layers.append(flagLayer)
+        return layers
+    }
+
+    /// The configuration after defaults < YAML < environment < these flags.
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RunConfiguration {
+        var c = RunConfiguration(shards: ProcessInfo.processInfo.activeProcessorCount)
+        try ConfigLoader.apply(try layers(environment: environment), to: &c)
         try ConfigLoader.validate(c)
         return c
     }
@@ -98,22 +117,5 @@ struct RunOptions: ParsableArguments {
             return candidate
         }
         return nil
-    }
-}
-
-/// Runs `body`, turning robotci's errors into a message and exit code 2.
-func exitOnError(_ body: () throws -> Int32) -> Never {
-    do {
-        let code = try body()
-        exit(code)
-    } catch let e as RunnerError {
-        FileHandle.standardError.write(Data("robotci: error: \(e)\n".utf8))
-        exit(e.exitCode)
-    } catch let e as ConfigError {
-        FileHandle.standardError.write(Data("robotci: error: \(e.message)\n".utf8))
-        exit(2)
-    } catch {
-        FileHandle.standardError.write(Data("robotci: error: \(error)\n".utf8))
-        exit(2)
     }
 }

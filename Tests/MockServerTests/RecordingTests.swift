@@ -33,7 +33,7 @@ struct RecordingTests {
 
         await server.clearRecordedRequests()
         #expect(await server.requests.isEmpty)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("waitForRequest returns when the request arrives, and times out with a clear error")
@@ -52,7 +52,7 @@ struct RecordingTests {
         }
         #expect(error?.code == .timedOut)
         #expect(error?.message.contains("POST /never") == true)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("a handler that throws gives 500 and its error in the journal")
@@ -68,7 +68,7 @@ struct RecordingTests {
         #expect(entry.error?.contains("fixture missing") == true)
         // The server keeps serving after a handler failure.
         #expect(try await fetch(server.port, "GET", "/boom").status == 500)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("stop() writes mock-requests.json to the artifacts folder")
@@ -85,7 +85,7 @@ struct RecordingTests {
             try socket.send([0xFF, 0xFE])
             return try socket.readResponse()
         }
-        try await server.stop()
+        await server.stop()
 
         let data = try Data(contentsOf: folder.appendingPathComponent("mock-requests.json"))
         let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])

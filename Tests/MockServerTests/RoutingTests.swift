@@ -17,7 +17,7 @@ struct RoutingTests {
         #expect(try await fetch(port, "GET", "/character/7").text == "param")
         #expect(try await fetch(port, "GET", "/character/7/episodes").text == "prefix")
         #expect(try await fetch(port, "GET", "/location").text == "catch-all")
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("a later registration overrides an earlier one of the same kind (recovery)")
@@ -34,7 +34,7 @@ struct RoutingTests {
         await server.register(.GET, "/character") { _ in .status(.serviceUnavailable) }
         #expect(try await fetch(server.port, "GET", "/character").status == 503)
         #expect(try await fetch(server.port, "GET", "/other").status == 500)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("parameterized routes hand the captured segments to the handler")
@@ -46,7 +46,7 @@ struct RoutingTests {
         #expect(try await fetch(server.port, "GET", "/character/42/episode/3").text == "42,3")
         #expect(try await fetch(server.port, "GET", "/character/42/episode").status == 404)
         #expect(try await fetch(server.port, "GET", "/character//episode/3").status == 404)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("methods are matched; nil answers any method; GET routes also answer HEAD")
@@ -62,7 +62,7 @@ struct RoutingTests {
         let head = try await fetch(server.port, "HEAD", "/page")
         #expect(head.status == 200)
         #expect(head.headers["content-length"] == "9")
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("default response, removeRoute and removeAllRoutes")
@@ -81,7 +81,7 @@ struct RoutingTests {
         let fallback = try await fetch(server.port, "GET", "/b")
         #expect(fallback.status == 410)
         #expect(fallback.text == "nothing here")
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("response helpers set body, content type and custom headers")
@@ -107,7 +107,7 @@ struct RoutingTests {
         #expect(data.headers["content-type"] == "application/x-test")
         #expect(data.body == Data([1, 2, 3]))
         #expect(try await fetch(server.port, "GET", "/teapot").status == 418)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("image content type comes from magic bytes")
@@ -127,7 +127,7 @@ struct RoutingTests {
             .text("\(request.path)|\(request.queryParameters["name"] ?? "-")|\(request.queryParameters["page"] ?? "-")")
         }
         #expect(try await fetch(server.port, "GET", "/character?name=Rick%20Sanchez&page=2").text == "/character|Rick Sanchez|2")
-        try await server.stop()
+        await server.stop()
     }
 
     @Test("responses can be delayed per response and server-wide")
@@ -148,6 +148,6 @@ struct RoutingTests {
         await server.setResponseDelay(nil)
         elapsed = try await clock.measure { _ = try await fetch(server.port, "GET", "/fast") }
         #expect(elapsed < .milliseconds(300))
-        try await server.stop()
+        await server.stop()
     }
 }

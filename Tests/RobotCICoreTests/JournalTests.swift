@@ -43,7 +43,7 @@ final class JournalEntryTests: XCTestCase {
     func testAttemptRoundTripOmitsQuarantinedWhenFalse() throws {
         let a = Attempt(number: 2, outcome: .failed, duration: 0.5, start: 3, worker: 1, batch: 4, machine: nil,
                         failures: [FailureMessage(file: "/w/T.swift", line: 9, message: "XCTAssertEqual failed: (\"1\") is not equal to (\"2\")")],
-                        output: "line 1\nline \"2\"\u{1}\n", artifacts: [Artifact(kind: "screenshot", path: "attachments/x/2/s.png")])
+                        output: "line 1\nline \"2\"\u{1}\n", artifacts: [Artifact(kind: .screenshot, path: "attachments/x/2/s.png")])
         let plain = try roundTrip(.attempt(test: TestID("M.A/t"), quarantined: false, attempt: a))
         XCTAssertEqual(plain["type"] as? String, "attempt")
         XCTAssertEqual(plain["test"] as? String, "M.A/t")

@@ -66,19 +66,32 @@ final class WarmBrowserEndToEndTests: XCTestCase {
                               env: ["ROBOTCI_WARM_E2E": "1", "ROBOTCI_WARM_KILL": "1"], package: E2E.root.path)
         defer { run.stop() }
         let marker = f.marker
-        func browsers() -> [String] {
+        func browsers() -> [pid_t] {
             E2E.processes(withEnvironment: marker).filter { $0.contains("chrom") && !Proc.isZombie($0) }
+                .compactMap { pid_t($0.split(separator: ":")[0]) }
         }
-        // The test has launched: chromedriver and Chromium (with its zygote and renderers) run.
-        XCTAssertTrue(waitUntil(90) { browsers().contains { $0.contains("chromium ") || $0.contains("/chromium") } && browsers().count >= 3 },
-                      "the slot's browser came up: \(browsers()) \(run.stderr)")
-        let before = browsers()
-        XCTAssertTrue(before.contains { $0.contains("chromedriver") }, "\(before)")
+        /// Chromium's renderers are non-dumpable (their environment cannot be read), so the
+        /// browser is followed as a process tree from the processes that carry the marker.
+        func tree(_ roots: [pid_t]) -> Set<pid_t> {
+            var all = Set(roots), frontier = roots
+            while let pid = frontier.popLast() {
+                for child in Proc.children(of: pid) where all.insert(child).inserted { frontier.append(child) }
+            }
+            return all
+        }
+        // The test has launched the app and holds it (it writes `holding` after launch()).
+        let holding = f.state.appendingPathComponent("holding")
+        XCTAssertTrue(waitUntil(90) { FileManager.default.fileExists(atPath: holding.path) },
+                      "the test launched the app: \(run.stderr)")
+        let before = tree(browsers())
+        let commands = before.map { Proc.commandLine($0) }
+        XCTAssertTrue(commands.contains { $0.contains("chromedriver") }, "\(commands)")
+        XCTAssertTrue(commands.contains { $0.contains("--type=renderer") }, "the app's renderer is running: \(commands)")
         XCTAssertEqual(kill(run.pid, SIGKILL), 0)
         _ = run.wait(timeout: 10)
         var left: [String] = []
         let gone = waitUntil(10) {
-            left = browsers()
+            left = before.filter { Proc.isLive($0) }.map { "\($0): \(Proc.commandLine($0).prefix(120))" }
             return left.isEmpty
         }
         XCTAssertTrue(gone, "chromium/chromedriver outlived a kill -9 of robotci: \(left)")

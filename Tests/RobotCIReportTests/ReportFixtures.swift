@@ -38,7 +38,7 @@ enum ReportFixtures {
                 attempt(1, .passed, start: 0, worker: 0, batch: 0, duration: 2.0, output: "paid\n")]),
             TestRecord(id: refund, attempts: [
                 attempt(1, .failed, start: 2, worker: 0, batch: 0, failures: [refundFailure], output: "refund try 1\n",
-                        artifacts: [Artifact(kind: "log", path: "attachments/refund/1/output.log")]),
+                        artifacts: [Artifact(kind: .log, path: "attachments/refund/1/output.log")]),
                 attempt(2, .failed, start: 5, worker: 1, batch: 3, failures: [refundFailure], output: "refund try 2\n"),
                 attempt(3, .failed, start: 7, worker: 2, batch: 4, failures: [refundFailure], output: "refund try 3\n"),
             ]),
@@ -47,11 +47,11 @@ enum ReportFixtures {
                         failures: [FailureMessage(file: file, line: 77, message: couponMessage)],
                         output: String(repeating: "noise line\n", count: 2000) + "the end of coupon output\n",
                         artifacts: [
-                            Artifact(kind: "screenshot", path: "\(couponDir)/screenshot.png"),
-                            Artifact(kind: "steps", path: "\(couponDir)/steps.json"),
-                            Artifact(kind: "mock", path: "\(couponDir)/mock-requests.json"),
-                            Artifact(kind: "accessibility", path: "\(couponDir)/accessibility.txt"),
-                            Artifact(kind: "log", path: "\(couponDir)/output.log"),
+                            Artifact(kind: .screenshot, path: "\(couponDir)/screenshot.png"),
+                            Artifact(kind: .steps, path: "\(couponDir)/steps.json"),
+                            Artifact(kind: .mock, path: "\(couponDir)/mock-requests.json"),
+                            Artifact(kind: .accessibility, path: "\(couponDir)/accessibility.txt"),
+                            Artifact(kind: .log, path: "\(couponDir)/output.log"),
                         ]),
                 attempt(2, .passed, start: 5, worker: 2, batch: 4, output: "coupon ok\n"),
             ]),
@@ -78,8 +78,8 @@ enum ReportFixtures {
                 attempt(1, .failed, start: 1, worker: 2, batch: 2, duration: 0.2,
                         failures: [FailureMessage(file: "/x/\(imgPayload).swift", line: 1, message: "\(scriptPayload) ]]> \(imgPayload) \(controls)")],
                         output: "\(scriptPayload)\n]]>\n<!-- <script>\n\(imgPayload)\n\(controls)\n",
-                        artifacts: [Artifact(kind: "screenshot", path: "javascript:document.body.setAttribute('data-xss','href')"),
-                                    Artifact(kind: "accessibility", path: "../outside.txt")]),
+                        artifacts: [Artifact(kind: .screenshot, path: "javascript:document.body.setAttribute('data-xss','href')"),
+                                    Artifact(kind: .accessibility, path: "../outside.txt")]),
             ]),
         ]
         let batches = [
@@ -160,8 +160,8 @@ enum ReportFixtures {
                         file: "/ci/work/Tests/BigSuite/Feature\(i / 25)Tests.swift", line: 10 + i % 90,
                         message: "XCTAssertTrue failed - element 'checkout.button.\(i)' not hittable " + String(repeating: "detail ", count: worstCase ? 150 : 10))] : [],
                     output: failing || worstCase ? noise : "Test Case 'test\(i % 25)' passed (\(duration) seconds).\n",
-                    artifacts: failing ? [Artifact(kind: "log", path: "attachments/t\(i)/\(n + 1)/output.log"),
-                                          Artifact(kind: "screenshot", path: "attachments/t\(i)/\(n + 1)/screenshot.png")] : []))
+                    artifacts: failing ? [Artifact(kind: .log, path: "attachments/t\(i)/\(n + 1)/output.log"),
+                                          Artifact(kind: .screenshot, path: "attachments/t\(i)/\(n + 1)/screenshot.png")] : []))
                 clock[w] += duration
                 batchTests[w].append(id)
                 if batchTests[w].count == 40 {

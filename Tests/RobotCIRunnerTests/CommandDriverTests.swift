@@ -103,11 +103,11 @@ final class CommandDriverTests: XCTestCase {
     func testBatchBudgetIsHistoryPlusOneTimeoutAndATimeoutPerUnknownTest() {
         let ids = ["a", "b", "c"].map(TestID.init)
         var history = Timings()
-        XCTAssertEqual(BatchExecutor.budget(for: ids, history: history, testTimeout: 10), 30, "no history: a timeout each")
+        XCTAssertEqual(CommandDriver.budget(for: ids, history: history, testTimeout: 10), 30, "no history: a timeout each")
         history.tests = ["a": 1, "b": 2, "c": 3]
-        XCTAssertEqual(BatchExecutor.budget(for: ids, history: history, testTimeout: 10), 16, "history + one timeout of slack")
+        XCTAssertEqual(CommandDriver.budget(for: ids, history: history, testTimeout: 10), 16, "history + one timeout of slack")
         history.tests = ["a": 1]
-        XCTAssertEqual(BatchExecutor.budget(for: ids, history: history, testTimeout: 10), 31)
-        XCTAssertEqual(BatchExecutor.budget(for: [TestID("a")], history: history, testTimeout: 10), 10, "alone: the test timeout")
+        XCTAssertEqual(CommandDriver.budget(for: ids, history: history, testTimeout: 10), 31)
+        XCTAssertEqual(CommandDriver.budget(for: [TestID("a")], history: history, testTimeout: 10), 10, "alone: the test timeout")
     }
 }

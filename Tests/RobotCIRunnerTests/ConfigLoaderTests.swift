@@ -72,6 +72,8 @@ final class ConfigLoaderTests: XCTestCase {
         run: python3 -m pytest {tests} --junitxml={junit}
         build: pip install -r requirements.txt
         test_separator: ","
+        queue: redis://127.0.0.1:6379/run-1
+        queue-lease-timeout: 4.5
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -112,6 +114,8 @@ final class ConfigLoaderTests: XCTestCase {
         expected.runCommand = "python3 -m pytest {tests} --junitxml={junit}"
         expected.buildCommand = "pip install -r requirements.txt"
         expected.testSeparator = ","
+        expected.queue = "redis://127.0.0.1:6379/run-1"
+        expected.queueLeaseTimeout = 4.5
         XCTAssertEqual(c, expected)
     }
 
@@ -320,5 +324,22 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(c.buildConfiguration, "debug")
         XCTAssertNil(c.partition)
         XCTAssertNil(c.basePort)
+    }
+
+    func testQueueKeysFromTheEnvironmentAndTheirErrors() throws {
+        let env = ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380/run-7", "ROBOTCI_QUEUE_LEASE_TIMEOUT": "5"])
+        var c = RunConfiguration(shards: 2)
+        try ConfigLoader.apply([env], to: &c)
+        XCTAssertEqual(c.queue, "redis://10.1.2.3:6380/run-7")
+        XCTAssertEqual(c.queueLeaseTimeout, 5)
+        XCTAssertEqual(RunConfiguration(shards: 1).queueLeaseTimeout, 30)
+        let bad = ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380"])
+        XCTAssertEqual(configError { try ConfigLoader.apply([bad], to: &c) },
+                       "environment variable ROBOTCI_QUEUE: queue 'redis://10.1.2.3:6380' has no NAME: write redis://HOST:PORT/NAME (NAME is the run, the same on every machine), e.g. redis://127.0.0.1:6379/pipeline-1234")
+        XCTAssertNotNil(configError { _ = try self.applying(["queue-lease-timeout": .scalar("0")]) })
+        var both = try applying(["queue": .scalar("redis://h/x"), "partition": .scalar("1/2")])
+        XCTAssertEqual(configError { try ConfigLoader.validate(both) }?.contains("--queue and --partition"), true)
+        both.partition = nil
+        XCTAssertNoThrow(try ConfigLoader.validate(both))
     }
 }

@@ -51,6 +51,6 @@ final class ReportLayoutTests: XCTestCase {
             ("page.html", "html"), ("server.log", "log"), ("data.json", "other"), ("notes.txt", "other"),
             ("png", "other"), ("", "other"), ("x.png.txt", "other"), ("Shot.PNG", "screenshot"), ("a.jpeg", "screenshot"),
         ]
-        for (name, kind) in cases { XCTAssertEqual(Artifact.kind(forFileName: name), kind, name) }
+        for (name, kind) in cases { XCTAssertEqual(ArtifactKind(fileName: name).rawValue, kind, name) }
     }
 }

@@ -58,7 +58,7 @@ final class ArtifactTests: XCTestCase {
         let received = try await server.waitForRequest(method: .GET, path: "/ping", timeout: .seconds(5))
         XCTAssertEqual(received.path, "/ping")
         app.terminate()
-        try await server.stop()
+        await server.stop()
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("mock-requests.json").path))
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 final class HTTPClientTests: XCTestCase {
     func testRequestsResponsesAndConnectionReuse() async throws {
         let server = try await MockServer.create(port: 0)
-        await server.register(.POST, "/echo") { request in .data(request.body, contentType: "text/plain") }
+        await server.register(.POST, "/echo") { request in .data(request.body ?? Data(), contentType: "text/plain") }
         await server.stubJSON(.GET, "/json", json: #"{"ok":true}"#)
         await server.register(.DELETE, "/thing") { _ in .status(.noContent) }
         let base = await server.baseURL
@@ -27,7 +27,7 @@ final class HTTPClientTests: XCTestCase {
         for _ in 0..<20 {
             XCTAssertEqual(try client.send(HTTPRequest(url: "\(base)/json")).newConnections, 0, "keep-alive reused")
         }
-        try await server.stop()
+        await server.stop()
     }
 
     func testErrorsNameTheURL() async throws {
@@ -41,7 +41,7 @@ final class HTTPClientTests: XCTestCase {
             XCTAssertEqual(error?.isTimeout, true)
             XCTAssertEqual(error?.description, "request to \(base)/slow timed out after 0.2 s")
         }
-        try await server.stop()
+        await server.stop()
 
         XCTAssertThrowsError(try client.send(HTTPRequest(url: "\(base)/gone"))) { error in
             let error = error as? HTTPClientError

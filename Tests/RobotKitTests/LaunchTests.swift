@@ -110,7 +110,7 @@ final class LaunchTests: XCTestCase {
         for kind in ["local", "session", "indexedDB", "caches", "workers"] {
             XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 0, "\(kind) leaked: \(seen)")
         }
-        try await server.stop()
+        await server.stop()
     }
 
     /// A browser killed between two launches is replaced by the next launch.

@@ -47,6 +47,10 @@ public struct RunConfiguration: Sendable, Equatable {
     public var buildCommand: String?
     /// `driver: command`: what joins the quoted ids in `{tests}`.
     public var testSeparator = " "
+    /// `redis://HOST:PORT/NAME`: lease batches from a queue shared by many machines.
+    public var queue: String?
+    /// Seconds a queue lease lives without a heartbeat before its batch runs elsewhere.
+    public var queueLeaseTimeout = 30.0
 
     public enum Driver: String, Sendable, Equatable, CaseIterable { case swift, command }
 

@@ -1,3 +1,5 @@
+@_exported import WorkerContract
+
 /// One `file:line: error: …` reported by a test, or the reason robotci ended it.
 public struct FailureMessage: Codable, Sendable, Equatable {
     /// Source file as the test printed it (absolute on the machine that ran it).
@@ -15,11 +17,13 @@ public struct FailureMessage: Codable, Sendable, Equatable {
 /// A file a test attempt left behind (screenshot, DOM, mock journal, steps, log).
 public struct Artifact: Codable, Sendable, Equatable {
     /// What it is: `screenshot`, `accessibility`, `html`, `console`, `mock`, `steps`, `log`, `other`.
-    public var kind: String
+    public var kind: Kind
     /// Path relative to the report folder, e.g. `attachments/<run>/<test>/1/screenshot.png`.
     public var path: String
 
-    public init(kind: String, path: String) {
+    public typealias Kind = ArtifactKind
+
+    public init(kind: Kind, path: String) {
         self.kind = kind
         self.path = path
     }

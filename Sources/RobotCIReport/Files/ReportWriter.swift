@@ -31,10 +31,4 @@ public enum ReportWriter {
     public static func write(rendered files: [(String, Data)], to directory: URL) throws {
         try AtomicFile.write(files.map { ($0.0.hasPrefix("/") ? URL(fileURLWithPath: $0.0) : directory.appendingPathComponent($0.0), $0.1) })
     }
-
-    /// Reads `timings.json` from a report folder; nil when there is none or it is unreadable.
-    public static func readTimings(in directory: URL) -> Timings? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("timings.json")) else { return nil }
-        return try? JSONDecoder().decode(Timings.self, from: data)
-    }
 }

@@ -26,7 +26,7 @@ struct ArtifactInliner {
     }
 
     /// Kinds shown inline; everything else (screenshots, logs, DOM dumps) is linked.
-    static let inlineKinds: Set<String> = ["steps", "mock", "accessibility", "console"]
+    static let inlineKinds: Set<Artifact.Kind> = [.steps, .mock, .accessibility, .console]
 
     let directory: URL
     /// Bytes of artifact files still allowed into the page.
@@ -64,7 +64,7 @@ struct ArtifactInliner {
         return .text(text, cutBytes: max(0, size - data.count))
     }
 
-    private func isJSON(_ kind: String) -> Bool { kind == "steps" || kind == "mock" }
+    private func isJSON(_ kind: Artifact.Kind) -> Bool { kind == .steps || kind == .mock }
 }
 
 /// Artifact paths are relative to the report folder; these keep them there.

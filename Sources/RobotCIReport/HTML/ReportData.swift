@@ -293,7 +293,7 @@ struct ReportData {
             if i > 0 { w.raw(",") }
             let (dir, name) = tables.dirs.split(artifact.path)
             w.raw("[")
-            w.int(tables.kinds.index(artifact.kind)); w.raw(",")
+            w.int(tables.kinds.index(artifact.kind.rawValue)); w.raw(",")
             w.int(dir); w.raw(",")
             w.int(tables.names.index(name)); w.raw(",")
             w.int(ReportPaths.isSafeRelative(artifact.path) ? 1 : 0)

@@ -41,27 +41,13 @@ public struct MergeInput {
     /// A run's journal, for a machine whose robotci was killed before it wrote results.json.
     private static func loadJournal(_ url: URL, folder: URL) throws -> MergeInput {
         let result: RunResult
-        do { result = try ReportInput.load(url).result } catch { throw MergeError("\(error)") }
+        do { result = try ReportReader.load(url).result } catch { throw MergeError("\(error)") }
         return try validated(result, from: url, folder: folder)
     }
 
     private static func loadResults(_ url: URL, folder: URL) throws -> MergeInput {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw MergeError("\(url.path): cannot read: \(error.localizedDescription)") }
-        struct Format: Decodable { var format: String? }
-        guard let format = try? JSONDecoder().decode(Format.self, from: data) else {
-            throw MergeError("\(url.path): not valid JSON")
-        }
-        if let marker = format.format, let newer = RunResult.newerFormatMessage(marker) {
-            throw MergeError("\(url.path): \(newer)")
-        }
-        guard format.format == RunResult.formatName else {
-            throw MergeError("\(url.path): not a robotci results file (format '\(format.format ?? "none")', expected '\(RunResult.formatName)')")
-        }
         let result: RunResult
-        do { result = try JSONDecoder().decode(RunResult.self, from: data) } catch {
-            throw MergeError("\(url.path): corrupt robotci results: \(error)")
-        }
+        do { result = try ReportReader.results(at: url) } catch { throw MergeError("\(error)") }
         return try validated(result, from: url, folder: folder)
     }
 
@@ -77,7 +63,7 @@ public struct MergeInput {
                 }
             }
         }
-        let timings = try? JSONDecoder().decode(Timings.self, from: Data(contentsOf: folder.appendingPathComponent("timings.json")))
+        let timings = ReportReader.timings(in: folder)
         let label = result.metadata.partition.map { "partition \($0)" } ?? result.metadata.hostname ?? folder.lastPathComponent
         var input = MergeInput(path: url, machine: label, result: result, reportDirectory: folder, timings: timings)
         let historyURL = folder.appendingPathComponent("history.json")

@@ -5,7 +5,8 @@ import Yams
 /// Layers configuration: defaults < `robotci.yml` < `ROBOTCI_*` environment < flags.
 ///
 /// Every key has the same name in YAML as the flag (`test-timeout`), and in the
-/// environment upper-cased with underscores (`ROBOTCI_TEST_TIMEOUT`).
+/// environment upper-cased with underscores (`ROBOTCI_TEST_TIMEOUT`). What the keys are and
+/// how each value is checked is `ConfigKey.all`; this reads the layers and applies them.
 public enum ConfigLoader {
     /// A value as given (YAML scalar or list, env string, flag), before typing.
     public enum Value: Equatable, Sendable {
@@ -13,17 +14,8 @@ public enum ConfigLoader {
         case list([String])
     }
 
-    /// Keys robotci understands, with the type each must have.
-    public static let keys: [String: Kind] = [
-        "package": .string, "shards": .int, "retries": .int, "test-timeout": .number, "report-dir": .string,
-        "history": .string,
-        "skip-build": .bool, "filter": .list, "skip": .list, "fail-on-flaky": .bool, "quarantine": .list,
-        "partition": .string, "partition-count": .int, "reporter": .string, "base-port": .int,
-        "configuration": .string, "build-arguments": .list, "max-batch-size": .int,
-        "driver": .string, "list": .string, "run": .string, "build": .string, "test-separator": .string,
-    ]
-
-    public enum Kind: Sendable { case string, int, number, bool, list }
+    /// Keys robotci understands, with the type each must have (from `ConfigKey.all`).
+    public static let keys: [String: ConfigKey.Kind] = ConfigKey.byName.mapValues(\.kind)
 
     /// Reads a YAML file into raw values; errors name the file, line and key.
     public static func readYAML(at path: String) throws -> [String: (Value, String)] {
@@ -62,6 +54,9 @@ public enum ConfigLoader {
 
     /// Checks that belong to the whole configuration, after every layer is applied.
     public static func validate(_ c: RunConfiguration) throws {
+        if c.queue != nil && (c.partition != nil || c.partitionCount != nil) {
+            throw ConfigError("--queue and --partition/--partition-count do not go together: with a queue every machine pulls from the whole suite; drop one of them")
+        }
         guard c.driver == .command else { return }
         let missing = [("list", c.listCommand), ("run", c.runCommand)].filter { $0.1 == nil }.map(\.0)
         if !missing.isEmpty {
@@ -109,13 +104,13 @@ public enum ConfigLoader {
     /// `ROBOTCI_*` variables that name a config key.
     public static func readEnvironment(_ env: [String: String]) -> [String: (Value, String)] {
         var out: [String: (Value, String)] = [:]
-        for key in keys.keys {
-            let name = "ROBOTCI_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+        for key in ConfigKey.all {
+            let name = key.environmentName
             guard let v = env[name] else { continue }
-            if keys[key] == .list {
-                out[key] = (.list(v.split(separator: ",").map(String.init)), "environment variable \(name)")
+            if key.kind == .list {
+                out[key.name] = (.list(v.split(separator: ",").map(String.init)), "environment variable \(name)")
             } else {
-                out[key] = (.scalar(v), "environment variable \(name)")
+                out[key.name] = (.scalar(v), "environment variable \(name)")
             }
         }
         return out
@@ -131,90 +126,7 @@ public enum ConfigLoader {
     }
 
     static func set(_ key: String, _ value: Value, source: String, on c: inout RunConfiguration) throws {
-        func scalar() throws -> String {
-            guard case .scalar(let s) = value else { throw ConfigError("\(source): '\(key)' takes one value, not a list") }
-            return s
-        }
-        func int(min: Int = 0) throws -> Int {
-            let s = try scalar()
-            guard let n = Int(s), n >= min else { throw ConfigError("\(source): '\(key)' must be an integer ≥ \(min), got '\(s)'") }
-            return n
-        }
-        func number() throws -> Double {
-            let s = try scalar()
-            guard let n = Double(s), n > 0 else { throw ConfigError("\(source): '\(key)' must be a positive number of seconds, got '\(s)'") }
-            return n
-        }
-        func bool() throws -> Bool {
-            let s = try scalar().lowercased()
-            switch s {
-            case "true", "yes", "1", "on": return true
-            case "false", "no", "0", "off": return false
-            default: throw ConfigError("\(source): '\(key)' must be true or false, got '\(s)'")
-            }
-        }
-        func command() throws -> String {
-            let s = try scalar().trimmingCharacters(in: .whitespaces)
-            guard !s.isEmpty else { throw ConfigError("\(source): '\(key)' needs a shell command") }
-            return s
-        }
-        func list() -> [String] {
-            switch value {
-            case .list(let l): return l
-            case .scalar(let s): return [s]
-            }
-        }
-        switch key {
-        case "package": c.package = try scalar()
-        case "shards": c.shards = try int(min: 1)
-        case "retries": c.retries = try int()
-        case "test-timeout": c.testTimeout = try number()
-        case "report-dir": c.reportDir = try scalar()
-        case "history":
-            let v = try scalar()
-            guard !v.isEmpty else { throw ConfigError("\(source): 'history' needs a file path (e.g. .cache/robotci-history.json)") }
-            c.history = v
-        case "skip-build": c.skipBuild = try bool()
-        case "filter": c.filter = list()
-        case "skip": c.skip = list()
-        case "fail-on-flaky": c.failOnFlaky = try bool()
-        case "quarantine": c.quarantine = list()
-        case "partition":
-            let text = try scalar()
-            do { c.partition = try Partition(parsing: text) } catch let e as ConfigError {
-                throw ConfigError("\(source): \(e.message)")
-            }
-        case "partition-count": c.partitionCount = try int(min: 1)
-        case "reporter":
-            let r = try scalar()
-            guard ["github", "plain", "auto"].contains(r) else { throw ConfigError("\(source): 'reporter' must be github, plain or auto, got '\(r)'") }
-            c.reporter = r
-        case "base-port":
-            let p = try int(min: 1024)
-            guard p < 65000 else { throw ConfigError("\(source): 'base-port' must be below 65000") }
-            c.basePort = p
-        case "configuration":
-            let v = try scalar()
-            guard v == "debug" || v == "release" else { throw ConfigError("\(source): 'configuration' must be debug or release, got '\(v)'") }
-            c.buildConfiguration = v
-        case "build-arguments": c.buildArguments = list()
-        case "max-batch-size": c.maxBatchSize = try int(min: 1)
-        case "driver":
-            let v = try scalar()
-            guard let d = RunConfiguration.Driver(rawValue: v) else {
-                throw ConfigError("\(source): 'driver' must be swift (XCTest and Swift Testing) or command (any runner that writes JUnit), got '\(v)'")
-            }
-            c.driver = d
-        case "list": c.listCommand = try command()
-        case "run":
-            let v = try command()
-            for placeholder in ["{tests}", "{junit}"] where !v.contains(placeholder) {
-                throw ConfigError("\(source): the 'run' command must contain \(placeholder) (robotci puts the batch's test ids in {tests} and reads JUnit from {junit}), got '\(v)'")
-            }
-            c.runCommand = v
-        case "build": c.buildCommand = try command()
-        case "test-separator": c.testSeparator = try scalar()
-        default: throw ConfigError("\(source): unknown key '\(key)'")
-        }
+        guard let described = ConfigKey.byName[key] else { throw ConfigError("\(source): unknown key '\(key)'") }
+        try described.apply(value, source: source, to: &c)
     }
 }

@@ -11,7 +11,7 @@ import RobotCIReport
 ///   `test_separator`; `{junit}` the path where it must write JUnit XML.
 ///
 /// Commands run under `/bin/sh -c` in the package folder with the worker environment.
-struct CommandDriver: Sendable {
+struct CommandDriver: TestDriver {
     let directory: String
     let list: String
     let run: String
@@ -26,6 +26,19 @@ struct CommandDriver: Sendable {
         separator = config.testSeparator
     }
 
+    static func discover(config: RunConfiguration, environment: [String: String],
+                         say: @escaping (String) -> Void) throws -> (driver: CommandDriver, tests: [TestID]) {
+        let driver = CommandDriver(config: config)
+        guard FileManager.default.fileExists(atPath: driver.directory) else {
+            throw ConfigError("the package folder '\(config.package)' does not exist: fix --package (or 'package' in robotci.yml)")
+        }
+        if !config.skipBuild, let build = driver.build {
+            say("robotci: building (\(build))…")
+            try driver.prepare(environment: environment, echo: say)
+        }
+        return (driver, try driver.listTests(environment: environment))
+    }
+
     static let shell = "/bin/sh"
 
     /// Runs `build`, echoing its output; throws when it fails.
@@ -33,7 +46,7 @@ struct CommandDriver: Sendable {
         guard let build else { return }
         let (termination, _) = try runCaptured(Self.shell, ["-c", build], environment: environment, workingDirectory: directory, echo: echo)
         guard termination == .exited(0) else {
-            throw RunnerError.config("the build command failed (\(termination)): \(build)\nfix it or change 'build' in robotci.yml")
+            throw ConfigError("the build command failed (\(termination)): \(build)\nfix it or change 'build' in robotci.yml")
         }
     }
 
@@ -130,4 +143,104 @@ func tracebackLocation(_ text: String) -> (file: String, line: Int)? {
         return (String(parts[0]), n)
     }
     return nil
+}
+
+extension CommandDriver {
+    /// Runs one batch; results come from the JUnit file it writes, once the process is gone.
+    func run(_ batch: BatchRun) -> BatchOutcome {
+        let item = batch.item
+        let junit = batch.layout.workDirectory.appendingPathComponent("batch-\(item.id).junit.xml")
+        try? FileManager.default.removeItem(at: junit)
+        defer { try? FileManager.default.removeItem(at: junit) }
+        batch.environment[WorkerVariable.junitPath.name] = junit.path
+        let command = command(for: item.tests, junit: junit.path)
+        batch.log.write(Substring("robotci: \(command.arguments.last ?? "")"))
+        guard let child = batch.spawn(command, workingDirectory: directory) else { return batch.spawnFailed() }
+
+        // No per-test progress to watch. The batch may take every test's time from the last
+        // runs (a test without history: a whole test timeout) plus one test timeout of slack.
+        // A batch that overruns is killed and its tests run again alone, where the per-test
+        // timeout then names the one that hangs.
+        let budget = Self.budget(for: item.tests, history: batch.history, testTimeout: batch.testTimeout)
+        var output = OutputBuffer()
+        let (end, timedOut) = batch.pump(child, deadline: { batch.start + budget }, handle: { line in
+            batch.log.write(line)
+            output.append(line)
+        })
+        if batch.isInterrupted {
+            return BatchOutcome(record: batch.record(termination: "killed (interrupted)"), unstarted: [], noTestStarted: false)
+        }
+        let record = batch.record(termination: timedOut ? "killed (batch timeout \(Int(budget)) s)" : end.description)
+
+        let (cases, junitProblem) = Self.readCases(junit)
+        // A lone test's files are its own; a batch's shared ones go under
+        // `attachments/batches/batch-N/` and are linked from its failing tests.
+        let artifacts = batch.moveArtifacts(into: item.tests.count == 1
+            ? batch.layout.attemptDirectory(item.tests[0], attempt: item.attempt) : "attachments/batches/batch-\(item.id)")
+        let answered = report(cases, of: batch, artifacts: artifacts)
+
+        // Tests the batch gave no result for.
+        let missing = item.tests.filter { !answered.contains($0) }
+        guard !missing.isEmpty else { return BatchOutcome(record: record, unstarted: [], noTestStarted: false) }
+        if item.tests.count > 1 {
+            // Which of them crashed or hung is not known: run each alone.
+            return BatchOutcome(record: record, unstarted: [], noTestStarted: false, isolate: missing)
+        }
+        let why = timedOut
+            ? "timed out: still running after \(Int(batch.testTimeout)) s (--test-timeout); its process group was killed"
+            : "crashed: the run command ended (\(end)) without a result for this test: \(junitProblem ?? "its JUnit file has no <testcase> matching this id (check that 'run' passes {tests} to the runner and writes {junit})")"
+        let crash = CrashSummary(output: output.text)
+        let failure = FailureMessage(file: crash.file, line: crash.line, message: crash.reason.map { "\(why) — \($0)" } ?? why)
+        batch.report(missing[0], Attempt(
+            number: item.attempt, outcome: timedOut ? .timedOut : .crashed, duration: batch.clock.now() - batch.start,
+            start: batch.start, worker: batch.slot, batch: item.id, failures: [failure], output: output.text,
+            artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)]))
+        return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
+    }
+
+    /// The `<testcase>`s of the batch's JUnit file, or why there are none.
+    private static func readCases(_ junit: URL) -> (cases: [JUnitReader.Case], problem: String?) {
+        guard FileManager.default.fileExists(atPath: junit.path) else { return ([], "it wrote no JUnit file to {junit}") }
+        do {
+            return (try JUnitReader.cases(Data(contentsOf: junit), name: junit.lastPathComponent, machine: nil), nil)
+        } catch {
+            return ([], "its JUnit file could not be read: \(error)")
+        }
+    }
+
+    /// Reports each case matched to a listed id as that test's attempt; returns the ids answered.
+    private func report(_ cases: [JUnitReader.Case], of batch: BatchRun, artifacts: [Artifact]) -> Set<TestID> {
+        let item = batch.item
+        let (matched, unknown) = JUnitMatcher.match(cases, to: item.tests)
+        for c in unknown {
+            batch.log.write(Substring("robotci: JUnit case '\(c.classname)' '\(c.name)' matches no listed test of this batch; ignored"))
+        }
+        var startOfCase = batch.start
+        for (id, c) in matched {
+            guard var attempt = c.record.attempts.first else { continue }
+            attempt.number = item.attempt
+            attempt.worker = batch.slot
+            attempt.batch = item.id
+            attempt.start = startOfCase
+            startOfCase += attempt.duration
+            if let text = c.failureText, !text.isEmpty {
+                if var first = attempt.failures.first, first.file == nil, let location = tracebackLocation(text) {
+                    first.file = location.file
+                    first.line = location.line
+                    attempt.failures[0] = first
+                }
+                attempt.output = attempt.output.isEmpty ? text : attempt.output + "\n" + text
+            }
+            attempt.artifacts = (attempt.outcome == .passed ? [] : artifacts) + [Artifact(kind: .log, path: batch.logPath)]
+            batch.report(id, attempt)
+        }
+        return Set(matched.map(\.0))
+    }
+
+    static func budget(for tests: [TestID], history: Timings, testTimeout: Double) -> Double {
+        if tests.count == 1 { return testTimeout }
+        let known = tests.compactMap { history[$0] }
+        let unknown = tests.count - known.count
+        return min(Double(tests.count), Double(unknown) + 1) * testTimeout + known.reduce(0, +)
+    }
 }

@@ -11,7 +11,7 @@ struct WorkItem: Sendable {
 
 /// The queue all worker slots pull from (work stealing), and the bookkeeping that
 /// decides retries and re-queues. One lock guards it; slots block on its condition.
-final class WorkQueue: @unchecked Sendable {
+final class WorkQueue: BatchSource, @unchecked Sendable {
     private struct Retry {
         var test: TestID
         var attempt: Int
@@ -38,11 +38,12 @@ final class WorkQueue: @unchecked Sendable {
 
     private let estimates: [TestID: Double]
 
-    /// Swift Testing tests run in their own batches (another command line than XCTest's).
-    private let swiftTesting: Set<TestID>
+    /// Tests of different groups never share a batch (`TestDriver.batchGroup`: a bundle's
+    /// Swift Testing tests run with another command line than its XCTest ones).
+    private let group: (TestID) -> Int
 
-    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter, swiftTesting: Set<TestID> = []) {
-        self.swiftTesting = swiftTesting
+    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
+        self.group = group
         self.queue = planned
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
         self.remainingSeconds = planned.reduce(0) { $0 + $1.expected }
@@ -64,23 +65,8 @@ final class WorkQueue: @unchecked Sendable {
                 let r = retries.remove(at: i)
                 return issue(WorkItem(id: 0, tests: [r.test], attempt: r.attempt))
             }
-            if head < queue.count {
-                let pending = queue[head...]
-                var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, slots: slots)
-                var bytes = 0
-                let library = swiftTesting.contains(pending[pending.startIndex].id)
-                for (k, t) in pending.prefix(n).enumerated() {
-                    bytes += t.id.rawValue.utf8.count + 1
-                    if bytes > maxFilterBytes || swiftTesting.contains(t.id) != library { n = max(1, k); break }
-                }
-                let batch = Array(pending.prefix(n))
-                head += n
-                remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
-                if head > 4096 && head * 2 > queue.count {
-                    queue.removeFirst(head)
-                    head = 0
-                }
-                return issue(WorkItem(id: 0, tests: batch.map(\.id), attempt: 1))
+            if let batch = cutNext() {
+                return issue(WorkItem(id: 0, tests: batch, attempt: 1))
             }
             if inFlight == 0 && retries.isEmpty {
                 stopped = true
@@ -91,6 +77,37 @@ final class WorkQueue: @unchecked Sendable {
             condition.wait()
             idleSlots -= 1
         }
+    }
+
+    /// Cuts the next first-run batch off the front of the queue (lock held), nil when empty.
+    private func cutNext() -> [TestID]? {
+        guard head < queue.count else { return nil }
+        let pending = queue[head...]
+        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, slots: slots)
+        var bytes = 0
+        let library = group(pending[pending.startIndex].id)
+        for (k, t) in pending.prefix(n).enumerated() {
+            bytes += t.id.rawValue.utf8.count + 1
+            if bytes > maxFilterBytes || group(t.id) != library { n = max(1, k); break }
+        }
+        let batch = Array(pending.prefix(n))
+        head += n
+        remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
+        if head > 4096 && head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        return batch.map(\.id)
+    }
+
+    /// Every batch, cut now as slots would ask for them one after another (longest first,
+    /// shrinking towards the end): the plan a queue-mode run pushes to Redis.
+    func cutAll() -> [[TestID]] {
+        condition.lock()
+        defer { condition.unlock() }
+        var out: [[TestID]] = []
+        while let batch = cutNext() { out.append(batch) }
+        return out
     }
 
     private func issue(_ item: WorkItem) -> WorkItem {

@@ -125,23 +125,15 @@ struct Engine {
         -> String
     {
         let result = try wait(chain, appear: true, timeout: timeout, op: op)
-        guard result.exists, let id = result.elementID else {
+        try requireOne(result, chain)
+        guard let id = result.elementID else {
             throw .webDriver(code: "no such element", "no matches found for \(describe(chain))")
-        }
-        if result.ambiguous {
-            throw .webDriver(
-                code: "ambiguous",
-                "multiple matching elements found for \(describe(chain)) (\(result.count)); "
-                    + "use .firstMatch or element(boundBy:)")
         }
         return id
     }
 
-    /// Taps the element a query designates with a real pointer (move, press, release at its
-    /// center), waiting up to `timeout` for it to exist and be uncovered. One page round trip
-    /// and one input round trip; WebDriver's element click makes several of each.
-    func tap(_ chain: [QueryStep], timeout: TimeInterval) throws(RobotKitError) {
-        let result = try wait(chain, until: .actionable, timeout: timeout, op: "point")
+    /// Throws unless the query found exactly one element (`unique` selection).
+    private func requireOne(_ result: QueryResult, _ chain: [QueryStep]) throws(RobotKitError) {
         guard result.exists else {
             throw .webDriver(code: "no such element", "no matches found for \(describe(chain))")
         }
@@ -151,6 +143,14 @@ struct Engine {
                 "multiple matching elements found for \(describe(chain)) (\(result.count)); "
                     + "use .firstMatch or element(boundBy:)")
         }
+    }
+
+    /// Taps the element a query designates with a real pointer (move, press, release at its
+    /// center), waiting up to `timeout` for it to exist and be uncovered. One page round trip
+    /// and one input round trip; WebDriver's element click makes several of each.
+    func tap(_ chain: [QueryStep], timeout: TimeInterval) throws(RobotKitError) {
+        let result = try wait(chain, until: .actionable, timeout: timeout, op: "point")
+        try requireOne(result, chain)
         guard let point = result.point else {
             let cover = result.cover.isEmpty ? "" : ": \(result.cover) is on top of it"
             throw .webDriver(code: "element click intercepted", "\(describe(chain)) is not hittable\(cover)")

@@ -59,20 +59,25 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     // MARK: - Waiting
 
     /// Waits until the element exists; true when it does within `timeout` seconds.
+    ///
+    /// Once the test has halted at its first failure this returns true at once, without
+    /// looking, so the robot's `XCTAssertTrue(x.waitForExistence(…))` lines that follow add
+    /// no failures of their own (on Darwin the test method would have ended).
     public func waitForExistence(
         timeout: TimeInterval, function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
-        app.operation("wait for", target, defaultValue: false, function: function, file: file, line: line) {
+        app.operation("wait for", target, defaultValue: app.recorder.isHalted, function: function, file: file, line: line) {
             engine throws(RobotKitError) in
             try engine.wait(chain, appear: true, timeout: timeout, op: "count").satisfied
         }
     }
 
-    /// Waits until the element no longer exists; true when it is gone within `timeout` seconds.
+    /// Waits until the element no longer exists; true when it is gone within `timeout` seconds
+    /// (true at once after the test halted, as ``waitForExistence(timeout:function:file:line:)``).
     public func waitForNonExistence(
         timeout: TimeInterval, function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
-        app.operation("wait for the disappearance of", target, defaultValue: false, function: function, file: file, line: line) {
+        app.operation("wait for the disappearance of", target, defaultValue: app.recorder.isHalted, function: function, file: file, line: line) {
             engine throws(RobotKitError) in
             try engine.wait(chain, appear: false, timeout: timeout, op: "count").satisfied
         }

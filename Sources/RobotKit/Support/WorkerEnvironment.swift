@@ -1,4 +1,5 @@
 import Foundation
+import WorkerContract
 
 /// The `ROBOTCI_*` variables robotci sets for each worker, with the fallbacks used under plain `swift test`.
 public struct WorkerEnvironment: Sendable, Equatable {
@@ -25,17 +26,17 @@ public struct WorkerEnvironment: Sendable, Equatable {
 
     /// Reads the variables from `environment` (the process environment by default).
     public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
-        func int(_ key: String) -> Int? { environment[key].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-        func string(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
-        webDriverPort = int("ROBOTCI_WEBDRIVER_PORT")
-        mockPort = int("ROBOTCI_MOCK_PORT")
-        artifactsDirectory = string("ROBOTCI_ARTIFACTS_DIR").map { URL(fileURLWithPath: $0, isDirectory: true) }
-        attempt = int("ROBOTCI_ATTEMPT") ?? 1
-        workerIndex = int("ROBOTCI_WORKER_INDEX") ?? 0
-        runID = string("ROBOTCI_RUN_ID")
-        webDriverURL = string("ROBOTCI_WEBDRIVER_URL")
-        webDriverPID = int("ROBOTCI_WEBDRIVER_PID").map(Int32.init)
-        browserDirectory = string("ROBOTCI_BROWSER_DIR").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        func int(_ v: WorkerVariable) -> Int? { environment[v.name].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+        func string(_ v: WorkerVariable) -> String? { environment[v.name].flatMap { $0.isEmpty ? nil : $0 } }
+        webDriverPort = int(.webDriverPort)
+        mockPort = int(.mockPort)
+        artifactsDirectory = string(.artifactsDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        attempt = int(.attempt) ?? 1
+        workerIndex = int(.shardIndex) ?? 0
+        runID = string(.runID)
+        webDriverURL = string(.webDriverURL)
+        webDriverPID = int(.webDriverPID).map(Int32.init)
+        browserDirectory = string(.browserDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     /// True when running under `robotci run`.

@@ -1,13 +1,14 @@
 import Foundation
+import WorkerContract
 
 /// Writes a test's artifacts flat into one folder: `steps.json` always; on failure
 /// also `screenshot.png`, `accessibility.txt`, `page.html` and `console.log`.
 enum FailureArtifacts {
-    static let steps = "steps.json"
-    static let screenshot = "screenshot.png"
-    static let accessibility = "accessibility.txt"
-    static let page = "page.html"
-    static let console = "console.log"
+    static let steps = ArtifactFile.steps
+    static let screenshot = ArtifactFile.screenshot
+    static let accessibility = ArtifactFile.accessibility
+    static let page = ArtifactFile.page
+    static let console = ArtifactFile.console
 
     /// Writes what it can; returns one message per artifact that could not be written.
     @discardableResult

@@ -65,7 +65,7 @@ open class UITestCase: XCTestCase {
         }
         app?.terminate()
         app = nil
-        try await serverMock?.stop()
+        try await serverMock?.stopOrThrow()
         serverMock = nil
         serverBaseURL = nil
         try await super.tearDown()
@@ -103,8 +103,7 @@ open class UITestCase: XCTestCase {
         // XCTest on Linux keeps running a test after a failure (its
         // `continueAfterFailure` always reads true); Darwin stops it. Report only the
         // first failure and make RobotKit skip further actions, as Darwin would. RobotKit keeps
-        // its own flag (`stopsAtFirstFailure`, XCUITest's usual setting) because Linux XCTest's `continueAfterFailure` always reads true, so RobotKit keeps
-        // its own flag (`stopsAtFirstFailure`, XCUITest's usual setting).
+        // its own flag (`stopsAtFirstFailure`, XCUITest's usual setting) for this.
         if stopsAtFirstFailure && recorder.hasFailure { return }
         recorder.recordFailure(message: description, file: filePath, line: lineNumber, test: Self.methodName(of: name))
         if stopsAtFirstFailure { recorder.isHalted = true }

@@ -1,4 +1,4 @@
-// Fuzzes the XCTest console path of BatchExecutor: bytes → LineSplitter → XCTestLine,
+// Fuzzes the XCTest console path of BundleDriver: bytes → LineSplitter → XCTestLine,
 // and the whole output → CrashSummary (what a crashed test's report shows).
 //
 // Input: byte 0 chooses how the stream is cut (chunk size, and a small maxLineBytes
@@ -15,7 +15,7 @@ public func fuzzXCTestLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let smallLines = control & 0x80 != 0
     let maxLineBytes = smallLines ? 64 : 1 << 20
 
-    // Split as BatchExecutor does, in chunks as poll() would deliver them.
+    // Split as BatchRun.pump does, in chunks as poll() would deliver them.
     var splitter = LineSplitter(maxLineBytes: maxLineBytes)
     var lines: [Substring] = []
     var start = 0

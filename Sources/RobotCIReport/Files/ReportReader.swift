@@ -1,9 +1,11 @@
 import Foundation
 import RobotCICore
 
-/// Reads what `robotci report --results` is given: a `results.json` or a `results.jsonl`
-/// journal (rebuilt with `RunResult(journal:)`). Errors name the file, and the line for a journal.
-public enum ReportInput {
+/// The one reader of the files robotci writes: a `results.json` (format-checked), a
+/// `results.jsonl` journal (rebuilt with `RunResult(journal:)`), and `timings.json`.
+/// `robotci report`, `robotci merge` and `robotci run` (planning) all read through it.
+/// Errors name the file, and the line for a journal.
+public enum ReportReader {
     public struct Loaded: Sendable {
         public var result: RunResult
         /// True when the input was a journal (so `results.json` is worth writing too).
@@ -17,16 +19,31 @@ public enum ReportInput {
         public let description: String
     }
 
+    /// `timings.json` of a report folder; nil when there is none or it is unreadable (a run
+    /// then plans without history, as on its first run).
+    public static func timings(in directory: URL) -> Timings? {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("timings.json")) else { return nil }
+        return try? JSONDecoder().decode(Timings.self, from: data)
+    }
+
+    /// Reads and checks a `results.json`.
+    public static func results(at url: URL) throws -> RunResult {
+        try results(read(url), path: url.path)
+    }
+
     /// Loads `url`: a journal when its name ends in `.jsonl`, a `results.json` otherwise.
     public static func load(_ url: URL) throws -> Loaded {
-        let data: Data
+        let data = try read(url)
+        if url.pathExtension.lowercased() == "jsonl" { return try journal(data, path: url.path) }
+        return Loaded(result: try results(data, path: url.path), fromJournal: false, warnings: [])
+    }
+
+    private static func read(_ url: URL) throws -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             throw Error(description: "cannot read \(url.path): \((error as NSError).localizedDescription)")
         }
-        if url.pathExtension.lowercased() == "jsonl" { return try journal(data, path: url.path) }
-        return Loaded(result: try results(data, path: url.path), fromJournal: false, warnings: [])
     }
 
     private struct FormatProbe: Decodable { var format: String? }

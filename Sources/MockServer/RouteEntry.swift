@@ -2,7 +2,7 @@
 public typealias RouteHandler = @Sendable (MockRequest) async throws -> MockResponse
 
 /// A registered route: what it matches and how it answers.
-struct Route: Sendable {
+struct RouteEntry: Sendable {
     /// How a route produces its response.
     enum Responder: Sendable {
         /// A static response, encoded once and written straight from the event loop.

@@ -32,26 +32,26 @@ final class ReportInputTests: XCTestCase {
         let run = ReportFixtures.mixedRun()
         let url = dir.appendingPathComponent("results.json")
         try JSONEncoder().encode(run).write(to: url)
-        let loaded = try ReportInput.load(url)
+        let loaded = try ReportReader.load(url)
         XCTAssertEqual(loaded.result, run)
         XCTAssertFalse(loaded.fromJournal)
     }
 
     func testForeignJSONIsRejectedNamingTheFile() throws {
         let url = try file("other.json", #"{"format":"something-else","tests":[]}"#)
-        XCTAssertThrowsError(try ReportInput.load(url)) { error in
+        XCTAssertThrowsError(try ReportReader.load(url)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains(url.path), text)
             XCTAssertTrue(text.contains("something-else") && text.contains(RunResult.formatName), text)
         }
         let notJSON = try file("junk.json", "<testsuites/>")
-        XCTAssertThrowsError(try ReportInput.load(notJSON)) { XCTAssertTrue("\($0)".contains(notJSON.path)) }
+        XCTAssertThrowsError(try ReportReader.load(notJSON)) { XCTAssertTrue("\($0)".contains(notJSON.path)) }
     }
 
     func testJournalRebuildsTheRun() throws {
         let run = ReportFixtures.mixedRun()
         let url = try file("results.jsonl", try journalLines(run).joined(separator: "\n") + "\n")
-        let loaded = try ReportInput.load(url)
+        let loaded = try ReportReader.load(url)
         XCTAssertTrue(loaded.fromJournal)
         XCTAssertEqual(loaded.result.counts, run.counts)
         XCTAssertEqual(loaded.result.tests.map(\.id), run.tests.map(\.id))
@@ -62,7 +62,7 @@ final class ReportInputTests: XCTestCase {
         var lines = try journalLines(ReportFixtures.mixedRun())
         lines[3] = #"{"type":"attempt","test":42}"#
         let url = try file("results.jsonl", lines.joined(separator: "\n") + "\n")
-        XCTAssertThrowsError(try ReportInput.load(url)) { error in
+        XCTAssertThrowsError(try ReportReader.load(url)) { error in
             XCTAssertTrue("\(error)".hasPrefix("\(url.path):4: corrupt journal entry"), "\(error)")
         }
     }
@@ -70,7 +70,7 @@ final class ReportInputTests: XCTestCase {
     func testUnterminatedLastLineOfAKilledRunIsIgnoredWithAWarning() throws {
         let lines = try journalLines(ReportFixtures.mixedRun()).dropLast()  // no `finished`
         let url = try file("results.jsonl", lines.joined(separator: "\n") + "\n" + #"{"type":"attem"#)
-        let loaded = try ReportInput.load(url)
+        let loaded = try ReportReader.load(url)
         XCTAssertEqual(loaded.warnings.count, 1)
         XCTAssertTrue(loaded.result.metadata.interrupted)
         XCTAssertEqual(loaded.result.tests.count, ReportFixtures.mixedRun().tests.count)

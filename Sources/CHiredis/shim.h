@@ -1,0 +1,4 @@
+#ifndef ROBOTCI_CHIREDIS_SHIM_H
+#define ROBOTCI_CHIREDIS_SHIM_H
+#include <hiredis/hiredis.h>
+#endif

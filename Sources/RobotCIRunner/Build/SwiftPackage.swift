@@ -1,0 +1,40 @@
+import Foundation
+import RobotCICore
+
+/// Builds a SwiftPM package's tests and finds its test bundle.
+struct SwiftPackage {
+    let path: String
+    let configuration: String
+    let extraArguments: [String]
+
+    private var swift: String { which("swift") ?? "/usr/bin/swift" }
+
+    /// `swift build --build-tests`, echoing the compiler's output; throws on failure.
+    func build(echo: @escaping (String) -> Void) throws {
+        let args = ["build", "--build-tests", "--package-path", path, "-c", configuration] + extraArguments
+        let (termination, _) = try runCaptured(swift, args, echo: echo)
+        guard termination == .exited(0) else { throw RunnerError.buildFailed(path) }
+    }
+
+    /// The bundle in `.build/<configuration>/` (found without running SwiftPM when possible).
+    func findBundle() throws -> TestBundle {
+        let fm = FileManager.default
+        let candidates = [
+            "\(path)/.build/\(configuration)",
+        ]
+        var binDir = candidates.first { fm.fileExists(atPath: $0) }
+        if binDir == nil {
+            let (t, out) = try runCaptured(swift, ["build", "--show-bin-path", "--package-path", path, "-c", configuration] + extraArguments)
+            if t == .exited(0) { binDir = out.split(separator: "\n").last.map(String.init) }
+        }
+        guard let dir = binDir, let entries = try? fm.contentsOfDirectory(atPath: dir) else {
+            throw RunnerError.noTestBundle("\(path)/.build/\(configuration)")
+        }
+        let bundles = entries.filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
+        guard let name = bundles.first ?? entries.first(where: { $0.hasSuffix(".xctest") }) else {
+            throw RunnerError.noTestBundle(dir)
+        }
+        let full = URL(fileURLWithPath: dir).appendingPathComponent(name).standardizedFileURL.path
+        return TestBundle(path: full, workingDirectory: URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+}

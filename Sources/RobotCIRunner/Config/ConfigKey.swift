@@ -1,0 +1,234 @@
+import Foundation
+import RobotCICore
+import RobotCIQueue
+
+/// One configuration key, described once: its name (the flag `--name`, the YAML key `name`,
+/// the environment variable `ROBOTCI_NAME`), its type, its default and help, and how a value
+/// is checked and stored in `RunConfiguration`. The YAML and environment loader, the flags'
+/// help text, `robotci config` and the README's table all come from `ConfigKey.all`.
+///
+/// A new key: a property in `RunConfiguration`, an entry in `ConfigKey.all`, and (when it has
+/// a flag) an `@Option` in `RunOptions` whose help is `ConfigKey.help(name)`; a test fails
+/// when the flag, the sample `config/robotci.yml` or the README's table is missing it.
+public struct ConfigKey: @unchecked Sendable {
+    /// How a key's value is written (for the docs; the parser checks it).
+    public enum Kind: Sendable { case string, int, number, bool, list }
+
+    /// How `robotci run`/`list` take it on the command line.
+    public enum Flag: Sendable, Equatable {
+        /// `--name VALUE` (`VALUE` names it in the docs); `repeated`: may be given several times.
+        case option(String, repeated: Bool = false)
+        /// `--name` alone turns it on.
+        case toggle
+        /// YAML and environment only.
+        case none
+    }
+
+    public let name: String
+    public let kind: Kind
+    public let flag: Flag
+    /// The default as the docs show it.
+    public let defaultText: String
+    public let help: String
+    /// Checks `value` (from `source`, e.g. "robotci.yml:3 key 'shards'") and stores it.
+    /// (Immutable closures over key paths: the table is safe to share.)
+    let store: (ConfigValue, inout RunConfiguration) throws -> Void
+
+    /// `ROBOTCI_` + the name upper-cased, `-` → `_`.
+    public var environmentName: String { "ROBOTCI_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+
+    /// Checks and stores `value` given by `source` into `config`.
+    public func apply(_ value: ConfigLoader.Value, source: String, to config: inout RunConfiguration) throws {
+        try store(ConfigValue(key: name, value: value, source: source), &config)
+    }
+}
+
+/// A value as given for one key, with the typed readings every key shares; errors name the
+/// source and the key.
+struct ConfigValue {
+    let key: String
+    let value: ConfigLoader.Value
+    let source: String
+
+    func fail(_ message: String) -> ConfigError { ConfigError("\(source): \(message)") }
+
+    func scalar() throws -> String {
+        guard case .scalar(let s) = value else { throw fail("'\(key)' takes one value, not a list") }
+        return s
+    }
+
+    func int(min: Int = 0) throws -> Int {
+        let s = try scalar()
+        guard let n = Int(s), n >= min else { throw fail("'\(key)' must be an integer ≥ \(min), got '\(s)'") }
+        return n
+    }
+
+    func seconds() throws -> Double {
+        let s = try scalar()
+        guard let n = Double(s), n > 0 else { throw fail("'\(key)' must be a positive number of seconds, got '\(s)'") }
+        return n
+    }
+
+    func bool() throws -> Bool {
+        let s = try scalar().lowercased()
+        switch s {
+        case "true", "yes", "1", "on": return true
+        case "false", "no", "0", "off": return false
+        default: throw fail("'\(key)' must be true or false, got '\(s)'")
+        }
+    }
+
+    func command() throws -> String {
+        let s = try scalar().trimmingCharacters(in: .whitespaces)
+        guard !s.isEmpty else { throw fail("'\(key)' needs a shell command") }
+        return s
+    }
+
+    /// One of `choices`, else an error that lists them (`meaning` explains each, optional).
+    func choice(_ choices: [String], meaning: String? = nil) throws -> String {
+        let s = try scalar()
+        guard choices.contains(s) else {
+            let listed = meaning ?? choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
+            throw fail("'\(key)' must be \(listed), got '\(s)'")
+        }
+        return s
+    }
+
+    /// A scalar is a one-element list.
+    func list() -> [String] {
+        switch value {
+        case .list(let l): return l
+        case .scalar(let s): return [s]
+        }
+    }
+}
+
+extension ConfigKey {
+    private init(_ name: String, _ kind: Kind, flag: Flag, default defaultText: String, help: String,
+                 store: @escaping (ConfigValue, inout RunConfiguration) throws -> Void) {
+        self.name = name
+        self.kind = kind
+        self.flag = flag
+        self.defaultText = defaultText
+        self.help = help
+        self.store = store
+    }
+
+    /// Every key robotci understands, in the order the docs list them.
+    public static let all: [ConfigKey] = [
+        ConfigKey("package", .string, flag: .option("PATH"), default: "`.`", help: "SwiftPM package under test (or the folder `driver: command` runs in)") {
+            $1.package = try $0.scalar()
+        },
+        ConfigKey("shards", .int, flag: .option("N"), default: "cores", help: "worker shards in parallel") {
+            $1.shards = try $0.int(min: 1)
+        },
+        ConfigKey("retries", .int, flag: .option("N"), default: "2", help: "extra attempts for a failing / crashing / hanging test; it re-runs alone, on another shard when one is free") {
+            $1.retries = try $0.int()
+        },
+        ConfigKey("test-timeout", .number, flag: .option("S"), default: "300", help: "seconds a test may run; then its process group is killed and it is `timedOut`") {
+            $1.testTimeout = try $0.seconds()
+        },
+        ConfigKey("report-dir", .string, flag: .option("DIR"), default: "`robotci-report`", help: "where the report goes") {
+            $1.reportDir = try $0.scalar()
+        },
+        ConfigKey("history", .string, flag: .option("FILE"), default: "`<report-dir>/history.json`",
+                  help: "the last 30 runs of every test, read and updated (point it at a CI cache)") {
+            let v = try $0.scalar()
+            guard !v.isEmpty else { throw $0.fail("'history' needs a file path (e.g. .cache/robotci-history.json)") }
+            $1.history = v
+        },
+        ConfigKey("skip-build", .bool, flag: .toggle, default: "off", help: "use the last build") {
+            $1.skipBuild = try $0.bool()
+        },
+        ConfigKey("filter", .list, flag: .option("REGEX", repeated: true), default: "all", help: "keep tests whose id (`Module.Class/test`) matches (repeatable)") {
+            $1.filter = $0.list()
+        },
+        ConfigKey("skip", .list, flag: .option("REGEX", repeated: true), default: "none", help: "drop tests whose id matches (repeatable)") {
+            $1.skip = $0.list()
+        },
+        ConfigKey("fail-on-flaky", .bool, flag: .toggle, default: "off", help: "flaky tests make the run fail") {
+            $1.failOnFlaky = try $0.bool()
+        },
+        ConfigKey("partition", .string, flag: .option("K/N"), default: "—", help: "run this machine's share (see *Running on many machines*)") { value, config in
+            let text = try value.scalar()
+            do { config.partition = try Partition(parsing: text) } catch let e as ConfigError { throw value.fail(e.message) }
+        },
+        ConfigKey("partition-count", .int, flag: .option("N"), default: "—", help: "N for a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` gives K)") {
+            $1.partitionCount = try $0.int(min: 1)
+        },
+        ConfigKey("reporter", .string, flag: .option("R"), default: "auto", help: "`github` annotations and job summary, `plain`, or `auto`") {
+            $1.reporter = try $0.choice(["github", "plain", "auto"])
+        },
+        ConfigKey("base-port", .int, flag: .option("P"), default: "OS-assigned", help: "shard *i* gets ports P+2i (mock) and P+2i+1 (browser driver)") { value, config in
+            let port = try value.int(min: 1024)
+            guard port < 65000 else { throw value.fail("'base-port' must be below 65000") }
+            config.basePort = port
+        },
+        ConfigKey("configuration", .string, flag: .option("C"), default: "`debug`", help: "`swift build -c`: debug or release") {
+            $1.buildConfiguration = try $0.choice(["debug", "release"])
+        },
+        ConfigKey("max-batch-size", .int, flag: .option("N"), default: "2000", help: "most tests per worker process (1 = a process per test)") {
+            $1.maxBatchSize = try $0.int(min: 1)
+        },
+        ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://HOST:PORT/NAME`: pull batches from a queue shared by many machines (see *One queue for many machines*)") { value, config in
+            let text = try value.scalar()
+            do { _ = try QueueAddress(parsing: text) } catch let e as QueueError { throw value.fail(e.message) }
+            config.queue = text
+        },
+        ConfigKey("queue-lease-timeout", .number, flag: .option("S"), default: "30", help: "seconds a silent machine keeps its batches before they run elsewhere") {
+            $1.queueLeaseTimeout = try $0.seconds()
+        },
+        ConfigKey("quarantine", .list, flag: .none, default: "none", help: "regexes of tests that run and are reported but never fail the build") {
+            $1.quarantine = $0.list()
+        },
+        ConfigKey("build-arguments", .list, flag: .none, default: "none", help: "extra `swift build` arguments") {
+            $1.buildArguments = $0.list()
+        },
+        ConfigKey("driver", .string, flag: .none, default: "`swift`", help: "`swift` (XCTest and Swift Testing) or `command` (any runner that writes JUnit)") { value, config in
+            let name = try value.choice(RunConfiguration.Driver.allCases.map(\.rawValue),
+                                        meaning: "swift (XCTest and Swift Testing) or command (any runner that writes JUnit)")
+            config.driver = RunConfiguration.Driver(rawValue: name) ?? .swift
+        },
+        ConfigKey("list", .string, flag: .none, default: "—", help: "`driver: command`: prints the test ids, one per line") {
+            $1.listCommand = try $0.command()
+        },
+        ConfigKey("run", .string, flag: .none, default: "—", help: "`driver: command`: runs `{tests}` and writes JUnit to `{junit}`") { value, config in
+            let command = try value.command()
+            for placeholder in ["{tests}", "{junit}"] where !command.contains(placeholder) {
+                throw value.fail("the 'run' command must contain \(placeholder) (robotci puts the batch's test ids in {tests} and reads JUnit from {junit}), got '\(command)'")
+            }
+            config.runCommand = command
+        },
+        ConfigKey("build", .string, flag: .none, default: "—", help: "`driver: command`: runs once before listing") {
+            $1.buildCommand = try $0.command()
+        },
+        ConfigKey("test-separator", .string, flag: .none, default: "space", help: "`driver: command`: what joins the quoted ids in `{tests}`") {
+            $1.testSeparator = try $0.scalar()
+        },
+    ]
+
+    /// Keys by name.
+    public static let byName: [String: ConfigKey] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+    /// The flag's help text, from the key's description (for `RunOptions`).
+    public static func help(_ name: String) -> String {
+        guard let key = byName[name] else { return "" }
+        return "\(key.help.replacingOccurrences(of: "`", with: "")) (config: \(name); default: \(key.defaultText.replacingOccurrences(of: "`", with: "")))."
+    }
+
+    /// The README's table of keys (flag, key, default, meaning).
+    public static func markdownTable() -> String {
+        var lines = ["| flag | config key | default | meaning |", "|---|---|---|---|"]
+        for key in all {
+            let flag: String
+            switch key.flag {
+            case .option(let value, _): flag = "`--\(key.name) \(value)`"
+            case .toggle: flag = "`--\(key.name)`"
+            case .none: flag = "—"
+            }
+            lines.append("| \(flag) | `\(key.name)` | \(key.defaultText) | \(key.help) |")
+        }
+        lines.append("| `--config FILE` | — | `robotci.yml` if present | YAML config |")
+        return lines.joined(separator: "\n")
+    }
+}

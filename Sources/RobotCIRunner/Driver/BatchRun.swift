@@ -1,0 +1,151 @@
+import Foundation
+import RobotCICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One batch on one worker slot, and what every driver shares to run it: the worker
+/// environment, the batch's artifacts folder, its log, spawning the child and pumping its
+/// output, moving artifacts into the report, and where finished attempts go.
+final class BatchRun {
+    let item: WorkItem
+    let slot: Int
+    let ports: PortAllocator.SlotPorts
+    /// The worker environment (`ROBOTCI_*`); a driver may add to it before `spawn`.
+    var environment: [String: String]
+    /// `ROBOTCI_ARTIFACTS_DIR`: files a test leaves here become its attempt's artifacts.
+    let artifactsDirectory: URL
+    /// Relative path (in the report) of the batch's full log.
+    let logPath: String
+    let log: BatchLog
+    /// When the batch started (run clock).
+    let start: Double
+    let testTimeout: Double
+    /// Durations from the last runs (`timings.json`).
+    let history: Timings
+    let clock: RunClock
+    let layout: ReportLayout
+    private let router: AttemptRouter
+
+    /// How the child ended, once `pump` returned.
+    private(set) var ended: (end: ChildProcess.Termination, timedOut: Bool)?
+
+    init(item: WorkItem, slot: Int, ports: PortAllocator.SlotPorts, environment: [String: String], artifactsDirectory: URL,
+         logPath: String, log: BatchLog, start: Double, testTimeout: Double, history: Timings, clock: RunClock,
+         layout: ReportLayout, router: AttemptRouter) {
+        self.item = item
+        self.slot = slot
+        self.ports = ports
+        self.environment = environment
+        self.artifactsDirectory = artifactsDirectory
+        self.logPath = logPath
+        self.log = log
+        self.start = start
+        self.testTimeout = testTimeout
+        self.history = history
+        self.clock = clock
+        self.layout = layout
+        self.router = router
+    }
+
+    var isInterrupted: Bool { RunInterruption.shared.isInterrupted }
+
+    /// A finished attempt of one of the batch's tests: journal, progress, retry decision.
+    func report(_ test: TestID, _ attempt: Attempt) {
+        router.attemptFinished(test, attempt)
+    }
+
+    /// Starts the batch's process with `environment`; nil (logged) when it cannot start.
+    func spawn(_ command: (executable: String, arguments: [String]), workingDirectory: String) -> ChildProcess? {
+        do {
+            return try ChildProcess(executable: command.executable, arguments: command.arguments, environment: environment,
+                                    workingDirectory: workingDirectory)
+        } catch {
+            log.write(Substring("robotci: \(error)"))
+            return nil
+        }
+    }
+
+    /// The batch's record with how it ended.
+    func record(termination: String) -> BatchRecord {
+        BatchRecord(id: item.id, worker: slot, start: start, end: clock.now(), tests: item.tests,
+                    termination: termination, mockPort: ports.mock, webDriverPort: ports.webDriver)
+    }
+
+    /// The outcome of a batch whose process could not start: every test goes back.
+    func spawnFailed() -> BatchOutcome {
+        BatchOutcome(record: record(termination: "spawn failed"), unstarted: item.tests, noTestStarted: true)
+    }
+
+    /// Reads the child's merged output line by line until EOF (or until it is gone), killing
+    /// its process group once `deadline()` (re-read on every wakeup) has passed.
+    @discardableResult
+    func pump(_ child: ChildProcess, deadline: () -> Double, handle: (Substring) -> Void) -> (end: ChildProcess.Termination, timedOut: Bool) {
+        var splitter = LineSplitter()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var exitedAt: Double?
+        var killedAt: Double?
+        var timedOut = false
+        readLoop: while true {
+            let now = clock.now()
+            // After the process is gone (or killed), give late output a moment, then stop:
+            // something outside the process group may still hold the pipe open.
+            if let end = killedAt ?? exitedAt, now - end > 1.0 { break }
+            let deadline = deadline()
+            if killedAt == nil && exitedAt == nil && now >= deadline {
+                timedOut = true
+                child.killGroup()
+                killedAt = now
+                continue
+            }
+            let wait = killedAt == nil && exitedAt == nil ? min(deadline - now, 0.2) : 0.1
+            var pfd = pollfd(fd: child.outputFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32(max(1, wait * 1000)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if ready == 0 {
+                if exitedAt == nil, child.tryWait() != nil { exitedAt = clock.now() }
+                continue
+            }
+            let n = read(child.outputFD, &buffer, buffer.count)
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break readLoop
+            }
+            if n == 0 { break }  // EOF: every writer is gone.
+            buffer.withUnsafeBufferPointer { all in
+                splitter.feed(UnsafeBufferPointer(rebasing: all[0..<n]), handle)
+            }
+        }
+        splitter.finish(handle)
+        let result = (child.wait(), timedOut)
+        ended = result
+        ChildRegistry.shared.reapStrays()
+        return result
+    }
+
+    /// Moves the files a test left in the artifacts folder into its attempt folder.
+    func collectArtifacts(of test: TestID) -> [Artifact] {
+        moveArtifacts(into: layout.attemptDirectory(test, attempt: item.attempt))
+    }
+
+    /// Moves every file of the artifacts folder into `relative` (inside the report folder).
+    func moveArtifacts(into relative: String) -> [Artifact] {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: artifactsDirectory.path), !names.isEmpty else { return [] }
+        let target = layout.directory.appendingPathComponent(relative)
+        try? fm.createDirectory(at: target, withIntermediateDirectories: true)
+        var artifacts: [Artifact] = []
+        for name in names.sorted() {
+            let destination = target.appendingPathComponent(name)
+            try? fm.removeItem(at: destination)
+            guard (try? fm.moveItem(at: artifactsDirectory.appendingPathComponent(name), to: destination)) != nil else { continue }
+            artifacts.append(Artifact(kind: ArtifactKind(fileName: name), path: "\(relative)/\(name)"))
+        }
+        return artifacts
+    }
+}

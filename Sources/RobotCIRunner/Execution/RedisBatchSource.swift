@@ -1,0 +1,167 @@
+import Foundation
+import RobotCICore
+import RobotCIQueue
+
+/// Batches leased from the shared Redis queue (`--queue`), for this machine's slots.
+/// Leases are extended by a heartbeat thread while their batches run. When Redis stays
+/// unreachable after the back-off, the source is *lost*: slots get no new work, the
+/// batches already running finish into this machine's journal, and the run ends.
+final class RedisBatchSource: BatchSource, @unchecked Sendable {
+    let queue: RedisQueue
+    let maxRetries: Int
+    private let condition = NSCondition()
+    private var nextLocalID = 0
+    /// Local batch id → queue batch id, for batches this machine runs now.
+    private var held: [Int: Int] = [:]
+    private var records: [Int: BatchRecord] = [:]
+    private var launchFailures: [TestID: Int] = [:]
+    private var stopped = false
+    private var finished = false
+    private(set) var lost: QueueError?
+    /// Batches this machine leased (a run that leased none and lost Redis exits 2).
+    private(set) var leasedCount = 0
+    private var heartbeatThread: Thread?
+
+    /// Whether a test is quarantined (stored with its results, for the merged report).
+    let quarantine: @Sendable (TestID) -> Bool
+
+    init(queue: RedisQueue, maxRetries: Int, quarantine: @escaping @Sendable (TestID) -> Bool) {
+        self.queue = queue
+        self.maxRetries = maxRetries
+        self.quarantine = quarantine
+    }
+
+    /// Starts extending this machine's leases every third of the lease timeout.
+    func startHeartbeat() {
+        let interval = max(0.05, queue.leaseTimeout / 3)
+        let thread = Thread { [weak self] in
+            while let self, self.beat() {
+                Thread.sleep(forTimeInterval: interval)
+            }
+        }
+        thread.name = "robotci-queue-heartbeat"
+        thread.stackSize = 1 << 20
+        heartbeatThread = thread
+        thread.start()
+    }
+
+    /// One heartbeat; false once the run is over or the queue is lost.
+    private func beat() -> Bool {
+        let ids: [Int] = condition.withLock { finished || lost != nil ? [] : Array(held.values) }
+        if condition.withLock({ finished || lost != nil }) { return false }
+        do {
+            try queue.heartbeat(ids)
+        } catch {
+            markLost(error)
+            return false
+        }
+        return true
+    }
+
+    private func markLost(_ error: Error) {
+        let message = (error as? QueueError) ?? QueueError("\(error)")
+        let first: Bool = condition.withLock {
+            guard lost == nil else { return false }
+            lost = message
+            condition.broadcast()
+            return true
+        }
+        if first {
+            let running = condition.withLock { held.count }
+            FileHandle.standardError.write(Data(("robotci: error: \(message.message); no more batches are leased: "
+                + "finishing the \(running) running, their results go to this machine's journal\n").utf8))
+        }
+    }
+
+    private var isLost: Bool { condition.withLock { lost != nil } }
+
+    func next(worker: Int) -> WorkItem? {
+        while true {
+            if condition.withLock({ stopped || lost != nil }) { return nil }
+            let lease: RedisQueue.Lease
+            do { lease = try queue.lease() } catch {
+                markLost(error)
+                return nil
+            }
+            switch lease {
+            case .done:
+                return nil
+            case .wait:
+                condition.withLock { _ = condition.wait(until: Date().addingTimeInterval(0.2)) }
+            case .batch(let id, let batch):
+                return condition.withLock {
+                    let local = nextLocalID
+                    nextLocalID += 1
+                    held[local] = id
+                    leasedCount += 1
+                    return WorkItem(id: local, tests: batch.tests, attempt: batch.attempt)
+                }
+            }
+        }
+    }
+
+    func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
+        if isLost { return false }
+        let stopping = condition.withLock { stopped }
+        let retry = attempt.outcome.isFailure && attempt.number <= maxRetries && !stopping
+            ? QueuedBatch(tests: [test], attempt: attempt.number + 1, avoid: queue.machine) : nil
+        do {
+            let stored = try queue.record(test, quarantined: quarantine(test), attempt: attempt, retry: retry)
+            return stored && retry != nil
+        } catch {
+            markLost(error)
+            return false
+        }
+    }
+
+    func batchFinished(_ record: BatchRecord) {
+        condition.withLock { records[record.id] = record }
+    }
+
+    func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID]) -> [TestID] {
+        var givenUp: [TestID] = []
+        var requeue: [TestID] = []
+        let (id, record, stopping): (Int?, BatchRecord?, Bool) = condition.withLock {
+            for test in unstarted {
+                if noTestStarted {
+                    launchFailures[test, default: 0] += 1
+                    if launchFailures[test, default: 0] >= 2 { givenUp.append(test); continue }
+                }
+                requeue.append(test)
+            }
+            return (held.removeValue(forKey: item.id), records.removeValue(forKey: item.id), stopped)
+        }
+        // Interrupted: no ack, so the lease expires and another machine runs the batch.
+        guard let id, let record, !stopping, !isLost else { return givenUp }
+        var leftovers: [QueuedBatch] = []
+        if !requeue.isEmpty {
+            // A retry's leftovers run alone, like local retries; first runs stay one batch.
+            if item.attempt > 1 {
+                leftovers += requeue.map { QueuedBatch(tests: [$0], attempt: item.attempt) }
+            } else {
+                leftovers.append(QueuedBatch(tests: requeue, attempt: item.attempt))
+            }
+        }
+        leftovers += isolate.map { QueuedBatch(tests: [$0], attempt: item.attempt) }
+        do {
+            try queue.ack(id, record: record, leftovers: leftovers)
+        } catch {
+            markLost(error)
+        }
+        return givenUp
+    }
+
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
+
+    /// Ends the heartbeat and tells the queue this machine left (metadata for the lanes).
+    func close(_ metadata: RunMetadata) {
+        condition.withLock { finished = true }
+        guard !isLost else { return }
+        do { try queue.leave(metadata) } catch { markLost(error) }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lets the signal handler stop the work queue once there is one.
+final class StopSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var queue: BatchSource?
+
+    func attach(_ queue: BatchSource) {
+        lock.withLock { self.queue = queue }
+        if RunInterruption.shared.isInterrupted { queue.stop() }
+    }
+
+    func stop() { lock.withLock { queue }?.stop() }
+}
+
+/// Turns SIGINT/SIGTERM into a callback (the default action would leave children behind).
+final class SignalTrap {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                FileHandle.standardError.write(Data("\nrobotci: interrupted; stopping workers and writing a partial report…\n".utf8))
+                handler()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for s in sources { s.cancel() }
+        sources.removeAll()
+    }
+}

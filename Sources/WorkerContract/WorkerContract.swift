@@ -1,0 +1,80 @@
+/// What robotci and the code that runs inside its worker processes (RobotKit, MockServer,
+/// any test) agree on: the environment robotci sets for each batch, the files a test leaves
+/// in its artifacts folder, and what kind of artifact each file is. One place, no
+/// dependencies, so the runner, RobotKit, MockServer and the report read the same names.
+
+/// The `ROBOTCI_*` variables robotci sets for every batch process (DESIGN.md "the worker protocol").
+public enum WorkerVariable: String, CaseIterable, Sendable {
+    /// 0..shards-1, stable for a shard across its processes.
+    case shardIndex = "ROBOTCI_WORKER_INDEX"
+    /// The shard's mock-server port (`MockServer.create()` listens there).
+    case mockPort = "ROBOTCI_MOCK_PORT"
+    /// The shard's browser-driver port.
+    case webDriverPort = "ROBOTCI_WEBDRIVER_PORT"
+    /// The shard's warm chromedriver (kept across the shard's batches), when robotci runs one.
+    case webDriverURL = "ROBOTCI_WEBDRIVER_URL"
+    /// That chromedriver's process id.
+    case webDriverPID = "ROBOTCI_WEBDRIVER_PID"
+    /// A folder that lives as long as the shard's chromedriver (RobotKit keeps the shared
+    /// browser's session there).
+    case browserDirectory = "ROBOTCI_BROWSER_DIR"
+    /// Where a test leaves its artifacts (flat; robotci moves them into the report).
+    case artifactsDirectory = "ROBOTCI_ARTIFACTS_DIR"
+    /// 1 for a test's first run, 2… for retries.
+    case attempt = "ROBOTCI_ATTEMPT"
+    /// Unique per robotci run.
+    case runID = "ROBOTCI_RUN_ID"
+    /// `driver: command`: where the batch's runner must write JUnit XML.
+    case junitPath = "ROBOTCI_JUNIT_PATH"
+
+    /// The variable's name in the environment.
+    public var name: String { rawValue }
+}
+
+/// File names RobotKit and MockServer write into `ROBOTCI_ARTIFACTS_DIR`.
+public enum ArtifactFile {
+    /// Every robot step of the test (always written).
+    public static let steps = "steps.json"
+    /// The requests the test's mock server received.
+    public static let mockRequests = "mock-requests.json"
+    /// The page at the failure.
+    public static let screenshot = "screenshot.png"
+    /// The accessibility tree at the failure.
+    public static let accessibility = "accessibility.txt"
+    /// The page's HTML at the failure.
+    public static let page = "page.html"
+    /// The browser console at the failure.
+    public static let console = "console.log"
+}
+
+/// What an artifact is, for the report (how it is shown, whether it is inlined).
+public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
+    case steps, mock, accessibility, console, screenshot, html, log, other
+
+    /// The kind a file a test left stands for, by its name.
+    public init(fileName original: String) {
+        let name = original.lowercased()
+        switch name {
+        case ArtifactFile.steps: self = .steps
+        case ArtifactFile.mockRequests: self = .mock
+        case ArtifactFile.accessibility: self = .accessibility
+        case ArtifactFile.console: self = .console
+        default:
+            if name.hasSuffix(".png") || name.hasSuffix(".jpg") || name.hasSuffix(".jpeg") {
+                self = .screenshot
+            } else if name.hasSuffix(".html") {
+                self = .html
+            } else if name.hasSuffix(".log") {
+                self = .log
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    /// A kind a newer robotci wrote reads as `other` (the file is still linked).
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        self = ArtifactKind(rawValue: text) ?? .other
+    }
+}

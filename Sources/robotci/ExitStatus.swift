@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import MockServer
+import RobotCICore
+import RobotCIReport
+import RobotCIRunner
+
+/// robotci's exit codes, and the one mapping from an error to a message and a code:
+/// 0 nothing failed, 1 a test failed (a result, never an error), 2 usage, configuration, build
+/// or input errors (every error robotci raises), 130 interrupted.
+enum ExitStatus {
+    static let usage: Int32 = 2
+
+    /// The code an error ends robotci with.
+    static func code(for error: any Error) -> Int32 {
+        switch error {
+        case let e as RunnerError: return e.exitCode
+        case let e as ExitCode: return e.rawValue
+        default: return usage
+        }
+    }
+
+    /// What robotci prints for an error (after `robotci: error: `).
+    static func message(for error: any Error) -> String {
+        switch error {
+        case let e as ConfigError: return e.message
+        case let e as MergeError: return e.message
+        default: return "\(error)"
+        }
+    }
+
+    /// Runs a command's body: its result is the exit code; an error is printed as
+    /// `<prefix>: error: <message>` and ends robotci with its code.
+    static func run(_ prefix: String = "robotci", _ body: () throws -> Int32) -> Never {
+        do {
+            exit(try body())
+        } catch {
+            FileHandle.standardError.write(Data("\(prefix): error: \(message(for: error))\n".utf8))
+            exit(code(for: error))
+        }
+    }
+
+    /// The same for async bodies.
+    static func run(_ prefix: String = "robotci", _ body: () async throws -> Int32) async -> Never {
+        do {
+            exit(try await body())
+        } catch {
+            FileHandle.standardError.write(Data("\(prefix): error: \(message(for: error))\n".utf8))
+            exit(code(for: error))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+
+/// `robotci config`: the configuration keys are described once (`ConfigKey.all`); the flags,
+/// the README's table and `robotci config` must all follow from that list.
+final class ConfigCommandEndToEndTests: XCTestCase {
+    /// Rows of `robotci config --keys`: (flag column, key).
+    private func keyRows() throws -> [(flag: String, key: String)] {
+        let r = try E2E.run(["config", "--keys"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.stdout.split(separator: "\n").dropFirst(2).compactMap { line in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, cells[1] != "—" else { return nil }
+            return (cells[0], cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")))
+        }
+    }
+
+    func testEveryKeyWithAFlagIsAcceptedAsThatFlagAndReportedAsItsSource() throws {
+        let samples = ["N": "3", "S": "7", "PATH": ".", "DIR": "out", "REGEX": "Mod.A/.*", "K/N": "1/2", "R": "plain",
+                       "P": "20000", "C": "release", "URL": "redis://127.0.0.1:6379/run-1"]
+        let rows = try keyRows()
+        XCTAssertGreaterThanOrEqual(rows.count, 20, "the table lists every key")
+        var flagged = 0
+        for (flag, key) in rows where flag != "—" {
+            let parts = flag.trimmingCharacters(in: CharacterSet(charactersIn: "`")).split(separator: " ").map(String.init)
+            XCTAssertEqual(parts[0], "--\(key)", "a key's flag has its name")
+            var args = ["config", parts[0]]
+            if parts.count > 1 { args.append(try XCTUnwrap(samples[parts[1]], "a sample value for \(parts[1])")) }
+            let r = try E2E.run(args, cwd: NSTemporaryDirectory())
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            let line = r.stdout.split(separator: "\n").first { $0.hasPrefix(key + " ") }
+            XCTAssertTrue(line?.hasSuffix("(\(parts[0]))") == true, "\(args) set \(key): \(line ?? "no line")")
+            flagged += 1
+        }
+        XCTAssertGreaterThanOrEqual(flagged, 15)
+    }
+
+    func testEnvironmentAndBadValuesAreTheRunsOwn() throws {
+        let env = try E2E.run(["config"], env: ["ROBOTCI_TEST_TIMEOUT": "45"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(env.status, 0, env.stderr)
+        XCTAssertTrue(env.stdout.contains("45  (environment variable ROBOTCI_TEST_TIMEOUT)"), env.stdout)
+        let bad = try E2E.run(["config", "--retries", "many"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("robotci: error: --retries: 'retries' must be an integer ≥ 0, got 'many'"), bad.stderr)
+    }
+
+    func testTheREADMEsTableIsTheKeyList() throws {
+        let table = try E2E.run(["config", "--keys"], cwd: NSTemporaryDirectory()).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let readme = try String(contentsOf: E2E.root.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(readme.contains(table), "README.md's configuration table differs from `robotci config --keys`; paste its output:\n\(table)")
+        let sample = try String(contentsOf: E2E.root.appendingPathComponent("config/robotci.yml"), encoding: .utf8)
+        for (_, key) in try keyRows() {
+            let spellings = [key, key.replacingOccurrences(of: "-", with: "_")]
+            XCTAssertTrue(spellings.contains { sample.contains("\n\($0):") || sample.contains("\n# \($0):") || sample.hasPrefix("\($0):") },
+                          "config/robotci.yml shows '\(key)'")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import XCTest
+import RobotCICore
+@testable import RobotCIQueue
+
+/// The queue's Lua scripts against a real redis-server, with two "machines" as two clients.
+final class QueueProtocolTests: XCTestCase {
+    private var server: RedisServer!
+
+    override func setUpWithError() throws { server = try RedisServer() }
+    override func tearDown() { server?.stop() }
+
+    private func machine(_ name: String, lease: Double = 30, run: String = "run") throws -> RedisQueue {
+        try RedisQueue(address: QueueAddress(host: "127.0.0.1", port: server.port, name: run), machine: name, leaseTimeout: lease)
+    }
+
+    private let tests = ["M.A/test1", "M.A/test2", "M.B/test3"].map { TestID($0) }
+    private var plan: [QueuedBatch] { [QueuedBatch(tests: Array(tests.prefix(2)), attempt: 1), QueuedBatch(tests: [tests[2]], attempt: 1)] }
+
+    private func attempt(_ n: Int, _ outcome: AttemptOutcome, batch: Int = 0) -> Attempt {
+        Attempt(number: n, outcome: outcome, duration: 0.1, start: 0, worker: 0, batch: batch)
+    }
+
+    private func record(_ id: Int) -> BatchRecord {
+        BatchRecord(id: id, worker: 0, start: 0, end: 1, tests: [], termination: "exit 0")
+    }
+
+    func testFirstMachinePlansOthersJoinAndADifferentTestListIsRefused() throws {
+        let a = try machine("a"), b = try machine("b"), c = try machine("c")
+        XCTAssertTrue(try a.join(tests: tests, plan: plan))
+        XCTAssertFalse(try b.join(tests: tests.reversed(), plan: plan), "same tests in another order: joins")
+        XCTAssertThrowsError(try c.join(tests: Array(tests.prefix(2)), plan: [])) { error in
+            let m = "\(error)"
+            XCTAssertTrue(m.contains("planned for another test list (3 tests") && m.contains("this machine has 2 tests"), m)
+        }
+        // The plan was pushed once: two batches, not four.
+        guard case .batch(let first, let b1) = try a.lease(), case .batch(let second, let b2) = try b.lease() else { return XCTFail("two batches") }
+        XCTAssertEqual([b1.tests, b2.tests], plan.map(\.tests))
+        XCTAssertNotEqual(first, second)
+        XCTAssertEqual(try c.lease(), .wait, "queue empty but two batches leased")
+    }
+
+    func testAckedBatchesEndTheRunAndEveryKeyHasATTL() throws {
+        let a = try machine("a"), b = try machine("b")
+        try a.join(tests: tests, plan: plan)
+        guard case .batch(let x, _) = try a.lease(), case .batch(let y, _) = try b.lease() else { return XCTFail() }
+        XCTAssertTrue(try a.ack(x, record: record(0), leftovers: []))
+        XCTAssertEqual(try a.lease(), .wait)
+        XCTAssertTrue(try b.ack(y, record: record(0), leftovers: []))
+        XCTAssertEqual(try a.lease(), .done)
+        XCTAssertEqual(try b.lease(), .done)
+        try a.leave(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "", commandLine: []))
+        let c = try RedisConnection(host: "127.0.0.1", port: server.port)
+        for key in [a.plan, a.batches, a.records, a.machines, a.done, a.seq, a.since] {
+            let ttl = try c.command(["TTL", key]).integer ?? -9
+            XCTAssertTrue(ttl > 0 && ttl <= RedisQueue.ttlSeconds, "\(key): TTL \(ttl)")
+        }
+    }
+
+    func testAnExpiredLeaseRunsOnAnotherMachineAndTheLateFinishQueuesNothing() throws {
+        let a = try machine("a", lease: 0.3), b = try machine("b", lease: 0.3)
+        try a.join(tests: tests, plan: [plan[0]])
+        guard case .batch(let id, _) = try a.lease() else { return XCTFail() }
+        XCTAssertEqual(try b.lease(), .wait, "leased by a")
+        usleep(500_000)  // a stops heartbeating (killed)
+        guard case .batch(let again, let batch) = try b.lease() else { return XCTFail("the expired lease is re-leased") }
+        XCTAssertEqual(again, id)
+        XCTAssertEqual(batch.tests, plan[0].tests)
+        XCTAssertEqual(try a.heartbeat([id]), [id], "a learns it lost the lease")
+        XCTAssertTrue(try b.ack(id, record: record(0), leftovers: []))
+        XCTAssertFalse(try a.ack(id, record: record(0), leftovers: [QueuedBatch(tests: [tests[1]], attempt: 1)]),
+                       "a second finish of the same batch queues no leftovers")
+        XCTAssertEqual(try b.lease(), .done)
+    }
+
+    func testHeartbeatsKeepALease() throws {
+        let a = try machine("a", lease: 0.4), b = try machine("b", lease: 0.4)
+        try a.join(tests: tests, plan: [plan[0]])
+        guard case .batch(let id, _) = try a.lease() else { return XCTFail() }
+        for _ in 0..<8 {
+            usleep(100_000)
+            XCTAssertEqual(try a.heartbeat([id]), [])
+        }
+        XCTAssertEqual(try b.lease(), .wait, "0.8 s after leasing, a's heartbeats kept it")
+    }
+
+    func testAResultIsKeptOnceAndItsRetryQueuedOnceForAnotherMachine() throws {
+        let a = try machine("a"), b = try machine("b")
+        try a.join(tests: tests, plan: [])
+        XCTAssertEqual(try b.lease(), .done)  // b is alive (leased once) and idle
+        let retry = QueuedBatch(tests: [tests[0]], attempt: 2, avoid: "a")
+        XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: retry))
+        XCTAssertFalse(try b.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: retry), "duplicate of attempt 1")
+        XCTAssertEqual(try a.lease(), .wait, "a's own retry waits for another machine")
+        guard case .batch(let id, let got) = try b.lease() else { return XCTFail("b takes a's retry") }
+        XCTAssertEqual(got, retry)
+        XCTAssertEqual(try a.lease(), .wait, "one retry queued, not two")
+        XCTAssertTrue(try b.record(tests[0], quarantined: false, attempt: attempt(2, .passed), retry: nil))
+        XCTAssertTrue(try b.ack(id, record: record(0), leftovers: []))
+        XCTAssertEqual(try a.lease(), .done)
+        let snapshot = try a.snapshot()
+        XCTAssertEqual(snapshot.attempts.count, 2)
+        let result = snapshot.result(runName: "run", commandLine: [])
+        XCTAssertEqual(result.tests.map(\.outcome), [.flaky])
+        XCTAssertEqual(result.tests[0].attempts.map(\.machine), ["a", "b"])
+    }
+
+    func testARetryRunsOnItsOwnMachineWhenNoOtherLives() throws {
+        let a = try machine("a"), b = try machine("b", lease: 0.2)
+        try a.join(tests: tests, plan: [])
+        XCTAssertEqual(try b.lease(), .done)
+        try b.leave(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "", commandLine: []))
+        XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: QueuedBatch(tests: [tests[0]], attempt: 2, avoid: "a")))
+        guard case .batch = try a.lease() else { return XCTFail("no other machine left: a takes its own retry") }
+    }
+
+    func testALostRedisIsReportedAfterTheBackOff() throws {
+        let a = try machine("a")
+        a.backOff = [0.05, 0.05]
+        try a.join(tests: tests, plan: plan)
+        server.stop()
+        XCTAssertThrowsError(try a.lease()) { error in
+            XCTAssertTrue("\(error)".contains("lost the queue redis://127.0.0.1:\(server.port)/run") && "\(error)".contains("gave up after 2 reconnects"), "\(error)")
+        }
+    }
+
+    func testUnreachableAtStartNamesTheAddress() throws {
+        let port = RedisServer.freePort()
+        XCTAssertThrowsError(try RedisQueue(address: QueueAddress(host: "127.0.0.1", port: port, name: "x"), machine: "a")) { error in
+            XCTAssertTrue("\(error)".contains("127.0.0.1:\(port)") && "\(error)".contains("--queue"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `redis-server` on a free loopback port, in its own folder, no persistence.
+/// Stopped (by pid) in `stop()`; tests call it in tearDown.
+final class RedisServer {
+    let port: Int
+    let directory: URL
+    private let process: Process
+
+    init() throws {
+        port = RedisServer.freePort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-redis-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--dir", directory.path, "--daemonize", "no"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Ready when it accepts a connection.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if RedisServer.canConnect(port) { return }
+            usleep(20_000)
+        }
+        stop()
+        throw NSError(domain: "redis-server did not start on port \(port)", code: 1)
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func canConnect(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
