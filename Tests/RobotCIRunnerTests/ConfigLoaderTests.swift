@@ -74,6 +74,7 @@ final class ConfigLoaderTests: XCTestCase {
         test_separator: ","
         queue: redis://127.0.0.1:6379/run-1
         queue-lease-timeout: 4.5
+        history: cache/history.json
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -97,6 +98,7 @@ final class ConfigLoaderTests: XCTestCase {
         expected.retries = 0
         expected.testTimeout = 12.5
         expected.reportDir = "out/report"
+        expected.history = "cache/history.json"
         expected.skipBuild = true
         expected.filter = ["Mod.A/.*", "Mod.B/test1"]
         expected.skip = ["Slow", "Mod.C/testHuge"]
@@ -129,7 +131,7 @@ final class ConfigLoaderTests: XCTestCase {
         let message = configError { _ = try ConfigLoader.readYAML(at: path) }
         let known = ConfigLoader.keys.keys.sorted().joined(separator: ", ")
         XCTAssertEqual(message, "\(path):3: unknown key 'shard'; did you mean 'shards'? known keys: \(known)")
-        XCTAssertTrue(known.hasPrefix("base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, list, max-batch-size"), known)
+        XCTAssertTrue(known.hasPrefix("base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, list, max-batch-size"), known)
     }
 
     func testUnknownKeyFarFromAnyHasNoSuggestion() throws {
