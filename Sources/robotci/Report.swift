@@ -52,8 +52,10 @@ struct Report: AsyncParsableCommand {
             if loaded.fromJournal {
                 // Rebuilding after a killed run: every file the run would have written
                 // (results.json, junit.xml, timings.json, index.html), each atomically.
+                // history.json gains the run too, as the run itself would have written it.
                 let previous = ReportReader.timings(in: directory) ?? Timings()
-                try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), to: directory)
+                let history = Self.history(in: directory).recording(loaded.result)
+                try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), history: history, to: directory)
             } else {
                 // Show the folder's history, if it has one; the file itself is left as it is.
                 let historyURL = directory.appendingPathComponent("history.json")
@@ -73,6 +75,13 @@ struct Report: AsyncParsableCommand {
         return 0
     }
 
+    /// The folder's `history.json` to add this run to; a corrupt one is set aside with a warning.
+    private static func history(in directory: URL) -> RunHistory {
+        let (history, warning) = RunHistory.load(from: directory.appendingPathComponent("history.json"))
+        if let warning { printError("warning: \(warning)") }
+        return history
+    }
+
     /// `--queue`: every machine's results from Redis → one report (JUnit, results.json,
     /// timings.json, index.html).
     private func writeQueueReport(_ url: String) throws -> Int32 {
@@ -82,7 +91,8 @@ struct Report: AsyncParsableCommand {
         let result = try redis.snapshot().result(runName: address.name, commandLine: CommandLine.arguments)
         do {
             let previous = ReportReader.timings(in: directory) ?? Timings()
-            try ReportWriter.write(result, timings: previous.updated(with: result.tests), to: directory)
+            let history = Self.history(in: directory).recording(result)
+            try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, to: directory)
         } catch {
             throw RunnerError.report("cannot write the report into \(directory.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }
