@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIReport
 import XCTest
 
 /// `robotci report` end to end, through the binary `swift build` left in `.build/debug`.
@@ -68,5 +69,11 @@ final class ReportCommandTests: XCTestCase {
         let result = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: out.appendingPathComponent("results.json")))
         XCTAssertEqual(result.counts, run.counts)
         XCTAssertTrue(result.metadata.interrupted, "no finished entry: the run is marked interrupted")
+        // The killed run still joins the history; a second rebuild folds into the same run.
+        let history = RunHistory.load(from: out.appendingPathComponent("history.json")).history
+        XCTAssertEqual(history.runs.map(\.id), [run.metadata.runID])
+        XCTAssertEqual(history.tests.count, run.tests.count)
+        XCTAssertEqual(try robotci(["report", "--results", input.path, "--output", out.path]).0, 0)
+        XCTAssertEqual(RunHistory.load(from: out.appendingPathComponent("history.json")).history.runs.count, 1)
     }
 }
