@@ -27,7 +27,7 @@ enum QueueScripts {
         return {'planned', #ARGV - 2}
         """
 
-    /// Leases the next batch for a slot. KEYS: queue, leases, owner, batches, alive, done, since.
+    /// Leases the next batch for a shard. KEYS: queue, leases, owner, batches, alive, done, since.
     /// ARGV: machine, lease ms, avoid ms (how long a retry waits for another machine).
     /// Moves expired leases back to the front of the queue first (any machine reaps).
     /// Returns {'batch', id, json}, {'wait'} (work is leased elsewhere or only own retries

@@ -147,7 +147,7 @@ public final class RedisQueue: @unchecked Sendable {
         return false
     }
 
-    /// Leases the next batch for one slot.
+    /// Leases the next batch for one shard.
     public func lease() throws -> Lease {
         let reply = try eval(QueueScripts.lease, keys: [queue, leases, owner, batches, alive, done, since],
                              args: [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000))])

@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `robotci run` end to end: build, discover, plan, execute on worker slots, report.
+/// `robotci run` end to end: build, discover, plan, execute on shards, report.
 public final class Runner {
     public static let version = "0.1.0"
 
@@ -131,7 +131,7 @@ public final class Runner {
         if let redis {
             // The first machine plans for more shards than its own: others join and share the
             // tail, so the batches shrink as if two machines of this size pulled from it.
-            let plan = WorkQueue(planned: planned, slots: shards * 2, maxRetries: config.retries,
+            let plan = WorkQueue(planned: planned, shards: shards * 2, maxRetries: config.retries,
                                  cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) }).cutAll()
             let first = try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) })
             try redis.announce(metadata)
@@ -141,14 +141,14 @@ public final class Runner {
             source.startHeartbeat()
             (queue, shared) = (source, source)
         } else {
-            queue = WorkQueue(planned: planned, slots: shards, maxRetries: config.retries,
+            queue = WorkQueue(planned: planned, shards: shards, maxRetries: config.retries,
                               cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) })
         }
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
         let planTime = clock.now() - planStart
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
-        let browsers: SlotBrowsers? = driver.usesSlotBrowser
-            ? SlotBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
+        let browsers: ShardBrowsers? = driver.usesShardBrowser
+            ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
         let executor = BatchExecutor(driver: driver, baseEnvironment: environment, testTimeout: config.testTimeout,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
                                      redactor: redactor, browsers: browsers)

@@ -33,7 +33,7 @@ final class JournalEntryTests: XCTestCase {
     }
 
     func testBatchRoundTrip() throws {
-        let b = BatchRecord(id: 3, worker: 1, machine: "m1", start: 1, end: 2.5, tests: [TestID("M.A/t")],
+        let b = BatchRecord(id: 3, shard: 1, machine: "m1", start: 1, end: 2.5, tests: [TestID("M.A/t")],
                             termination: "signal 4", mockPort: 41000, webDriverPort: 41001)
         let json = try roundTrip(.batch(b))
         XCTAssertEqual(json["type"] as? String, "batch")
@@ -41,7 +41,7 @@ final class JournalEntryTests: XCTestCase {
     }
 
     func testAttemptRoundTripOmitsQuarantinedWhenFalse() throws {
-        let a = Attempt(number: 2, outcome: .failed, duration: 0.5, start: 3, worker: 1, batch: 4, machine: nil,
+        let a = Attempt(number: 2, outcome: .failed, duration: 0.5, start: 3, shard: 1, batch: 4, machine: nil,
                         failures: [FailureMessage(file: "/w/T.swift", line: 9, message: "XCTAssertEqual failed: (\"1\") is not equal to (\"2\")")],
                         output: "line 1\nline \"2\"\u{1}\n", artifacts: [Artifact(kind: .screenshot, path: "attachments/x/2/s.png")])
         let plain = try roundTrip(.attempt(test: TestID("M.A/t"), quarantined: false, attempt: a))
@@ -57,7 +57,7 @@ final class JournalEntryTests: XCTestCase {
         let json = #"{"type":"attempt","test":"M.A/t","attempt":{"number":1,"outcome":"passed","duration":0.1,"start":0,"worker":0,"batch":0,"failures":[],"output":"","artifacts":[]}}"#
         XCTAssertEqual(try decode(json),
                        .attempt(test: TestID("M.A/t"), quarantined: false,
-                                attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, worker: 0, batch: 0)))
+                                attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0)))
     }
 
     func testUnknownTypeIsRejected() {
@@ -76,7 +76,7 @@ final class RunResultJournalTests: XCTestCase {
     private let c = TestID("M.C/testC")
 
     private func batch(_ id: Int, _ start: Double, _ end: Double) -> BatchRecord {
-        BatchRecord(id: id, worker: 0, start: start, end: end, tests: [], termination: "exit 0")
+        BatchRecord(id: id, shard: 0, start: start, end: end, tests: [], termination: "exit 0")
     }
 
     private var journal: [JournalEntry] {

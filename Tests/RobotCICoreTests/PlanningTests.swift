@@ -120,8 +120,8 @@ final class BatchCutterTests: XCTestCase {
         ArraySlice(seconds.enumerated().map { PlannedTest(id: TestID("M.C/t\($0.offset)"), expected: $0.element, known: true) })
     }
 
-    private func size(_ seconds: [Double], slots: Int, cutter: BatchCutter = BatchCutter()) -> Int {
-        cutter.nextBatchSize(queue: queue(seconds), remainingSeconds: seconds.reduce(0, +), slots: slots)
+    private func size(_ seconds: [Double], shards: Int, cutter: BatchCutter = BatchCutter()) -> Int {
+        cutter.nextBatchSize(queue: queue(seconds), remainingSeconds: seconds.reduce(0, +), shards: shards)
     }
 
     func testDefaults() {
@@ -129,85 +129,85 @@ final class BatchCutterTests: XCTestCase {
     }
 
     func testEmptyQueueGivesZero() {
-        XCTAssertEqual(BatchCutter().nextBatchSize(queue: [], remainingSeconds: 0, slots: 4), 0)
+        XCTAssertEqual(BatchCutter().nextBatchSize(queue: [], remainingSeconds: 0, shards: 4), 0)
     }
 
     func testFirstBatchIsOneLongTestWhenItExceedsTheTarget() {
         // target = 150 / (2 × 2) = 37.5; the 100 s test alone is over it.
-        XCTAssertEqual(size([100] + Array(repeating: 1, count: 50), slots: 2), 1)
+        XCTAssertEqual(size([100] + Array(repeating: 1, count: 50), shards: 2), 1)
     }
 
     func testFillsUpToTheTarget() {
         // target = 32 / (2 × 2) = 8: 4 + 2 + 2 = 8 fits exactly, the next 2 would not.
-        XCTAssertEqual(size([4] + Array(repeating: 2, count: 14), slots: 2), 3)
+        XCTAssertEqual(size([4] + Array(repeating: 2, count: 14), shards: 2), 3)
     }
 
     func testStopsAtTheFirstTestThatWouldOverflow() {
         // target = 16 / 4 = 4: 3 fits, then 2 overflows; the 1 after it is not skipped to.
-        XCTAssertEqual(size([3, 2] + Array(repeating: 1, count: 11), slots: 2), 1)
+        XCTAssertEqual(size([3, 2] + Array(repeating: 1, count: 11), shards: 2), 1)
     }
 
     func testCountCapIsCeilingOfTestsOverSlotsWithoutHistory() {
         // Guessed durations: the time target (0.5 s minimum) would take all ten, the count cap splits them.
-        func unknown(_ n: Int, slots: Int) -> Int {
+        func unknown(_ n: Int, shards: Int) -> Int {
             let q = ArraySlice((0..<n).map { PlannedTest(id: TestID("M.C/t\($0)"), expected: 0.01, known: false) })
-            return BatchCutter().nextBatchSize(queue: q, remainingSeconds: Double(n) * 0.01, slots: slots)
+            return BatchCutter().nextBatchSize(queue: q, remainingSeconds: Double(n) * 0.01, shards: shards)
         }
-        XCTAssertEqual(unknown(10, slots: 4), 3)
-        XCTAssertEqual(unknown(12, slots: 4), 3)
-        XCTAssertEqual(unknown(13, slots: 4), 4)
-        XCTAssertEqual(unknown(3, slots: 8), 1)
-        XCTAssertEqual(unknown(10, slots: 1), 10)
+        XCTAssertEqual(unknown(10, shards: 4), 3)
+        XCTAssertEqual(unknown(12, shards: 4), 3)
+        XCTAssertEqual(unknown(13, shards: 4), 4)
+        XCTAssertEqual(unknown(3, shards: 8), 1)
+        XCTAssertEqual(unknown(10, shards: 1), 10)
     }
 
     func testKnownTinyTestsShareOneProcessUpToTheMinimumBatchTime() {
         // With history the time target rules: 0.1 s of work is not worth 4 process starts.
-        XCTAssertEqual(size(Array(repeating: 0.01, count: 10), slots: 4), 10)
-        XCTAssertEqual(size(Array(repeating: 0.03125, count: 100), slots: 4), 16, "0.5 s minimum batch: 16 × 1/32 s")
+        XCTAssertEqual(size(Array(repeating: 0.01, count: 10), shards: 4), 10)
+        XCTAssertEqual(size(Array(repeating: 0.03125, count: 100), shards: 4), 16, "0.5 s minimum batch: 16 × 1/32 s")
     }
 
     func testMinimumBatchSecondsRaisesTheTarget() {
-        // 8 × 0.125 s on one slot: target = max(1 / 2, minimum).
+        // 8 × 0.125 s on one shard: target = max(1 / 2, minimum).
         let tests = Array(repeating: 0.125, count: 8)
-        XCTAssertEqual(size(tests, slots: 1), 4)
-        XCTAssertEqual(size(tests, slots: 1, cutter: BatchCutter(minimumBatchSeconds: 0.75)), 6)
-        XCTAssertEqual(size(tests, slots: 1, cutter: BatchCutter(minimumBatchSeconds: 0)), 4)
-        XCTAssertEqual(size(tests, slots: 1, cutter: BatchCutter(batchesPerSlot: 8, minimumBatchSeconds: 0)), 1)
+        XCTAssertEqual(size(tests, shards: 1), 4)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(minimumBatchSeconds: 0.75)), 6)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(minimumBatchSeconds: 0)), 4)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(batchesPerSlot: 8, minimumBatchSeconds: 0)), 1)
     }
 
     func testMaximumTestsCaps() {
         let tests = Array(repeating: 0.001, count: 100)
-        XCTAssertEqual(size(tests, slots: 1, cutter: BatchCutter(maximumTests: 7)), 7)
-        XCTAssertEqual(size(tests, slots: 1, cutter: BatchCutter(maximumTests: 1)), 1)
-        XCTAssertEqual(size(tests, slots: 1, cutter: BatchCutter(maximumTests: 0)), 1, "never less than one test")
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(maximumTests: 7)), 7)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(maximumTests: 1)), 1)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(maximumTests: 0)), 1, "never less than one test")
     }
 
     func testZeroOrNegativeSlotsCountAsOne() {
         let tests = Array(repeating: 0.01, count: 10)
-        XCTAssertEqual(size(tests, slots: 0), 10)
-        XCTAssertEqual(size(tests, slots: -3), 10)
+        XCTAssertEqual(size(tests, shards: 0), 10)
+        XCTAssertEqual(size(tests, shards: -3), 10)
     }
 
     func testUsesRemainingSecondsNotTheQueueSum() {
         // The caller's estimate of what is left may differ from the planned times.
         let q = queue(Array(repeating: 1, count: 40))
-        XCTAssertEqual(BatchCutter().nextBatchSize(queue: q, remainingSeconds: 40, slots: 2), 10)
-        XCTAssertEqual(BatchCutter().nextBatchSize(queue: q, remainingSeconds: 80, slots: 2), 20)
-        XCTAssertEqual(BatchCutter().nextBatchSize(queue: q, remainingSeconds: 0, slots: 2), 1)
+        XCTAssertEqual(BatchCutter().nextBatchSize(queue: q, remainingSeconds: 40, shards: 2), 10)
+        XCTAssertEqual(BatchCutter().nextBatchSize(queue: q, remainingSeconds: 80, shards: 2), 20)
+        XCTAssertEqual(BatchCutter().nextBatchSize(queue: q, remainingSeconds: 0, shards: 2), 1)
     }
 
     func testCutsFromAnySliceOffset() {
         let whole = queue([5, 5, 1, 1, 1, 1])
-        XCTAssertEqual(BatchCutter().nextBatchSize(queue: whole[2...], remainingSeconds: 4, slots: 1), 2)
+        XCTAssertEqual(BatchCutter().nextBatchSize(queue: whole[2...], remainingSeconds: 4, shards: 1), 2)
     }
 
     func testBatchesShrinkTowardsTheEnd() {
-        // 200 × 1 s on 4 slots, cut one after another.
+        // 200 × 1 s on 4 shards, cut one after another.
         var rest = queue(Array(repeating: 1, count: 200))
         var sizes: [Int] = []
         let cutter = BatchCutter()
         while !rest.isEmpty {
-            let n = cutter.nextBatchSize(queue: rest, remainingSeconds: Double(rest.count), slots: 4)
+            let n = cutter.nextBatchSize(queue: rest, remainingSeconds: Double(rest.count), shards: 4)
             XCTAssertGreaterThan(n, 0)
             sizes.append(n)
             rest = rest.dropFirst(n)

@@ -80,8 +80,8 @@ final class TestRecordTests: XCTestCase {
 }
 
 final class RunResultTests: XCTestCase {
-    private func batch(_ id: Int, worker: Int, machine: String? = nil, _ start: Double, _ end: Double) -> BatchRecord {
-        BatchRecord(id: id, worker: worker, machine: machine, start: start, end: end, tests: [], termination: "exit 0")
+    private func batch(_ id: Int, shard: Int, machine: String? = nil, _ start: Double, _ end: Double) -> BatchRecord {
+        BatchRecord(id: id, shard: shard, machine: machine, start: start, end: end, tests: [], termination: "exit 0")
     }
 
     func testSerialTimeSumsEveryAttempt() {
@@ -106,35 +106,35 @@ final class RunResultTests: XCTestCase {
 
     func testShardEfficiencyIsBusyOverSlotsTimesWall() {
         let result = RunResult(metadata: metadata(wallTime: 10), tests: [],
-                               batches: [batch(0, worker: 0, 0, 6), batch(1, worker: 0, 6, 10), batch(2, worker: 1, 0, 5)])
+                               batches: [batch(0, shard: 0, 0, 6), batch(1, shard: 0, 6, 10), batch(2, shard: 1, 0, 5)])
         XCTAssertEqual(result.shardEfficiency, 15.0 / 20.0, accuracy: 1e-12)
     }
 
     func testShardEfficiencyCountsSlotsPerMachine() {
         let result = RunResult(metadata: metadata(wallTime: 10), tests: [], batches: [
-            batch(0, worker: 0, machine: "a", 0, 10), batch(1, worker: 0, machine: "b", 0, 5),
-            batch(2, worker: 1, machine: "b", 0, 5),
+            batch(0, shard: 0, machine: "a", 0, 10), batch(1, shard: 0, machine: "b", 0, 5),
+            batch(2, shard: 1, machine: "b", 0, 5),
         ])
         XCTAssertEqual(result.shardEfficiency, 20.0 / 30.0, accuracy: 1e-12)
     }
 
     func testShardEfficiencyEdgeCases() {
-        XCTAssertEqual(RunResult(metadata: metadata(wallTime: 0), tests: [], batches: [batch(0, worker: 0, 0, 5)]).shardEfficiency, 0)
+        XCTAssertEqual(RunResult(metadata: metadata(wallTime: 0), tests: [], batches: [batch(0, shard: 0, 0, 5)]).shardEfficiency, 0)
         XCTAssertEqual(RunResult(metadata: metadata(wallTime: 10), tests: [], batches: []).shardEfficiency, 0)
-        // Overlapping records on one slot (clock skew, merged inputs) never exceed 1.
+        // Overlapping records on one shard (clock skew, merged inputs) never exceed 1.
         let overlapping = RunResult(metadata: metadata(wallTime: 10), tests: [],
-                                    batches: [batch(0, worker: 0, 0, 10), batch(1, worker: 0, 0, 10)])
+                                    batches: [batch(0, shard: 0, 0, 10), batch(1, shard: 0, 0, 10)])
         XCTAssertEqual(overlapping.shardEfficiency, 1)
         // A batch whose end precedes its start counts as no busy time.
         let backwards = RunResult(metadata: metadata(wallTime: 10), tests: [],
-                                  batches: [batch(0, worker: 0, 5, 2), batch(1, worker: 0, 0, 5)])
+                                  batches: [batch(0, shard: 0, 5, 2), batch(1, shard: 0, 0, 5)])
         XCTAssertEqual(backwards.shardEfficiency, 0.5)
     }
 
     func testCodableRoundTripKeepsFormatMarker() throws {
         let result = RunResult(metadata: metadata(wallTime: 3), tests: [
             TestRecord(id: TestID("M.A/t1"), attempts: [attempt(.failed, failures: [FailureMessage(file: "/f.swift", line: 2, message: "m")])], quarantined: true),
-        ], batches: [batch(0, worker: 1, 0, 3)])
+        ], batches: [batch(0, shard: 1, 0, 3)])
         let data = try JSONEncoder().encode(result)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertEqual(object["format"] as? String, "robotci-results-v1")

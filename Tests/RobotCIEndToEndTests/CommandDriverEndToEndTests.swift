@@ -80,16 +80,16 @@ final class CommandDriverEndToEndTests: XCTestCase {
             let attempts = try XCTUnwrap(tests["tests/ui/test_ports.py::test_mock_port_is_this_workers[\(n)]"])
             for a in attempts {
                 let output = a["output"] as? String ?? ""
-                let worker = try XCTUnwrap(a["worker"] as? Int)
+                let shard = try XCTUnwrap(a["worker"] as? Int)
                 let line = try XCTUnwrap(output.split(separator: "\n").first { $0.hasPrefix("mock port ") }, output)
                 let parts = line.split(separator: " ")
-                XCTAssertEqual(Int(parts[4]), worker, "the test saw its own ROBOTCI_WORKER_INDEX")
+                XCTAssertEqual(Int(parts[4]), shard, "the test saw its own ROBOTCI_WORKER_INDEX")
                 let port = try XCTUnwrap(Int(parts[2]))
                 XCTAssertEqual(port, batchPort[a["batch"] as? Int ?? -1], "the test served on the port robotci gave its batch")
-                portsByWorker[worker, default: []].insert(port)
+                portsByWorker[shard, default: []].insert(port)
             }
         }
-        print("robotci-e2e: mock ports by worker: \(portsByWorker)")
+        print("robotci-e2e: mock ports by shard: \(portsByWorker)")
         let all = portsByWorker.values.flatMap { $0 }
         XCTAssertEqual(all.count, Set(all).count, "no two workers shared a mock port")
     }

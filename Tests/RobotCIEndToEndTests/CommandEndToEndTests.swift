@@ -153,7 +153,7 @@ final class UsageExitCodeTests: XCTestCase {
 final class PortEndToEndTests: XCTestCase {
     func testPortHeldByAForeignProcessIsReplaced() throws {
         try E2E.buildFixture("Outcomes")
-        // Hold a port (as some other program would), then ask robotci to use it for slot 0.
+        // Hold a port (as some other program would), then ask robotci to use it for shard 0.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }

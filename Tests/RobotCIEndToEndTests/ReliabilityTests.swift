@@ -204,7 +204,7 @@ final class ReliabilityTests: XCTestCase {
 
     // MARK: - ports
 
-    /// Between batches, a foreign process takes the port the slot's last batch used, three
+    /// Between batches, a foreign process takes the port the shard's last batch used, three
     /// times: each next batch gets a new port, and its test can bind it.
     func testMockPortTakenBetweenBatchesIsReplaced() throws {
         let f = try Fault("ports")
@@ -240,9 +240,9 @@ final class ReliabilityTests: XCTestCase {
         let results = try f.results()
         let batchPorts = results.batches.compactMap { $0["mockPort"] as? Int }
         XCTAssertEqual(batchPorts, seen.map(\.port), "results.json records the port each batch was given")
-        XCTAssertEqual(Set(results.batches.compactMap { $0["worker"] as? Int }), [0], "one slot throughout")
+        XCTAssertEqual(Set(results.batches.compactMap { $0["worker"] as? Int }), [0], "one shard throughout")
         reliabilityRow("mock port taken by a foreign process between batches", repetitions: held.count,
-               "slot 0 moved \(seen.map { String($0.port) }.joined(separator: " → ")); every test bound the port it was given; exit \(status)")
+               "shard 0 moved \(seen.map { String($0.port) }.joined(separator: " → ")); every test bound the port it was given; exit \(status)")
     }
 
     // MARK: - escaping grandchild

@@ -1,11 +1,11 @@
 import Foundation
 import XCTest
 
-/// The warm browser per worker slot, through the built robotci on RobotKit's own tests
-/// (`RobotKitTests.WarmBrowserUnderRobotCITests`), one slot, one process per test:
+/// The warm browser per shard, through the built robotci on RobotKit's own tests
+/// (`RobotKitTests.WarmBrowserUnderRobotCITests`), one shard, one process per test:
 /// - the browser outlives a test process (A and B run in different processes, one Chromium),
 ///   and nothing A stored (cookie, local/session storage, IndexedDB, Cache Storage, service
-///   worker) is visible to B;
+///   shard) is visible to B;
 /// - a browser killed mid-test fails only that test (C); the next (D) gets a new browser;
 /// - a browser that hangs makes only that test time out (E, named by robotci); the next (F)
 ///   gets a new browser;
@@ -53,7 +53,7 @@ final class WarmBrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(pattern, [], "no chromium or chromedriver of this run is left")
     }
 
-    /// `kill -9` of robotci while a test holds the slot's browser: the slot's chromedriver,
+    /// `kill -9` of robotci while a test holds the shard's browser: the shard's chromedriver,
     /// Chromium and all of Chromium's helpers end with it (parent-death signals), the test
     /// process too; nothing of the run is left.
     func testKillNineOfRobotCILeavesNoBrowser() throws {

@@ -25,9 +25,9 @@ enum ReportFixtures {
 
     /// One test per outcome (plus a hostile one); the flaky one has artifacts under `attachments/`.
     static func mixedRun() -> RunResult {
-        func attempt(_ n: Int, _ o: AttemptOutcome, start: Double, worker: Int, batch: Int, duration: Double = 1.5,
+        func attempt(_ n: Int, _ o: AttemptOutcome, start: Double, shard: Int, batch: Int, duration: Double = 1.5,
                      failures: [FailureMessage] = [], output: String = "", artifacts: [Artifact] = []) -> Attempt {
-            Attempt(number: n, outcome: o, duration: duration, start: start, worker: worker, batch: batch,
+            Attempt(number: n, outcome: o, duration: duration, start: start, shard: shard, batch: batch,
                     failures: failures, output: output, artifacts: artifacts)
         }
         let file = "/ci/work/Tests/ShopTests/CheckoutTests.swift"
@@ -35,15 +35,15 @@ enum ReportFixtures {
         let couponDir = "attachments/ShopTests.CheckoutTests.testCoupon/1"
         let tests: [TestRecord] = [
             TestRecord(id: TestID("ShopTests.CheckoutTests/testPay"), attempts: [
-                attempt(1, .passed, start: 0, worker: 0, batch: 0, duration: 2.0, output: "paid\n")]),
+                attempt(1, .passed, start: 0, shard: 0, batch: 0, duration: 2.0, output: "paid\n")]),
             TestRecord(id: refund, attempts: [
-                attempt(1, .failed, start: 2, worker: 0, batch: 0, failures: [refundFailure], output: "refund try 1\n",
+                attempt(1, .failed, start: 2, shard: 0, batch: 0, failures: [refundFailure], output: "refund try 1\n",
                         artifacts: [Artifact(kind: .log, path: "attachments/refund/1/output.log")]),
-                attempt(2, .failed, start: 5, worker: 1, batch: 3, failures: [refundFailure], output: "refund try 2\n"),
-                attempt(3, .failed, start: 7, worker: 2, batch: 4, failures: [refundFailure], output: "refund try 3\n"),
+                attempt(2, .failed, start: 5, shard: 1, batch: 3, failures: [refundFailure], output: "refund try 2\n"),
+                attempt(3, .failed, start: 7, shard: 2, batch: 4, failures: [refundFailure], output: "refund try 3\n"),
             ]),
             TestRecord(id: coupon, attempts: [
-                attempt(1, .failed, start: 3.5, worker: 0, batch: 0,
+                attempt(1, .failed, start: 3.5, shard: 0, batch: 0,
                         failures: [FailureMessage(file: file, line: 77, message: couponMessage)],
                         output: String(repeating: "noise line\n", count: 2000) + "the end of coupon output\n",
                         artifacts: [
@@ -53,29 +53,29 @@ enum ReportFixtures {
                             Artifact(kind: .accessibility, path: "\(couponDir)/accessibility.txt"),
                             Artifact(kind: .log, path: "\(couponDir)/output.log"),
                         ]),
-                attempt(2, .passed, start: 5, worker: 2, batch: 4, output: "coupon ok\n"),
+                attempt(2, .passed, start: 5, shard: 2, batch: 4, output: "coupon ok\n"),
             ]),
             TestRecord(id: TestID("ShopTests.LoginTests/testLogin"), attempts: [
-                attempt(1, .passed, start: 0, worker: 1, batch: 1, duration: 0.8)]),
+                attempt(1, .passed, start: 0, shard: 1, batch: 1, duration: 0.8)]),
             TestRecord(id: TestID("ShopTests.LoginTests/testLogout"), attempts: [
-                attempt(1, .skipped, start: 0.8, worker: 1, batch: 1, duration: 0.01)]),
+                attempt(1, .skipped, start: 0.8, shard: 1, batch: 1, duration: 0.01)]),
             TestRecord(id: TestID("ShopTests.LoginTests/testSlow"), attempts: [
-                attempt(1, .timedOut, start: 0.9, worker: 1, batch: 1, duration: 3,
+                attempt(1, .timedOut, start: 0.9, shard: 1, batch: 1, duration: 3,
                         failures: [FailureMessage(message: "timed out after 3 s (no output); process group killed")]),
-                attempt(2, .timedOut, start: 6.5, worker: 0, batch: 5, duration: 3,
+                attempt(2, .timedOut, start: 6.5, shard: 0, batch: 5, duration: 3,
                         failures: [FailureMessage(message: "timed out after 3 s (no output); process group killed")]),
             ]),
             TestRecord(id: TestID("ShopTests.LoginTests/testCrash"), attempts: [
-                attempt(1, .crashed, start: 0, worker: 2, batch: 2, duration: 0.5,
+                attempt(1, .crashed, start: 0, shard: 2, batch: 2, duration: 0.5,
                         failures: [FailureMessage(message: "crashed: signal 11 (segmentation fault)")],
                         output: "Fatal error: Unexpectedly found nil\n"),
             ]),
             TestRecord(id: TestID("ShopTests.LoginTests/testQuarantined"), attempts: [
-                attempt(1, .failed, start: 0.5, worker: 2, batch: 2, duration: 0.4,
+                attempt(1, .failed, start: 0.5, shard: 2, batch: 2, duration: 0.4,
                         failures: [FailureMessage(message: "known broken")]),
             ], quarantined: true),
             TestRecord(id: hostileID, attempts: [
-                attempt(1, .failed, start: 1, worker: 2, batch: 2, duration: 0.2,
+                attempt(1, .failed, start: 1, shard: 2, batch: 2, duration: 0.2,
                         failures: [FailureMessage(file: "/x/\(imgPayload).swift", line: 1, message: "\(scriptPayload) ]]> \(imgPayload) \(controls)")],
                         output: "\(scriptPayload)\n]]>\n<!-- <script>\n\(imgPayload)\n\(controls)\n",
                         artifacts: [Artifact(kind: .screenshot, path: "javascript:document.body.setAttribute('data-xss','href')"),
@@ -83,12 +83,12 @@ enum ReportFixtures {
             ]),
         ]
         let batches = [
-            BatchRecord(id: 0, worker: 0, start: 0, end: 5, tests: [TestID("ShopTests.CheckoutTests/testPay"), refund, coupon], termination: "exit 1"),
-            BatchRecord(id: 1, worker: 1, start: 0, end: 3.9, tests: [], termination: "killed (timeout)"),
-            BatchRecord(id: 2, worker: 2, start: 0, end: 1.2, tests: [], termination: "signal 11"),
-            BatchRecord(id: 3, worker: 1, start: 5, end: 6.5, tests: [refund], termination: "exit 1"),
-            BatchRecord(id: 4, worker: 2, start: 5, end: 8.5, tests: [coupon, refund], termination: "exit 1"),
-            BatchRecord(id: 5, worker: 0, start: 6.5, end: 9.5, tests: [], termination: "killed (timeout)"),
+            BatchRecord(id: 0, shard: 0, start: 0, end: 5, tests: [TestID("ShopTests.CheckoutTests/testPay"), refund, coupon], termination: "exit 1"),
+            BatchRecord(id: 1, shard: 1, start: 0, end: 3.9, tests: [], termination: "killed (timeout)"),
+            BatchRecord(id: 2, shard: 2, start: 0, end: 1.2, tests: [], termination: "signal 11"),
+            BatchRecord(id: 3, shard: 1, start: 5, end: 6.5, tests: [refund], termination: "exit 1"),
+            BatchRecord(id: 4, shard: 2, start: 5, end: 8.5, tests: [coupon, refund], termination: "exit 1"),
+            BatchRecord(id: 5, shard: 0, start: 6.5, end: 9.5, tests: [], termination: "killed (timeout)"),
         ]
         let sorted = tests.sorted { $0.id < $1.id }
         return RunResult(metadata: metadata(wall: 10, shards: 3), tests: sorted, batches: batches)
@@ -154,7 +154,7 @@ enum ReportFixtures {
                 let duration = 0.2 + Double(rng.next() % 4000) / 1000
                 let failing = kind.isFailure
                 attempts.append(Attempt(
-                    number: n + 1, outcome: kind, duration: duration, start: clock[w], worker: w,
+                    number: n + 1, outcome: kind, duration: duration, start: clock[w], shard: w,
                     batch: batches.count + w,
                     failures: failing ? [FailureMessage(
                         file: "/ci/work/Tests/BigSuite/Feature\(i / 25)Tests.swift", line: 10 + i % 90,
@@ -165,7 +165,7 @@ enum ReportFixtures {
                 clock[w] += duration
                 batchTests[w].append(id)
                 if batchTests[w].count == 40 {
-                    batches.append(BatchRecord(id: batches.count, worker: w, start: batchStart[w], end: clock[w],
+                    batches.append(BatchRecord(id: batches.count, shard: w, start: batchStart[w], end: clock[w],
                                                tests: batchTests[w], termination: "exit 0"))
                     batchTests[w] = []
                     clock[w] += 0.3
@@ -175,7 +175,7 @@ enum ReportFixtures {
             tests.append(TestRecord(id: id, attempts: attempts))
         }
         for w in 0..<shards where !batchTests[w].isEmpty {
-            batches.append(BatchRecord(id: batches.count, worker: w, start: batchStart[w], end: clock[w],
+            batches.append(BatchRecord(id: batches.count, shard: w, start: batchStart[w], end: clock[w],
                                        tests: batchTests[w], termination: "exit 0"))
         }
         return RunResult(metadata: metadata(wall: clock.max() ?? 0, shards: shards), tests: tests, batches: batches)

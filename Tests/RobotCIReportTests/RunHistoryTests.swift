@@ -7,7 +7,7 @@ final class RunHistoryTests: XCTestCase {
     private func run(_ id: String, at time: Double, _ outcomes: [String: [AttemptOutcome]], commit: String? = nil) -> RunResult {
         let tests = outcomes.keys.sorted().map { name in
             TestRecord(id: TestID(name), attempts: outcomes[name]!.enumerated().map { n, o in
-                Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, worker: 0, batch: 0)
+                Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, shard: 0, batch: 0)
             })
         }
         let meta = RunMetadata(runID: id, startedAt: time, wallTime: 1, shards: 1, retries: 2, robotciVersion: "t",

@@ -51,8 +51,8 @@ final class PortAllocatorTests: XCTestCase {
     func testPortsAreDistinctAcrossSlots() {
         let allocator = PortAllocator(basePort: nil)
         var ports: [Int] = []
-        for slot in 0..<8 {
-            let p = allocator.ports(forSlot: slot)
+        for shard in 0..<8 {
+            let p = allocator.ports(forShard: shard)
             XCTAssertNotEqual(p.mock, p.webDriver)
             ports += [p.mock, p.webDriver]
         }
@@ -62,24 +62,24 @@ final class PortAllocatorTests: XCTestCase {
 
     func testPortsAreStableForASlotWhileFree() {
         let allocator = PortAllocator(basePort: nil)
-        let first = allocator.ports(forSlot: 3)
-        XCTAssertEqual(allocator.ports(forSlot: 3), first)
+        let first = allocator.ports(forShard: 3)
+        XCTAssertEqual(allocator.ports(forShard: 3), first)
     }
 
     func testBasePortGivesTwoPortsPerSlot() throws {
         let base = try freeRange(8)
         let allocator = PortAllocator(basePort: base)
-        for slot in 0..<4 {
-            XCTAssertEqual(allocator.ports(forSlot: slot), PortAllocator.SlotPorts(mock: base + 2 * slot, webDriver: base + 2 * slot + 1))
+        for shard in 0..<4 {
+            XCTAssertEqual(allocator.ports(forShard: shard), PortAllocator.ShardPorts(mock: base + 2 * shard, webDriver: base + 2 * shard + 1))
         }
-        XCTAssertEqual(allocator.ports(forSlot: 2), PortAllocator.SlotPorts(mock: base + 4, webDriver: base + 5), "asked again")
+        XCTAssertEqual(allocator.ports(forShard: 2), PortAllocator.ShardPorts(mock: base + 4, webDriver: base + 5), "asked again")
     }
 
     func testHeldBasePortIsReplaced() throws {
         let taken = try hold(port: 0)
         let allocator = PortAllocator(basePort: taken)
         XCTAssertFalse(PortAllocator.isFree(taken))
-        let ports = allocator.ports(forSlot: 0)
+        let ports = allocator.ports(forShard: 0)
         XCTAssertNotEqual(ports.mock, taken)
         XCTAssertNotEqual(ports.mock, ports.webDriver)
         XCTAssertTrue(PortAllocator.isFree(ports.mock))
@@ -87,14 +87,14 @@ final class PortAllocatorTests: XCTestCase {
 
     func testPortTakenAfterAssignmentIsReplacedOnTheNextBatch() throws {
         let allocator = PortAllocator(basePort: nil)
-        let before = allocator.ports(forSlot: 0)
-        let other = allocator.ports(forSlot: 1)
+        let before = allocator.ports(forShard: 0)
+        let other = allocator.ports(forShard: 1)
         _ = try hold(port: before.mock)  // a foreign process grabbed it between batches
-        let after = allocator.ports(forSlot: 0)
+        let after = allocator.ports(forShard: 0)
         XCTAssertNotEqual(after.mock, before.mock)
         XCTAssertEqual(after.webDriver, before.webDriver)
         XCTAssertFalse([other.mock, other.webDriver, after.webDriver].contains(after.mock))
-        XCTAssertEqual(allocator.ports(forSlot: 0), after, "the replacement is remembered")
+        XCTAssertEqual(allocator.ports(forShard: 0), after, "the replacement is remembered")
     }
 
     func testIsFree() throws {

@@ -8,146 +8,146 @@ final class WorkQueueTests: XCTestCase {
     /// Zero-padded so that name order is number order.
     private func id(_ n: Int) -> TestID { TestID(n < 10 ? "M.C/test0\(n)" : "M.C/test\(n)") }
 
-    private func queue(_ seconds: [Double], slots: Int = 2, maxRetries: Int = 2,
+    private func queue(_ seconds: [Double], shards: Int = 2, maxRetries: Int = 2,
                        cutter: BatchCutter = BatchCutter()) -> WorkQueue {
         let planned = Planner.order(seconds.indices.map(id), timings: Timings(tests: Dictionary(
             uniqueKeysWithValues: seconds.enumerated().map { (id($0.offset).rawValue, $0.element) })))
-        return WorkQueue(planned: planned, slots: slots, maxRetries: maxRetries, cutter: cutter)
+        return WorkQueue(planned: planned, shards: shards, maxRetries: maxRetries, cutter: cutter)
     }
 
     func testCutsBatchesLongestFirst() throws {
-        // test0 10 s, test1 5 s, test2 3 s, test3 1 s, test4 1 s — on 2 slots.
+        // test0 10 s, test1 5 s, test2 3 s, test3 1 s, test4 1 s — on 2 shards.
         let q = queue([10, 5, 3, 1, 1])
         var batches: [[TestID]] = []
-        for worker in [0, 1, 0, 1, 0] {
-            let item = try XCTUnwrap(q.next(worker: worker))
+        for shard in [0, 1, 0, 1, 0] {
+            let item = try XCTUnwrap(q.next(shard: shard))
             XCTAssertEqual(item.attempt, 1)
             batches.append(item.tests)
             XCTAssertEqual(q.finish(item, unstarted: [], noTestStarted: false), [])
         }
         XCTAssertEqual(batches, [[id(0)], [id(1)], [id(2)], [id(3)], [id(4)]])
-        XCTAssertNil(q.next(worker: 0))
+        XCTAssertNil(q.next(shard: 0))
     }
 
     func testTinyTestsWithoutHistoryAreSharedBetweenSlots() throws {
         // No timings: every test is a guess, so the count cap spreads them.
         let planned = Planner.order((0..<9).map(id), timings: Timings())
-        let q = WorkQueue(planned: planned, slots: 3, maxRetries: 2, cutter: BatchCutter(minimumBatchSeconds: 100))
-        let first = try XCTUnwrap(q.next(worker: 0))
+        let q = WorkQueue(planned: planned, shards: 3, maxRetries: 2, cutter: BatchCutter(minimumBatchSeconds: 100))
+        let first = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(first.tests, [id(0), id(1), id(2)], "at most ⌈9 / 3⌉ tests")
-        let second = try XCTUnwrap(q.next(worker: 1))
+        let second = try XCTUnwrap(q.next(shard: 1))
         XCTAssertEqual(second.tests, [id(3), id(4)], "⌈6 / 3⌉ of what is left")
-        let third = try XCTUnwrap(q.next(worker: 2))
+        let third = try XCTUnwrap(q.next(shard: 2))
         XCTAssertEqual(third.tests, [id(5), id(6)], "⌈4 / 3⌉")
     }
 
     func testKnownTinyTestsShareOneBatch() throws {
-        let q = queue(Array(repeating: 0.01, count: 9), slots: 3)
-        let first = try XCTUnwrap(q.next(worker: 0))
+        let q = queue(Array(repeating: 0.01, count: 9), shards: 3)
+        let first = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(first.tests.count, 9, "0.09 s of known work is one process, not three")
         XCTAssertEqual(q.finish(first, unstarted: [], noTestStarted: false), [])
-        XCTAssertNil(q.next(worker: 1))
+        XCTAssertNil(q.next(shard: 1))
     }
 
     func testBatchIDsCountUp() throws {
-        let q = queue([1, 1, 1], slots: 3)
-        let ids = try (0..<3).map { try XCTUnwrap(q.next(worker: $0)).id }
+        let q = queue([1, 1, 1], shards: 3)
+        let ids = try (0..<3).map { try XCTUnwrap(q.next(shard: $0)).id }
         XCTAssertEqual(ids, [0, 1, 2])
     }
 
     func testReturnsNilWhenEverythingIsDone() {
-        XCTAssertNil(queue([]).next(worker: 0))
+        XCTAssertNil(queue([]).next(shard: 0))
         let q = queue([1])
-        guard let item = q.next(worker: 0) else { return XCTFail("no work") }
+        guard let item = q.next(shard: 0) else { return XCTFail("no work") }
         _ = q.finish(item, unstarted: [], noTestStarted: false)
-        XCTAssertNil(q.next(worker: 0))
-        XCTAssertNil(q.next(worker: 1), "stays done")
+        XCTAssertNil(q.next(shard: 0))
+        XCTAssertNil(q.next(shard: 1), "stays done")
     }
 
     func testStopMakesNextReturnNil() {
         let q = queue([5, 4, 3])
         q.stop()
-        XCTAssertNil(q.next(worker: 0))
-        XCTAssertFalse(q.shouldRetry(id(0), attempt: 1, worker: 0), "no retries after stop")
+        XCTAssertNil(q.next(shard: 0))
+        XCTAssertFalse(q.shouldRetry(id(0), attempt: 1, shard: 0), "no retries after stop")
     }
 
     func testStopWithWorkInFlightDoesNotRequeue() throws {
-        let q = queue([5, 4, 3], slots: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
-        let item = try XCTUnwrap(q.next(worker: 0))
+        let q = queue([5, 4, 3], shards: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let item = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(item.tests.count, 3)
         q.stop()
         XCTAssertEqual(q.finish(item, unstarted: [id(1), id(2)], noTestStarted: false), [])
-        XCTAssertNil(q.next(worker: 0))
+        XCTAssertNil(q.next(shard: 0))
     }
 
     // MARK: retries
 
     func testRetryGoesToAnotherWorkerFirst() throws {
-        let q = queue([4, 3, 2, 1], slots: 2)
-        let a = try XCTUnwrap(q.next(worker: 0))
-        let b = try XCTUnwrap(q.next(worker: 1))
+        let q = queue([4, 3, 2, 1], shards: 2)
+        let a = try XCTUnwrap(q.next(shard: 0))
+        let b = try XCTUnwrap(q.next(shard: 1))
         XCTAssertEqual(a.tests, [id(0)])
         XCTAssertEqual(b.tests, [id(1)])
-        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, worker: 0))
-        XCTAssertTrue(q.shouldRetry(id(1), attempt: 1, worker: 1))
+        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, shard: 0))
+        XCTAssertTrue(q.shouldRetry(id(1), attempt: 1, shard: 1))
         _ = q.finish(a, unstarted: [], noTestStarted: false)
         _ = q.finish(b, unstarted: [], noTestStarted: false)
-        // Worker 0 gets the retry that failed on worker 1, and vice versa, before any new batch.
-        let r0 = try XCTUnwrap(q.next(worker: 0))
+        // Shard 0 gets the retry that failed on shard 1, and vice versa, before any new batch.
+        let r0 = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(r0.tests, [id(1)])
         XCTAssertEqual(r0.attempt, 2)
-        let r1 = try XCTUnwrap(q.next(worker: 1))
+        let r1 = try XCTUnwrap(q.next(shard: 1))
         XCTAssertEqual(r1.tests, [id(0)])
         XCTAssertEqual(r1.attempt, 2)
         _ = q.finish(r0, unstarted: [], noTestStarted: false)
         _ = q.finish(r1, unstarted: [], noTestStarted: false)
-        let fresh = try XCTUnwrap(q.next(worker: 0))
+        let fresh = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(fresh.attempt, 1)
         XCTAssertEqual(fresh.tests.first, id(2))
     }
 
     func testRetryComesBeforeTheQueue() throws {
-        let q = queue([4, 3, 2, 1], slots: 2)
-        let a = try XCTUnwrap(q.next(worker: 0))
-        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, worker: 0))
+        let q = queue([4, 3, 2, 1], shards: 2)
+        let a = try XCTUnwrap(q.next(shard: 0))
+        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, shard: 0))
         _ = q.finish(a, unstarted: [], noTestStarted: false)
-        let r = try XCTUnwrap(q.next(worker: 1))
+        let r = try XCTUnwrap(q.next(shard: 1))
         XCTAssertEqual(r.tests, [id(0)])
         XCTAssertEqual(r.attempt, 2)
     }
 
     func testRetryGoesToTheSameWorkerWhenNoOtherIsIdle() throws {
-        // No other slot is waiting in next(): the slot that failed takes its own retry.
-        let q = queue([4, 3, 2, 1], slots: 2)
-        let a = try XCTUnwrap(q.next(worker: 0))
-        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, worker: 0))
+        // No other shard is waiting in next(): the shard that failed takes its own retry.
+        let q = queue([4, 3, 2, 1], shards: 2)
+        let a = try XCTUnwrap(q.next(shard: 0))
+        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, shard: 0))
         _ = q.finish(a, unstarted: [], noTestStarted: false)
-        let r = try XCTUnwrap(q.next(worker: 0))
+        let r = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(r.tests, [id(0)])
         XCTAssertEqual(r.attempt, 2)
     }
 
     func testRetriesAreServedInOrder() throws {
-        let q = queue([4, 3, 2, 1], slots: 4)
-        let items = try (0..<4).map { try XCTUnwrap(q.next(worker: $0)) }
+        let q = queue([4, 3, 2, 1], shards: 4)
+        let items = try (0..<4).map { try XCTUnwrap(q.next(shard: $0)) }
         for (w, item) in items.enumerated() {
-            XCTAssertTrue(q.shouldRetry(item.tests[0], attempt: 1, worker: w))
+            XCTAssertTrue(q.shouldRetry(item.tests[0], attempt: 1, shard: w))
             _ = q.finish(item, unstarted: [], noTestStarted: false)
         }
-        let retried = try (0..<4).map { _ in try XCTUnwrap(q.next(worker: 9)).tests }
+        let retried = try (0..<4).map { _ in try XCTUnwrap(q.next(shard: 9)).tests }
         XCTAssertEqual(retried, [[id(0)], [id(1)], [id(2)], [id(3)]])
     }
 
     func testAttemptNumbersUpToMaxRetries() throws {
-        let q = queue([1], slots: 2, maxRetries: 2)
+        let q = queue([1], shards: 2, maxRetries: 2)
         var attempts: [Int] = []
-        var worker = 0
-        while let item = q.next(worker: worker) {
+        var shard = 0
+        while let item = q.next(shard: shard) {
             attempts.append(item.attempt)
-            let retrying = q.shouldRetry(item.tests[0], attempt: item.attempt, worker: worker)
+            let retrying = q.shouldRetry(item.tests[0], attempt: item.attempt, shard: shard)
             XCTAssertEqual(retrying, item.attempt <= 2, "attempt \(item.attempt)")
             _ = q.finish(item, unstarted: [], noTestStarted: false)
-            worker = 1 - worker
+            shard = 1 - shard
             if attempts.count > 5 { break }
         }
         XCTAssertEqual(attempts, [1, 2, 3], "one try plus two retries")
@@ -155,22 +155,22 @@ final class WorkQueueTests: XCTestCase {
 
     func testNoRetriesWhenMaxIsZero() throws {
         let q = queue([1], maxRetries: 0)
-        let item = try XCTUnwrap(q.next(worker: 0))
-        XCTAssertFalse(q.shouldRetry(id(0), attempt: 1, worker: 0))
+        let item = try XCTUnwrap(q.next(shard: 0))
+        XCTAssertFalse(q.shouldRetry(id(0), attempt: 1, shard: 0))
         _ = q.finish(item, unstarted: [], noTestStarted: false)
-        XCTAssertNil(q.next(worker: 0))
+        XCTAssertNil(q.next(shard: 0))
     }
 
     // MARK: re-queue after a crash or hang
 
     func testUnstartedTestsGoBackToTheFront() throws {
-        let q = queue([8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], slots: 1)
+        let q = queue([8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], shards: 1)
         // target = 20 / 2 = 10: the 8 s test and two 1 s tests.
-        let first = try XCTUnwrap(q.next(worker: 0))
+        let first = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(first.tests, [id(0), id(1), id(2)])
         // test0 crashed; test1 and test2 never started.
         XCTAssertEqual(q.finish(first, unstarted: [id(1), id(2)], noTestStarted: false), [])
-        let second = try XCTUnwrap(q.next(worker: 0))
+        let second = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(second.attempt, 1)
         XCTAssertEqual(Array(second.tests.prefix(2)), [id(1), id(2)])
         // 12 s left (the two re-queued count again): target 6.
@@ -178,48 +178,48 @@ final class WorkQueueTests: XCTestCase {
     }
 
     func testUnstartedTestsOfARetryStayRetries() throws {
-        let q = queue([2, 1], slots: 2)
-        let a = try XCTUnwrap(q.next(worker: 0))
-        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, worker: 0))
+        let q = queue([2, 1], shards: 2)
+        let a = try XCTUnwrap(q.next(shard: 0))
+        XCTAssertTrue(q.shouldRetry(id(0), attempt: 1, shard: 0))
         _ = q.finish(a, unstarted: [], noTestStarted: false)
-        let retry = try XCTUnwrap(q.next(worker: 1))
+        let retry = try XCTUnwrap(q.next(shard: 1))
         XCTAssertEqual(retry.attempt, 2)
         // The retry's process died before the test started: it is offered again, to anyone.
         XCTAssertEqual(q.finish(retry, unstarted: [id(0)], noTestStarted: true), [])
-        let again = try XCTUnwrap(q.next(worker: 1))
+        let again = try XCTUnwrap(q.next(shard: 1))
         XCTAssertEqual(again.tests, [id(0)])
         XCTAssertEqual(again.attempt, 2)
     }
 
     func testNoTestStartedTwiceGivesUp() throws {
-        let q = queue([1, 1], slots: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
-        let first = try XCTUnwrap(q.next(worker: 0))
+        let q = queue([1, 1], shards: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let first = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(first.tests, [id(0), id(1)])
         XCTAssertEqual(q.finish(first, unstarted: first.tests, noTestStarted: true), [], "first launch failure re-queues")
-        let second = try XCTUnwrap(q.next(worker: 0))
+        let second = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(second.tests, [id(0), id(1)])
         XCTAssertEqual(q.finish(second, unstarted: second.tests, noTestStarted: true), [id(0), id(1)])
-        XCTAssertNil(q.next(worker: 0), "given-up tests are not re-queued")
+        XCTAssertNil(q.next(shard: 0), "given-up tests are not re-queued")
     }
 
     func testLaunchFailuresCountPerTest() throws {
-        let q = queue([3, 2, 1], slots: 1, cutter: BatchCutter(maximumTests: 1))
-        let a = try XCTUnwrap(q.next(worker: 0))
+        let q = queue([3, 2, 1], shards: 1, cutter: BatchCutter(maximumTests: 1))
+        let a = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(a.tests, [id(0)])
         XCTAssertEqual(q.finish(a, unstarted: [id(0)], noTestStarted: true), [])
-        let b = try XCTUnwrap(q.next(worker: 0))
+        let b = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(b.tests, [id(0)])
         // It started this time; test1's launch failures are counted separately.
         XCTAssertEqual(q.finish(b, unstarted: [], noTestStarted: false), [])
-        let c = try XCTUnwrap(q.next(worker: 0))
+        let c = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(c.tests, [id(1)])
         XCTAssertEqual(q.finish(c, unstarted: [id(1)], noTestStarted: true), [], "test1's first launch failure")
     }
 
     func testUnstartedAfterACrashDoNotCountAsLaunchFailures() throws {
-        let q = queue([1, 1], slots: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let q = queue([1, 1], shards: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
         for _ in 0..<3 {
-            let item = try XCTUnwrap(q.next(worker: 0))
+            let item = try XCTUnwrap(q.next(shard: 0))
             XCTAssertEqual(item.tests.last, id(1))
             XCTAssertEqual(q.finish(item, unstarted: [id(1)], noTestStarted: false), [])
         }
@@ -231,9 +231,9 @@ final class WorkQueueTests: XCTestCase {
         // 300 tests with 500-byte ids: all would fit the time target, but not one argument.
         let longName = String(repeating: "x", count: 500 - "M.C/".count)
         let planned = (0..<300).map { PlannedTest(id: TestID("M.C/\(longName)\(1000 + $0)"), expected: 0.001, known: true) }
-        let q = WorkQueue(planned: planned, slots: 1, maxRetries: 0, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let q = WorkQueue(planned: planned, shards: 1, maxRetries: 0, cutter: BatchCutter(batchesPerSlot: 0.5))
         XCTAssertEqual(q.maxFilterBytes, 100_000)
-        let first = try XCTUnwrap(q.next(worker: 0))
+        let first = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(first.tests.map(\.rawValue).joined(separator: ",").utf8.count + 1, first.tests.count * 505)
         XCTAssertEqual(first.tests.count, 198)
         XCTAssertLessThanOrEqual(first.tests.map(\.rawValue).joined(separator: ",").utf8.count, 100_000)
@@ -243,10 +243,10 @@ final class WorkQueueTests: XCTestCase {
     func testManyBatchesEachTestExactlyOnce() {
         // Enough single-test batches to go through the queue's compaction.
         let planned = (0..<6000).map { PlannedTest(id: TestID("M.C/t\(100_000 + $0)"), expected: 0.01, known: true) }
-        let q = WorkQueue(planned: planned, slots: 1, maxRetries: 0, cutter: BatchCutter(maximumTests: 1))
+        let q = WorkQueue(planned: planned, shards: 1, maxRetries: 0, cutter: BatchCutter(maximumTests: 1))
         var seen: [TestID] = []
         var requeued = false
-        while let item = q.next(worker: 0) {
+        while let item = q.next(shard: 0) {
             seen += item.tests
             if seen.count == 5000 && !requeued {
                 // Crash after compaction: the test goes back to the front.

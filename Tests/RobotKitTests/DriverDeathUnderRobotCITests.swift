@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// Run *through* robotci by `RobotCIEndToEndTests.ReliabilityTests` (both tests in one
-/// process): the first test kills its chromedriver (the worker slot's, which robotci runs)
+/// process): the first test kills its chromedriver (the shard's, which robotci runs)
 /// mid-test and must fail with a message that says so; the second must get a fresh driver
-/// (RobotKit starts its own when the slot's is gone) and pass. Outside that run (no
+/// (RobotKit starts its own when the shard's is gone) and pass. Outside that run (no
 /// `ROBOTCI_DRIVER_DEATH_E2E`) they skip.
 final class DriverDeathUnderRobotCITests: UITestCase {
     override var appURL: URL? { Fixture.url("elements.html") }
@@ -37,18 +37,18 @@ final class DriverDeathUnderRobotCITests: UITestCase {
         print("driver-death: chromedriver now \(Self.chromedrivers().map(String.init).joined(separator: ",")) in process \(getpid())")
     }
 
-    /// The live chromedrivers this test's browser goes through: the worker slot's (robotci's,
+    /// The live chromedrivers this test's browser goes through: the shard's (robotci's,
     /// `ROBOTCI_WEBDRIVER_PID`) and this process's own children (setpriv execs chromedriver in place).
     static func chromedrivers() -> [pid_t] {
         let me = getpid()
-        let slot = ProcessInfo.processInfo.environment["ROBOTCI_WEBDRIVER_PID"].flatMap { pid_t($0) }
+        let shard = ProcessInfo.processInfo.environment["ROBOTCI_WEBDRIVER_PID"].flatMap { pid_t($0) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(pid_t.init).filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return false }
             let name = stat[stat.index(after: open)..<close]
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return name == "chromedriver" && fields.count > 1 && fields[0] != "Z" && (pid_t(fields[1]) == me || pid == slot)
+            return name == "chromedriver" && fields.count > 1 && fields[0] != "Z" && (pid_t(fields[1]) == me || pid == shard)
         }
     }
 }

@@ -26,7 +26,7 @@ final class LaunchTests: XCTestCase {
         XCTAssertEqual(environment.mockPort, 9700)
         XCTAssertEqual(environment.artifactsDirectory?.path, "/tmp/a")
         XCTAssertEqual(environment.attempt, 2)
-        XCTAssertEqual(environment.workerIndex, 3)
+        XCTAssertEqual(environment.shardIndex, 3)
         XCTAssertEqual(environment.runID, "run-1")
         XCTAssertTrue(environment.isUnderRobotCI)
         let plain = WorkerEnvironment([:])
@@ -84,7 +84,7 @@ final class LaunchTests: XCTestCase {
     }
 
     /// What one launch stores (cookie, local/session storage, IndexedDB, Cache Storage, a
-    /// service worker) is gone for the next launch, in the same browser.
+    /// service shard) is gone for the next launch, in the same browser.
     func testNextLaunchSeesNoneOfThePreviousLaunchsStorage() async throws {
         let server = try await MockServer.create()
         try await StoragePage.serve(on: server)

@@ -6,8 +6,8 @@ import XCTest
 import Glibc
 #endif
 
-/// Run *through* robotci by `RobotCIEndToEndTests.WarmBrowserEndToEndTests` on one slot,
-/// one process per test, in name order: the slot's browser is shared across test processes,
+/// Run *through* robotci by `RobotCIEndToEndTests.WarmBrowserEndToEndTests` on one shard,
+/// one process per test, in name order: the shard's browser is shared across test processes,
 /// yet nothing a test stores is seen by the next (A writes, B reads); a browser killed mid-test
 /// fails only that test (C) and the next gets a new one (D); a browser that hangs times out
 /// only that test (E) and the next gets a new one (F). Each prints `warm-browser: pid N` so the
@@ -74,7 +74,7 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         XCTAssertTrue(app.staticTexts["storage.title"].waitForExistence(timeout: 10))
     }
 
-    /// Holds the slot's browser for a minute, for `WarmBrowserEndToEndTests` to `kill -9`
+    /// Holds the shard's browser for a minute, for `WarmBrowserEndToEndTests` to `kill -9`
     /// robotci meanwhile (`ROBOTCI_WARM_KILL=1`); skipped otherwise.
     func testG_HoldsTheBrowserUntilRobotCIIsKilled() throws {
         guard ProcessInfo.processInfo.environment["ROBOTCI_WARM_KILL"] == "1" else {

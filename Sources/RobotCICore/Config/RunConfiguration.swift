@@ -5,7 +5,7 @@ import Foundation
 public struct RunConfiguration: Sendable, Equatable {
     /// Path of the SwiftPM package under test.
     public var package = "."
-    /// Number of worker slots (parallel child processes).
+    /// Number of shards (parallel child processes).
     public var shards: Int
     /// Extra attempts for a failing test.
     public var retries = 2
@@ -28,7 +28,7 @@ public struct RunConfiguration: Sendable, Equatable {
     public var partitionCount: Int?
     /// `github`, `plain` or nil (auto).
     public var reporter: String?
-    /// First port of the slot port range; nil: ports assigned by the OS.
+    /// First port of the shard port range; nil: ports assigned by the OS.
     public var basePort: Int?
     /// `debug` or `release`, passed to `swift build -c`.
     public var buildConfiguration = "debug"

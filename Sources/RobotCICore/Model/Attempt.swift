@@ -38,8 +38,9 @@ public struct Attempt: Codable, Sendable, Equatable {
     public var duration: Double
     /// Seconds from the run's start to this attempt's start (for the timeline).
     public var start: Double
-    /// Worker slot (0-based) that ran it.
-    public var worker: Int
+    /// Shard (0-based) that ran it.
+    /// Which of the run's shards ran it (0-based); `worker` in results.json (the format's name).
+    public var shard: Int
     /// The batch (child process) it ran in.
     public var batch: Int
     /// Machine label when reports from several machines were merged.
@@ -49,8 +50,13 @@ public struct Attempt: Codable, Sendable, Equatable {
     public var output: String
     public var artifacts: [Artifact]
 
+    /// results.json keeps the format's field names (`worker` is the shard).
+    enum CodingKeys: String, CodingKey {
+        case number, outcome, duration, start, shard = "worker", batch, machine, failures, output, artifacts
+    }
+
     public init(
-        number: Int, outcome: AttemptOutcome, duration: Double, start: Double, worker: Int,
+        number: Int, outcome: AttemptOutcome, duration: Double, start: Double, shard: Int,
         batch: Int, machine: String? = nil, failures: [FailureMessage] = [], output: String = "",
         artifacts: [Artifact] = []
     ) {
@@ -58,7 +64,7 @@ public struct Attempt: Codable, Sendable, Equatable {
         self.outcome = outcome
         self.duration = duration
         self.start = start
-        self.worker = worker
+        self.shard = shard
         self.batch = batch
         self.machine = machine
         self.failures = failures

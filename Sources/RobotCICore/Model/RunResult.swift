@@ -1,7 +1,8 @@
-/// One child process that ran a batch of tests on a worker slot.
+/// One child process that ran a batch of tests on a shard.
 public struct BatchRecord: Codable, Sendable, Equatable {
     public var id: Int
-    public var worker: Int
+    /// Which shard ran it; `worker` in results.json (the format's name).
+    public var shard: Int
     public var machine: String?
     /// Seconds from the run's start.
     public var start: Double
@@ -12,12 +13,17 @@ public struct BatchRecord: Codable, Sendable, Equatable {
     public var mockPort: Int?
     public var webDriverPort: Int?
 
+    /// results.json keeps the format's field names (`worker` is the shard).
+    enum CodingKeys: String, CodingKey {
+        case id, shard = "worker", machine, start, end, tests, termination, mockPort, webDriverPort
+    }
+
     public init(
-        id: Int, worker: Int, machine: String? = nil, start: Double, end: Double, tests: [TestID],
+        id: Int, shard: Int, machine: String? = nil, start: Double, end: Double, tests: [TestID],
         termination: String, mockPort: Int? = nil, webDriverPort: Int? = nil
     ) {
         self.id = id
-        self.worker = worker
+        self.shard = shard
         self.machine = machine
         self.start = start
         self.end = end
@@ -136,11 +142,11 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// Sum of every attempt's duration: what one serial worker would have needed.
     public var serialTime: Double { tests.reduce(0) { $0 + $1.attempts.reduce(0) { $0 + $1.duration } } }
 
-    /// Busy time of all batches over (slots × wall time); 1.0 means no slot ever idled.
+    /// Busy time of all batches over (shards × wall time); 1.0 means no shard ever idled.
     public var shardEfficiency: Double {
-        let slots = max(1, Set(batches.map { "\($0.machine ?? "")#\($0.worker)" }).count)
+        let shards = max(1, Set(batches.map { "\($0.machine ?? "")#\($0.shard)" }).count)
         let busy = batches.reduce(0) { $0 + max(0, $1.end - $1.start) }
         guard metadata.wallTime > 0 else { return 0 }
-        return min(1, busy / (Double(slots) * metadata.wallTime))
+        return min(1, busy / (Double(shards) * metadata.wallTime))
     }
 }

@@ -1,11 +1,11 @@
-/// Cuts the next batch off a longest-first queue when a worker slot asks for work.
+/// Cuts the next batch off a longest-first queue when a shard asks for work.
 ///
 /// A batch is one child process, so big batches amortise process start-up, while the
-/// last batches must be small so that no slot idles while another still has a long
-/// queue. The cut is made at the moment a slot is free, from what is left, which
+/// last batches must be small so that no shard idles while another still has a long
+/// queue. The cut is made at the moment a shard is free, from what is left, which
 /// adapts to tests that ran longer or shorter than expected.
 public struct BatchCutter: Sendable, Equatable {
-    /// How many batches each slot should get out of the remaining work (more = smaller tail).
+    /// How many batches each shard should get out of the remaining work (more = smaller tail).
     public var batchesPerSlot: Double
     /// A batch is never planned shorter than this (seconds), unless the work runs out:
     /// below it, process start-up would dominate.
@@ -22,14 +22,14 @@ public struct BatchCutter: Sendable, Equatable {
     /// How many tests from the front of `queue` (longest-first) make the next batch.
     /// - Parameters:
     ///   - remainingSeconds: expected time of everything in `queue`.
-    ///   - slots: number of worker slots sharing the queue.
-    public func nextBatchSize(queue: ArraySlice<PlannedTest>, remainingSeconds: Double, slots: Int) -> Int {
+    ///   - shards: number of shards sharing the queue.
+    public func nextBatchSize(queue: ArraySlice<PlannedTest>, remainingSeconds: Double, shards: Int) -> Int {
         guard !queue.isEmpty else { return 0 }
-        let slots = max(1, slots)
-        let target = max(remainingSeconds / (Double(slots) * batchesPerSlot), minimumBatchSeconds)
-        // Without history the time target is a guess, so every slot gets a share of the
+        let shards = max(1, shards)
+        let target = max(remainingSeconds / (Double(shards) * batchesPerSlot), minimumBatchSeconds)
+        // Without history the time target is a guess, so every shard gets a share of the
         // tests by count too; with history, tiny tests may all share one process.
-        let countCap = min(maximumTests, max(1, (queue.count + slots - 1) / slots))
+        let countCap = min(maximumTests, max(1, (queue.count + shards - 1) / shards))
         var sum = 0.0
         var n = 0
         for test in queue {

@@ -47,15 +47,15 @@ public enum HTMLReport {
         return out
     }
 
-    /// `web-report/index.html` cut at its `{{…}}` slots once, so rendering is concatenation.
+    /// `web-report/index.html` cut at its `{{…}}` shards once, so rendering is concatenation.
     enum Template {
         enum Part { case text(String), csp, style, script, data }
 
         static let parts: [Part] = {
             var parts: [Part] = []
             var rest = Substring(ReportTemplate.html)
-            let slots: [(String, Part)] = [("{{CSP}}", .csp), ("{{STYLE}}", .style), ("{{SCRIPT}}", .script), ("{{DATA}}", .data)]
-            while let (range, part) = slots.compactMap({ slot in rest.range(of: slot.0).map { ($0, slot.1) } })
+            let shards: [(String, Part)] = [("{{CSP}}", .csp), ("{{STYLE}}", .style), ("{{SCRIPT}}", .script), ("{{DATA}}", .data)]
+            while let (range, part) = shards.compactMap({ shard in rest.range(of: shard.0).map { ($0, shard.1) } })
                 .min(by: { $0.0.lowerBound < $1.0.lowerBound }) {
                 parts.append(.text(String(rest[..<range.lowerBound])))
                 parts.append(part)

@@ -136,7 +136,7 @@ struct ReportData {
             if i > 0 { w.raw(",") }
             w.raw("[")
             w.int(b.id); w.raw(",")
-            w.int(b.worker); w.raw(",")
+            w.int(b.shard); w.raw(",")
             w.int(b.machine.map { tables.machines.index($0) } ?? -1); w.raw(",")
             w.millis(b.start); w.raw(",")
             w.millis(b.end); w.raw(",")
@@ -257,7 +257,7 @@ struct ReportData {
         w.int(Self.attemptOutcomes.firstIndex(of: a.outcome) ?? 0); w.raw(",")
         w.millis(a.duration); w.raw(",")
         w.millis(a.start); w.raw(",")
-        w.int(a.worker); w.raw(",")
+        w.int(a.shard); w.raw(",")
         w.int(a.batch); w.raw(",")
         w.int(a.machine.map { tables.machines.index($0) } ?? -1)
         guard !(a.failures.isEmpty && a.output.isEmpty && a.artifacts.isEmpty), !(slim && a.failures.isEmpty) else {

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-nkEGoh4JwtWAXUF06AbG/ZzSbW0TjFWAoC9wsfHx/oE="
+    static let scriptHash = "sha256-EWRYzzqeblTVJsl+WuZeW7gAOpHK5EMdgr4H2eZe5nE="
 
     static let html = ####"""
 <!doctype html>
@@ -41,7 +41,7 @@ enum ReportTemplate {
     <form id="filters" class="filters" role="search">
       <div id="chips" class="chips" role="group" aria-label="Status"></div>
       <label class="field">Search <input id="q" type="search" placeholder="name or error (press /)" autocomplete="off" spellcheck="false"></label>
-      <label class="field">Worker <select id="worker"><option value="">all</option></select></label>
+      <label class="field">Shard <select id="shard"><option value="">all</option></select></label>
       <label class="field">Sort <select id="sort"><option value="status">failures first</option><option value="name">name</option><option value="duration">duration</option></select></label>
       <span id="shown" class="shown" aria-live="polite"></span>
     </form>
@@ -329,7 +329,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   const META = D.meta;
   const MACH = D.machines;
   const attemptOf = (a) => ({
-    o: D.attemptOutcomes[a[0]], dur: a[1], start: a[2], worker: a[3], batch: a[4],
+    o: D.attemptOutcomes[a[0]], dur: a[1], start: a[2], shard: a[3], batch: a[4],
     machine: a[5] >= 0 ? MACH[a[5]] : null, failures: a[6] || [], failuresLeft: a[7] || 0,
     output: a[8] || '', outputCut: a[9] || 0, artifacts: (a[10] || []).map(artifactOf),
   });
@@ -345,8 +345,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     const path = dirPath(x[1]) + D.names[x[2]];
     return { kind: D.kinds[x[0]], path, name: D.names[x[2]], href: x[3] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > 4, value: x[4], cut: x[5] || 0 };
   }
-  const workerKey = (m, w) => (m >= 0 ? MACH[m] + '#' : '') + w;
-  const workerLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'worker ' + w;
+  const shardKey = (m, w) => (m >= 0 ? MACH[m] + '#' : '') + w;
+  const shardLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'shard ' + w;
 
   const tests = D.tests.map((r, i) => {
     const cls = D.classes[r[0]];
@@ -424,13 +424,13 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return t.hay;
   }
 
-  // ---------- state in the URL hash: #view=…&status=a,b&q=…&worker=…&sort=…&test=…
+  // ---------- state in the URL hash: #view=…&status=a,b&q=…&shard=…&sort=…&test=…
   // A run with failures or flaky tests opens with them first.
   const DEFAULT_SORT = (counts.failed + counts.timedOut + counts.crashed + counts.flaky) ? 'status' : 'name';
   const RANK = { failed: 0, timedOut: 0, crashed: 0, flaky: 1 };
   const rank = (t) => (t.outcome in RANK ? RANK[t.outcome] : 2);
   const RANK_LABEL = ['failing', 'flaky', ''];
-  const state = { view: 'tests', status: [], q: '', worker: '', sort: DEFAULT_SORT, test: '' };
+  const state = { view: 'tests', status: [], q: '', shard: '', sort: DEFAULT_SORT, test: '' };
   let pushedDetail = false;
   function readHash() {
     const p = new URLSearchParams(location.hash.slice(1));
@@ -438,7 +438,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     state.view = ['tests', 'timeline', 'slowest', 'flaky'].includes(v) ? v : 'tests';
     state.status = (p.get('status') || '').split(',').filter((s) => s in counts);
     state.q = p.get('q') || '';
-    state.worker = p.get('worker') || '';
+    state.shard = p.get('shard') || p.get('worker') || '';
     const sort = p.get('sort');
     state.sort = ['name', 'duration', 'status'].includes(sort) ? sort : DEFAULT_SORT;
     state.test = p.get('test') || '';
@@ -448,7 +448,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     if (s.view !== 'tests') p.set('view', s.view);
     if (s.status.length) p.set('status', s.status.join(','));
     if (s.q) p.set('q', s.q);
-    if (s.worker) p.set('worker', s.worker);
+    if (s.shard) p.set('shard', s.shard);
     if (s.sort !== DEFAULT_SORT) p.set('sort', s.sort);
     if (s.test) p.set('test', s.test);
     return '#' + p.toString();
@@ -532,14 +532,14 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   }
 
   // ---------- filters + virtualised, grouped list
-  const workers = new Map();
-  for (const b of D.batches) workers.set(workerKey(b[2], b[1]), [b[2], b[1]]);
-  for (const t of tests) for (const a of t.at) workers.set(workerKey(a[5], a[3]), [a[5], a[3]]);
-  const workerKeys = [...workers.keys()].sort((x, y) => {
-    const [ma, wa] = workers.get(x); const [mb, wb] = workers.get(y);
+  const shardLanes = new Map();
+  for (const b of D.batches) shardLanes.set(shardKey(b[2], b[1]), [b[2], b[1]]);
+  for (const t of tests) for (const a of t.at) shardLanes.set(shardKey(a[5], a[3]), [a[5], a[3]]);
+  const shardKeys = [...shardLanes.keys()].sort((x, y) => {
+    const [ma, wa] = shardLanes.get(x); const [mb, wb] = shardLanes.get(y);
     return ma - mb || wa - wb;
   });
-  const ranOn = (t, key) => t.at.some((a) => workerKey(a[5], a[3]) === key);
+  const ranOn = (t, key) => t.at.some((a) => shardKey(a[5], a[3]) === key);
 
   function drawFilters() {
     const chips = [];
@@ -556,14 +556,14 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       chips.push(b);
     }
     $('chips').replaceChildren(...chips);
-    const sel = $('worker');
-    for (const k of workerKeys) sel.appendChild(h('option', { value: k }, workerLabel(...workers.get(k))));
+    const sel = $('shard');
+    for (const k of shardKeys) sel.appendChild(h('option', { value: k }, shardLabel(...shardLanes.get(k))));
     let timer = 0;
     $('q').addEventListener('input', (e) => {
       clearTimeout(timer);
       timer = setTimeout(() => { state.q = e.target.value.trim(); commit(false); }, 120);
     });
-    sel.addEventListener('change', () => { state.worker = sel.value; commit(false); });
+    sel.addEventListener('change', () => { state.shard = sel.value; commit(false); });
     $('sort').addEventListener('change', (e) => { state.sort = e.target.value; commit(false); });
     $('filters').addEventListener('submit', (e) => e.preventDefault());
   }
@@ -571,7 +571,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   function syncFilters() {
     for (const b of $('chips').children) b.setAttribute('aria-pressed', String(state.status.includes(b.getAttribute('data-outcome'))));
     if (document.activeElement !== $('q')) $('q').value = state.q;
-    $('worker').value = workers.has(state.worker) ? state.worker : '';
+    $('shard').value = shardLanes.has(state.shard) ? state.shard : '';
     $('sort').value = state.sort;
   }
 
@@ -581,12 +581,12 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   let rowsKey = null;
   let active = -1;
   function computeRows() {
-    const key = [state.status.join(','), state.q, state.worker, state.sort].join('\u0000');
+    const key = [state.status.join(','), state.q, state.shard, state.sort].join('\u0000');
     if (key === rowsKey) return;
     rowsKey = key;
     const st = state.status.length ? new Set(state.status) : null;
     const terms = state.q.toLowerCase().split(/\s+/).filter(Boolean);
-    const wk = workers.has(state.worker) ? state.worker : '';
+    const wk = shardLanes.has(state.shard) ? state.shard : '';
     const groups = new Map();
     let shown = 0;
     for (const t of tests) {
@@ -628,7 +628,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
         h('span', { class: 'meta dur' }, fmt(r.g.dur)));
     }
     const t = r.t;
-    const ws = [...new Set(t.at.map((a) => workerLabel(a[5], a[3]).replace('worker ', 'w')))].join(', ');
+    const ws = [...new Set(t.at.map((a) => shardLabel(a[5], a[3]).replace('shard ', 's')))].join(', ');
     const hs = histOf(t);
     // A real link: a plain click opens the detail here, ctrl/middle click opens it in a new tab.
     return h('a', { class: 'row' + (k === active ? ' active' : ''), id: 'row-' + k, role: 'option', href: hashForTest(t), tabindex: '-1', 'aria-selected': String(k === active), 'data-k': k, 'data-test': t.id },
@@ -762,7 +762,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     const failing = !!FAILING[a.o];
     const parts = [
       h('h3', null, 'Attempt ' + a.n, statusEl(a.o), h('span', { class: 'n' }, fmt(a.dur))),
-      h('div', { class: 'where' }, workerLabel(a.machine === null ? -1 : MACH.indexOf(a.machine), a.worker) + ' · batch ' + a.batch + ' · started at +' + fmt(a.start)),
+      h('div', { class: 'where' }, shardLabel(a.machine === null ? -1 : MACH.indexOf(a.machine), a.shard) + ' · batch ' + a.batch + ' · started at +' + fmt(a.start)),
     ];
     if (a.failures.length) {
       parts.push(h('h4', null, a.failures.length > 1 ? 'Failures' : 'Failure'));
@@ -852,7 +852,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return h('div', null, h('h4', null, 'Mock requests (' + (x.value.length + x.cut) + ')'), reqs.length ? reqs : h('div', { class: 'cut' }, 'none'));
   }
 
-  // ---------- timeline: one lane per worker slot (grouped by machine), batches and attempts as bars
+  // ---------- timeline: one lane per shard (grouped by machine), batches and attempts as bars
   let tlScale = 0;
   let tlWall = 1;
   function drawTimeline() {
@@ -860,7 +860,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     if (box.firstChild) return;
     const lanes = new Map();
     const lane = (m, w) => {
-      const key = workerKey(m, w);
+      const key = shardKey(m, w);
       let l = lanes.get(key);
       if (!l) { l = { m, w, batches: [], bars: [] }; lanes.set(key, l); }
       return l;
@@ -890,8 +890,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
         track.appendChild(el);
       }
       const busy = l.batches.reduce((s, b) => s + Math.max(0, b[4] - b[3]), 0);
-      inner.appendChild(h('div', { class: 'tl-lane', 'data-worker': workerKey(l.m, l.w) },
-        h('span', { class: 'tl-label', title: 'busy ' + fmt(busy) + ' of ' + fmt(tlWall) }, 'worker ' + l.w + ' · ' + Math.round(busy / tlWall * 100) + '%'),
+      inner.appendChild(h('div', { class: 'tl-lane', 'data-shard': shardKey(l.m, l.w) },
+        h('span', { class: 'tl-label', title: 'busy ' + fmt(busy) + ' of ' + fmt(tlWall) }, 'shard ' + l.w + ' · ' + Math.round(busy / tlWall * 100) + '%'),
         track));
     }
     inner.addEventListener('click', (e) => {

@@ -56,7 +56,7 @@ public enum JUnitReader {
                     let failures = el == nil ? [] : [FailureMessage(file: file, line: line, message: message.isEmpty ? outcome.rawValue : message)]
                     defer { clock += duration }
                     return Attempt(number: attempts.count + 1, outcome: outcome, duration: duration, start: clock,
-                                   worker: 0, batch: 0, machine: machine, failures: failures, output: output)
+                                   shard: 0, batch: 0, machine: machine, failures: failures, output: output)
                 }
                 let kids = tc.children
                 let firstFailure = kids.first { $0.name == "failure" || $0.name == "error" }

@@ -84,7 +84,7 @@ public enum JUnitWriter {
             if let file = f.file { detail += "\(file):\(f.line ?? 0): " }
             detail += f.message + "\n"
         }
-        detail += "attempt \(attempt.number) on worker \(attempt.worker), \(seconds(attempt.duration)) s"
+        detail += "attempt \(attempt.number) on shard \(attempt.shard), \(seconds(attempt.duration)) s"
         if element == "failure" {
             try w.text(detail)
         } else {

@@ -119,7 +119,7 @@ extension ConfigKey {
         ConfigKey("package", .string, flag: .option("PATH"), default: "`.`", help: "SwiftPM package under test (or the folder `driver: command` runs in)") {
             $1.package = try $0.scalar()
         },
-        ConfigKey("shards", .int, flag: .option("N"), default: "cores", help: "worker shards in parallel") {
+        ConfigKey("shards", .int, flag: .option("N"), default: "cores", help: "shards (worker processes) running in parallel") {
             $1.shards = try $0.int(min: 1)
         },
         ConfigKey("retries", .int, flag: .option("N"), default: "2", help: "extra attempts for a failing / crashing / hanging test; it re-runs alone, on another shard when one is free") {

@@ -40,15 +40,15 @@ final class Progress: @unchecked Sendable {
         }
     }
 
-    func batchStarted(worker: Int) {
+    func batchStarted(shard: Int) {
         lock.withLock {
-            busy.insert(worker)
+            busy.insert(shard)
             draw(force: false)
         }
     }
 
-    func batchFinished(worker: Int) {
-        lock.withLock { _ = busy.remove(worker) }
+    func batchFinished(shard: Int) {
+        lock.withLock { _ = busy.remove(shard) }
     }
 
     func attemptFinished(_ test: TestID, attempt: Attempt, history: [Attempt], retrying: Bool, quarantined: Bool) {
@@ -71,7 +71,7 @@ final class Progress: @unchecked Sendable {
                 case .timedOut: what = "TIMEOUT \(test) (attempt \(attempt.number))"
                 case .skipped: what = "SKIP   \(test)"
                 }
-                var text = "\(what) on worker \(attempt.worker)\(retrying ? ", retrying" : "")"
+                var text = "\(what) on shard \(attempt.shard)\(retrying ? ", retrying" : "")"
                 if let f = attempt.failures.first {
                     let loc = f.file.map { "\($0):\(f.line ?? 0): " } ?? ""
                     text += "\n       \(loc)" + FailureMessage.consoleText(f.message, limit: 300, indent: 7)

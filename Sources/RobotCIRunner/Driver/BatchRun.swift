@@ -6,13 +6,13 @@ import Glibc
 import Darwin
 #endif
 
-/// One batch on one worker slot, and what every driver shares to run it: the worker
+/// One batch on one shard, and what every driver shares to run it: the worker
 /// environment, the batch's artifacts folder, its log, spawning the child and pumping its
 /// output, moving artifacts into the report, and where finished attempts go.
 final class BatchRun {
     let item: WorkItem
-    let slot: Int
-    let ports: PortAllocator.SlotPorts
+    let shard: Int
+    let ports: PortAllocator.ShardPorts
     /// The worker environment (`ROBOTCI_*`); a driver may add to it before `spawn`.
     var environment: [String: String]
     /// `ROBOTCI_ARTIFACTS_DIR`: files a test leaves here become its attempt's artifacts.
@@ -32,11 +32,11 @@ final class BatchRun {
     /// How the child ended, once `pump` returned.
     private(set) var ended: (end: ChildProcess.Termination, timedOut: Bool)?
 
-    init(item: WorkItem, slot: Int, ports: PortAllocator.SlotPorts, environment: [String: String], artifactsDirectory: URL,
+    init(item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts, environment: [String: String], artifactsDirectory: URL,
          logPath: String, log: BatchLog, start: Double, testTimeout: Double, history: Timings, clock: RunClock,
          layout: ReportLayout, router: AttemptRouter) {
         self.item = item
-        self.slot = slot
+        self.shard = shard
         self.ports = ports
         self.environment = environment
         self.artifactsDirectory = artifactsDirectory
@@ -70,7 +70,7 @@ final class BatchRun {
 
     /// The batch's record with how it ended.
     func record(termination: String) -> BatchRecord {
-        BatchRecord(id: item.id, worker: slot, start: start, end: clock.now(), tests: item.tests,
+        BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests,
                     termination: termination, mockPort: ports.mock, webDriverPort: ports.webDriver)
     }
 

@@ -28,7 +28,7 @@ struct BundleDriver: TestDriver {
 
     func batchGroup(of test: TestID) -> Int { swiftTesting.contains(test) ? 1 : 0 }
 
-    var usesSlotBrowser: Bool { true }
+    var usesShardBrowser: Bool { true }
 
     func run(_ batch: BatchRun) -> BatchOutcome {
         let isSwiftTesting = batch.item.tests.first.map { swiftTesting.contains($0) } ?? false
@@ -142,7 +142,7 @@ struct BundleOutputReader {
         var artifacts = batch.collectArtifacts(of: r.id)
         if r.output.isTruncated { artifacts.append(Artifact(kind: .log, path: batch.logPath)) }
         return Attempt(number: batch.item.attempt, outcome: outcome, duration: duration, start: r.start,
-                       worker: batch.slot, batch: batch.item.id, failures: failures, output: r.output.text,
+                       shard: batch.shard, batch: batch.item.id, failures: failures, output: r.output.text,
                        artifacts: artifacts)
     }
 

@@ -193,7 +193,7 @@ extension CommandDriver {
         let failure = FailureMessage(file: crash.file, line: crash.line, message: crash.reason.map { "\(why) — \($0)" } ?? why)
         batch.report(missing[0], Attempt(
             number: item.attempt, outcome: timedOut ? .timedOut : .crashed, duration: batch.clock.now() - batch.start,
-            start: batch.start, worker: batch.slot, batch: item.id, failures: [failure], output: output.text,
+            start: batch.start, shard: batch.shard, batch: item.id, failures: [failure], output: output.text,
             artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)]))
         return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
     }
@@ -219,7 +219,7 @@ extension CommandDriver {
         for (id, c) in matched {
             guard var attempt = c.record.attempts.first else { continue }
             attempt.number = item.attempt
-            attempt.worker = batch.slot
+            attempt.shard = batch.shard
             attempt.batch = item.id
             attempt.start = startOfCase
             startOfCase += attempt.duration

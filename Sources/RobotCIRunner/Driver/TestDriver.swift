@@ -23,8 +23,8 @@ protocol TestDriver: Sendable {
     /// bundle run with different command lines).
     func batchGroup(of test: TestID) -> Int
 
-    /// Whether each worker slot keeps a warm chromedriver for this suite (RobotKit's browser).
-    var usesSlotBrowser: Bool { get }
+    /// Whether each shard keeps a warm chromedriver for this suite (RobotKit's browser).
+    var usesShardBrowser: Bool { get }
 
     /// Runs `batch`'s tests in one child process and reports each attempt through
     /// `batch.report` the moment it is known; returns what the queue must handle next.
@@ -33,7 +33,7 @@ protocol TestDriver: Sendable {
 
 extension TestDriver {
     func batchGroup(of test: TestID) -> Int { 0 }
-    var usesSlotBrowser: Bool { false }
+    var usesShardBrowser: Bool { false }
 }
 
 /// The drivers by configuration name.

@@ -23,7 +23,7 @@ final class AttemptRouter: @unchecked Sendable {
     }
 
     /// A batch's process is gone.
-    func batchFinished(_ item: WorkItem, slot: Int, _ outcome: BatchOutcome) {
+    func batchFinished(_ item: WorkItem, shard: Int, _ outcome: BatchOutcome) {
         recorder.record(outcome.record)
         queue.batchFinished(outcome.record)
         let interrupted = RunInterruption.shared.isInterrupted
@@ -32,7 +32,7 @@ final class AttemptRouter: @unchecked Sendable {
         for test in givenUp {
             let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
             attemptFinished(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0, start: outcome.record.start,
-                                          worker: slot, batch: item.id, failures: [failure],
+                                          shard: shard, batch: item.id, failures: [failure],
                                           artifacts: [Artifact(kind: .log, path: layout.batchLogPath(item.id))]))
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import RobotCICore
 
-/// Runs one batch on one worker slot: prepares what every driver shares (the worker
-/// environment, the artifacts folder, the batch log, the slot's warm chromedriver) and hands
+/// Runs one batch on one shard: prepares what every driver shares (the worker
+/// environment, the artifacts folder, the batch log, the shard's warm chromedriver) and hands
 /// the batch to the suite's `TestDriver`.
 final class BatchExecutor: @unchecked Sendable {
     let driver: any TestDriver
@@ -16,12 +16,12 @@ final class BatchExecutor: @unchecked Sendable {
     let router: AttemptRouter
     /// Durations from the last runs (`timings.json`): a command-driver batch's time budget.
     let history: Timings
-    /// Each slot's warm chromedriver, nil when the driver wants none.
-    let browsers: SlotBrowsers?
+    /// Each shard's warm chromedriver, nil when the driver wants none.
+    let browsers: ShardBrowsers?
 
     init(driver: any TestDriver, baseEnvironment: [String: String], testTimeout: Double, runID: String,
          layout: ReportLayout, clock: RunClock, router: AttemptRouter, history: Timings = Timings(),
-         redactor: SecretRedactor, browsers: SlotBrowsers? = nil) {
+         redactor: SecretRedactor, browsers: ShardBrowsers? = nil) {
         self.driver = driver
         self.history = history
         self.browsers = browsers
@@ -34,7 +34,7 @@ final class BatchExecutor: @unchecked Sendable {
         self.router = router
     }
 
-    func run(_ item: WorkItem, worker: Int, ports: PortAllocator.SlotPorts) -> BatchOutcome {
+    func run(_ item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts) -> BatchOutcome {
         let start = clock.now()
         let artifactsDir = layout.workDirectory.appendingPathComponent("batch-\(item.id)")
         try? FileManager.default.createDirectory(at: artifactsDir, withIntermediateDirectories: true)
@@ -44,27 +44,27 @@ final class BatchExecutor: @unchecked Sendable {
         defer { log.close() }
 
         var env = baseEnvironment
-        env[WorkerVariable.shardIndex.name] = String(worker)
+        env[WorkerVariable.shardIndex.name] = String(shard)
         env[WorkerVariable.mockPort.name] = String(ports.mock)
         env[WorkerVariable.webDriverPort.name] = String(ports.webDriver)
         env[WorkerVariable.artifactsDirectory.name] = artifactsDir.path
         env[WorkerVariable.attempt.name] = String(item.attempt)
         env[WorkerVariable.runID.name] = runID
-        if driver.usesSlotBrowser, let chromedriver = browsers?.ensure(slot: worker, port: ports.webDriver) {
+        if driver.usesShardBrowser, let chromedriver = browsers?.ensure(shard: shard, port: ports.webDriver) {
             env[WorkerVariable.webDriverURL.name] = chromedriver.url
             env[WorkerVariable.webDriverPID.name] = String(chromedriver.pid)
             env[WorkerVariable.browserDirectory.name] = chromedriver.directory.path
         }
-        let batch = BatchRun(item: item, slot: worker, ports: ports, environment: env, artifactsDirectory: artifactsDir,
+        let batch = BatchRun(item: item, shard: shard, ports: ports, environment: env, artifactsDirectory: artifactsDir,
                              logPath: logPath, log: log, start: start, testTimeout: testTimeout, history: history,
                              clock: clock, layout: layout, router: router)
         let outcome = driver.run(batch)
-        // A test that hung or was killed may have left the slot's browser wedged mid-command:
+        // A test that hung or was killed may have left the shard's browser wedged mid-command:
         // the next batch gets a new chromedriver and browser.
         if let ended = batch.ended {
             var signaled = false
             if case .signaled = ended.end { signaled = true }
-            if ended.timedOut || signaled { browsers?.replace(slot: worker) }
+            if ended.timedOut || signaled { browsers?.replace(shard: shard) }
         }
         return outcome
     }

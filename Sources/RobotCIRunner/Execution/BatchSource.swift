@@ -1,11 +1,11 @@
 import RobotCICore
 
-/// Where worker slots get their batches from, and where they report back: the local
+/// Where shards get their batches from, and where they report back: the local
 /// `WorkQueue` (one machine) or `RedisBatchSource` (many machines, one Redis queue).
 /// `ShardPool`, `AttemptRouter` and `StopSwitch` only talk to this.
 protocol BatchSource: AnyObject, Sendable {
-    /// Blocks until there is work for `worker`, or returns nil when the run is over.
-    func next(worker: Int) -> WorkItem?
+    /// Blocks until there is work for `shard`, or returns nil when the run is over.
+    func next(shard: Int) -> WorkItem?
     /// An attempt ended (already in this machine's journal); returns whether it will be retried.
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool
     /// The batch's process record, just before `finish` for the same batch.
@@ -13,13 +13,13 @@ protocol BatchSource: AnyObject, Sendable {
     /// Ends a batch; `unstarted` tests go back to the queue, `isolate` tests run again alone at
     /// the same attempt. Returns tests that failed to launch twice (recorded as crashed).
     func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID]) -> [TestID]
-    /// Stops handing out work (interrupt); blocked slots return nil.
+    /// Stops handing out work (interrupt); blocked shards return nil.
     func stop()
 }
 
 extension WorkQueue {
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
-        attempt.outcome.isFailure && shouldRetry(test, attempt: attempt.number, worker: attempt.worker)
+        attempt.outcome.isFailure && shouldRetry(test, attempt: attempt.number, shard: attempt.shard)
     }
 
     func batchFinished(_ record: BatchRecord) {}

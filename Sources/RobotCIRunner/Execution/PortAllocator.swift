@@ -5,52 +5,52 @@ import Glibc
 import Darwin
 #endif
 
-/// Gives each worker slot its own mock-server and browser-driver ports.
+/// Gives each shard its own mock-server and browser-driver ports.
 ///
-/// Two live slots never share a port: every assigned port is remembered. Before each
-/// batch the slot's ports are probed by binding them; a port held by a foreign process
+/// Two live shards never share a port: every assigned port is remembered. Before each
+/// batch the shard's ports are probed by binding them; a port held by a foreign process
 /// is replaced by a fresh one.
 final class PortAllocator: @unchecked Sendable {
-    struct SlotPorts: Equatable {
+    struct ShardPorts: Equatable {
         var mock: Int
         var webDriver: Int
     }
 
     private let lock = NSLock()
-    private var slots: [Int: SlotPorts] = [:]
+    private var shards: [Int: ShardPorts] = [:]
     private let basePort: Int?
 
     init(basePort: Int?) { self.basePort = basePort }
 
-    /// The slot's ports, checked free right now (replaced if something else holds them).
-    /// `webDriverHeld`: robotci's own chromedriver for the slot listens on its driver port,
+    /// The shard's ports, checked free right now (replaced if something else holds them).
+    /// `webDriverHeld`: robotci's own chromedriver for the shard listens on its driver port,
     /// which is then kept as it is.
-    func ports(forSlot slot: Int, webDriverHeld: Bool = false) -> SlotPorts {
+    func ports(forShard shard: Int, webDriverHeld: Bool = false) -> ShardPorts {
         lock.withLock {
-            var ports = slots[slot] ?? initialPorts(slot)
+            var ports = shards[shard] ?? initialPorts(shard)
             if !Self.isFree(ports.mock) { ports.mock = freshPort(excluding: ports) }
             if !webDriverHeld && !Self.isFree(ports.webDriver) { ports.webDriver = freshPort(excluding: ports) }
-            slots[slot] = ports
+            shards[shard] = ports
             return ports
         }
     }
 
-    private func initialPorts(_ slot: Int) -> SlotPorts {
+    private func initialPorts(_ shard: Int) -> ShardPorts {
         if let base = basePort {
             // A base port may already have been handed out as a replacement elsewhere.
-            let taken = Set(slots.values.flatMap { [$0.mock, $0.webDriver] })
-            var ports = SlotPorts(mock: base + 2 * slot, webDriver: base + 2 * slot + 1)
+            let taken = Set(shards.values.flatMap { [$0.mock, $0.webDriver] })
+            var ports = ShardPorts(mock: base + 2 * shard, webDriver: base + 2 * shard + 1)
             if taken.contains(ports.mock) { ports.mock = freshPort(excluding: ports) }
             if taken.contains(ports.webDriver) { ports.webDriver = freshPort(excluding: ports) }
             return ports
         }
         let mock = freshPort(excluding: nil)
-        let wd = freshPort(excluding: SlotPorts(mock: mock, webDriver: mock))
-        return SlotPorts(mock: mock, webDriver: wd)
+        let wd = freshPort(excluding: ShardPorts(mock: mock, webDriver: mock))
+        return ShardPorts(mock: mock, webDriver: wd)
     }
 
-    private func freshPort(excluding current: SlotPorts?) -> Int {
-        var taken = Set(slots.values.flatMap { [$0.mock, $0.webDriver] })
+    private func freshPort(excluding current: ShardPorts?) -> Int {
+        var taken = Set(shards.values.flatMap { [$0.mock, $0.webDriver] })
         if let current { taken.formUnion([current.mock, current.webDriver]) }
         for _ in 0..<64 {
             if let port = Self.osAssignedPort(), !taken.contains(port) { return port }

@@ -2,9 +2,9 @@ import Foundation
 import RobotCICore
 import RobotCIQueue
 
-/// Batches leased from the shared Redis queue (`--queue`), for this machine's slots.
+/// Batches leased from the shared Redis queue (`--queue`), for this machine's shards.
 /// Leases are extended by a heartbeat thread while their batches run. When Redis stays
-/// unreachable after the back-off, the source is *lost*: slots get no new work, the
+/// unreachable after the back-off, the source is *lost*: shards get no new work, the
 /// batches already running finish into this machine's journal, and the run ends.
 final class RedisBatchSource: BatchSource, @unchecked Sendable {
     let queue: RedisQueue
@@ -75,7 +75,7 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
 
     private var isLost: Bool { condition.withLock { lost != nil } }
 
-    func next(worker: Int) -> WorkItem? {
+    func next(shard: Int) -> WorkItem? {
         while true {
             if condition.withLock({ stopped || lost != nil }) { return nil }
             let lease: RedisQueue.Lease

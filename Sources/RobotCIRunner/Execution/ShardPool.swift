@@ -10,7 +10,7 @@ struct ShardPool {
     let router: AttemptRouter
     let progress: Progress
     let ports: PortAllocator
-    let browsers: SlotBrowsers?
+    let browsers: ShardBrowsers?
 
     /// Returns when every shard's thread has stopped.
     func run() {
@@ -19,12 +19,12 @@ struct ShardPool {
             group.enter()
             let thread = Thread { [self] in
                 defer { group.leave() }
-                while let item = queue.next(worker: shard) {
-                    let shardPorts = ports.ports(forSlot: shard, webDriverHeld: browsers?.heldPort(slot: shard) != nil)
-                    progress.batchStarted(worker: shard)
-                    let outcome = executor.run(item, worker: shard, ports: shardPorts)
-                    progress.batchFinished(worker: shard)
-                    router.batchFinished(item, slot: shard, outcome)
+                while let item = queue.next(shard: shard) {
+                    let shardPorts = ports.ports(forShard: shard, webDriverHeld: browsers?.heldPort(shard: shard) != nil)
+                    progress.batchStarted(shard: shard)
+                    let outcome = executor.run(item, shard: shard, ports: shardPorts)
+                    progress.batchFinished(shard: shard)
+                    router.batchFinished(item, shard: shard, outcome)
                 }
             }
             thread.name = "robotci-shard-\(shard)"

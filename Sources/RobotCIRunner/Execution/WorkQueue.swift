@@ -1,7 +1,7 @@
 import Foundation
 import RobotCICore
 
-/// A batch handed to a worker slot: tests that run together in one child process.
+/// A batch handed to a shard: tests that run together in one child process.
 struct WorkItem: Sendable {
     var id: Int
     var tests: [TestID]
@@ -9,13 +9,13 @@ struct WorkItem: Sendable {
     var attempt: Int
 }
 
-/// The queue all worker slots pull from (work stealing), and the bookkeeping that
-/// decides retries and re-queues. One lock guards it; slots block on its condition.
+/// The queue all shards pull from (work stealing), and the bookkeeping that
+/// decides retries and re-queues. One lock guards it; shards block on its condition.
 final class WorkQueue: BatchSource, @unchecked Sendable {
     private struct Retry {
         var test: TestID
         var attempt: Int
-        var avoidWorker: Int
+        var avoidShard: Int
     }
 
     private let condition = NSCondition()
@@ -24,13 +24,13 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     private var remainingSeconds: Double
     private var retries: [Retry] = []
     private var inFlight = 0
-    private var idleSlots = 0
+    private var idleShards = 0
     private var nextBatchID = 0
     private var stopped = false
     /// Times a test's process died before the test even started (bundle load failures).
     private var launchFailures: [TestID: Int] = [:]
 
-    let slots: Int
+    let shards: Int
     let maxRetries: Int
     let cutter: BatchCutter
     /// A single XCTest filter argument must stay under Linux's 128 KiB per-argument limit.
@@ -42,26 +42,26 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     /// Swift Testing tests run with another command line than its XCTest ones).
     private let group: (TestID) -> Int
 
-    init(planned: [PlannedTest], slots: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
+    init(planned: [PlannedTest], shards: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
         self.group = group
         self.queue = planned
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
         self.remainingSeconds = planned.reduce(0) { $0 + $1.expected }
-        self.slots = slots
+        self.shards = shards
         self.maxRetries = maxRetries
         self.cutter = cutter
     }
 
-    /// Blocks until there is work for `worker`, or returns nil when the run is over.
-    func next(worker: Int) -> WorkItem? {
+    /// Blocks until there is work for `shard`, or returns nil when the run is over.
+    func next(shard: Int) -> WorkItem? {
         condition.lock()
         defer { condition.unlock() }
         while true {
             if stopped { return nil }
             // Retries first: they are single tests and decide flaky vs broken early.
-            // A retry prefers another slot than the one it failed on, unless no other is idle.
-            if let i = retries.firstIndex(where: { $0.avoidWorker != worker })
-                ?? (idleSlots == 0 && !retries.isEmpty ? retries.indices.first : nil) {
+            // A retry prefers another shard than the one it failed on, unless no other is idle.
+            if let i = retries.firstIndex(where: { $0.avoidShard != shard })
+                ?? (idleShards == 0 && !retries.isEmpty ? retries.indices.first : nil) {
                 let r = retries.remove(at: i)
                 return issue(WorkItem(id: 0, tests: [r.test], attempt: r.attempt))
             }
@@ -73,9 +73,9 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
                 condition.broadcast()
                 return nil
             }
-            idleSlots += 1
+            idleShards += 1
             condition.wait()
-            idleSlots -= 1
+            idleShards -= 1
         }
     }
 
@@ -83,7 +83,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     private func cutNext() -> [TestID]? {
         guard head < queue.count else { return nil }
         let pending = queue[head...]
-        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, slots: slots)
+        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, shards: shards)
         var bytes = 0
         let library = group(pending[pending.startIndex].id)
         for (k, t) in pending.prefix(n).enumerated() {
@@ -100,7 +100,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         return batch.map(\.id)
     }
 
-    /// Every batch, cut now as slots would ask for them one after another (longest first,
+    /// Every batch, cut now as shards would ask for them one after another (longest first,
     /// shrinking towards the end): the plan a queue-mode run pushes to Redis.
     func cutAll() -> [[TestID]] {
         condition.lock()
@@ -119,11 +119,11 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     }
 
     /// Reports that a test attempt ended badly; returns whether it was re-queued as a retry.
-    func shouldRetry(_ test: TestID, attempt: Int, worker: Int) -> Bool {
+    func shouldRetry(_ test: TestID, attempt: Int, shard: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped, attempt <= maxRetries else { return false }
-        retries.append(Retry(test: test, attempt: attempt + 1, avoidWorker: worker))
+        retries.append(Retry(test: test, attempt: attempt + 1, avoidShard: shard))
         condition.broadcast()
         return true
     }
@@ -136,7 +136,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         defer { condition.unlock() }
         inFlight -= 1
         if !stopped {
-            for t in isolate { retries.append(Retry(test: t, attempt: item.attempt, avoidWorker: -1)) }
+            for t in isolate { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
         }
         var givenUp: [TestID] = []
         var requeue: [TestID] = []
@@ -149,7 +149,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         }
         if !stopped && !requeue.isEmpty {
             if item.attempt > 1 {
-                for t in requeue { retries.append(Retry(test: t, attempt: item.attempt, avoidWorker: -1)) }
+                for t in requeue { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
             } else {
                 // Back at the front: they were cut from the long end of the queue.
                 let planned = requeue.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
@@ -161,7 +161,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         return givenUp
     }
 
-    /// Stops handing out work (interrupt); blocked slots return nil.
+    /// Stops handing out work (interrupt); blocked shards return nil.
     func stop() {
         condition.lock()
         stopped = true

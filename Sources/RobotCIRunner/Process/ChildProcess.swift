@@ -31,11 +31,11 @@ final class ChildProcess {
 
     /// Spawns `executable` with `arguments` (not including argv[0]). With `outputPath`, the
     /// child's stdout and stderr are appended to that file instead of a pipe (for long-lived
-    /// helpers nobody reads, such as a slot's chromedriver); `outputFD` is then -1.
+    /// helpers nobody reads, such as a shard's chromedriver); `outputFD` is then -1.
     init(executable: String, arguments: [String], environment: [String: String], workingDirectory: String? = nil,
          outputPath: String? = nil) throws {
         // Both ends close-on-exec, set under the registry lock that every spawn takes:
-        // a write end leaked into a sibling slot's child would hold this pipe open, and
+        // a write end leaked into a sibling shard's child would hold this pipe open, and
         // the EOF that ends a batch would wait for that other process to exit.
         var fds: [Int32] = [0, 0]
         let piped = ChildRegistry.shared.withLock { _ -> Int32 in
@@ -107,7 +107,7 @@ final class ChildProcess {
 
     /// `setpriv --pdeathsig KILL -- executable arguments…` (Linux, util-linux): the child gets
     /// SIGKILL when the thread that spawned it ends, which for robotci means robotci died
-    /// (children are spawned from the main thread and from slot threads that wait for them).
+    /// (children are spawned from the main thread and from shard threads that wait for them).
     /// setpriv execs the program, so the pid and process group are the child's own. Without
     /// setpriv, or for a path that cannot be run (so spawn errors stay the same), unchanged.
     static func withParentDeathSignal(_ executable: String, _ arguments: [String]) -> (String, [String]) {

@@ -4,18 +4,18 @@ import HTTPClient
 import Glibc
 #endif
 
-/// One warm Chromium shared by every `launch()`: per worker slot under robotci (it outlives
-/// the slot's test processes), per test process under plain `swift test`. Each launch gets
+/// One warm Chromium shared by every `launch()`: per shard under robotci (it outlives
+/// the shard's test processes), per test process under plain `swift test`. Each launch gets
 /// a **fresh browser context** (`Target.createBrowserContext`: its own cookies, local and
 /// session storage, IndexedDB, cache and service workers, like a Playwright context) with
 /// one page, and `terminate()` disposes it. A test pays a context and a navigation
 /// (≈ 0.1 s), not a browser start (≈ 1 s).
 ///
 /// Where the browser comes from:
-/// - robotci runs one chromedriver per slot and says where (`ROBOTCI_WEBDRIVER_URL`,
-///   `ROBOTCI_BROWSER_DIR`). The first launch in the slot starts Chromium through it and
+/// - robotci runs one chromedriver per shard and says where (`ROBOTCI_WEBDRIVER_URL`,
+///   `ROBOTCI_BROWSER_DIR`). The first launch in the shard starts Chromium through it and
 ///   writes the session's id to `ROBOTCI_BROWSER_DIR/session.json`; later test processes
-///   of the slot attach to that session. robotci replaces the slot's chromedriver (and so
+///   of the shard attach to that session. robotci replaces the shard's chromedriver (and so
 ///   the browser) after a batch that hung, and kills it when the run ends.
 /// - Otherwise (or when that chromedriver has died) `ChromeDriverService` starts one for
 ///   this process, and the browser lives as long as the process.
@@ -34,7 +34,7 @@ final class SharedBrowser: @unchecked Sendable {
         let targetID: String
     }
 
-    /// What `session.json` holds, so the slot's next test process can reattach.
+    /// What `session.json` holds, so the shard's next test process can reattach.
     private struct Record: Codable {
         var driverURL: String
         var sessionID: String
@@ -116,7 +116,7 @@ final class SharedBrowser: @unchecked Sendable {
         }
     }
 
-    /// A live, checked browser for `arguments`: the one in this process, the slot's
+    /// A live, checked browser for `arguments`: the one in this process, the shard's
     /// (from `session.json`), or a new one.
     private func ready(arguments: [String]) throws(RobotKitError) -> Live {
         let endpoint = try Self.endpoint()
@@ -255,11 +255,11 @@ final class SharedBrowser: @unchecked Sendable {
         var launcher: String
         /// Where profiles go.
         var profiles: URL
-        /// `session.json` when the browser outlives this process (robotci's slot), else nil.
+        /// `session.json` when the browser outlives this process (robotci's shard), else nil.
         var recordURL: URL?
     }
 
-    /// robotci's chromedriver for this slot while it runs, else this process's own.
+    /// robotci's chromedriver for this shard while it runs, else this process's own.
     static func endpoint(environment: WorkerEnvironment = WorkerEnvironment()) throws(RobotKitError) -> Endpoint {
         if let url = environment.webDriverURL, let directory = environment.browserDirectory,
             environment.webDriverPID.map(processRuns) ?? true
@@ -278,7 +278,7 @@ final class SharedBrowser: @unchecked Sendable {
         if let slotURL = environment.webDriverURL, url.hasPrefix(slotURL + "/"), let pid = environment.webDriverPID,
             !processRuns(pid)
         {
-            return "the worker slot's chromedriver (pid \(pid), \(slotURL)) is no longer running: it exited or was killed "
+            return "the shard's chromedriver (pid \(pid), \(slotURL)) is no longer running: it exited or was killed "
                 + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
         }
         return ChromeDriverService.shared.deathNotice(for: url)

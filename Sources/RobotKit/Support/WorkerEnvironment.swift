@@ -1,7 +1,7 @@
 import Foundation
 import WorkerContract
 
-/// The `ROBOTCI_*` variables robotci sets for each worker, with the fallbacks used under plain `swift test`.
+/// The `ROBOTCI_*` variables robotci sets for each shard, with the fallbacks used under plain `swift test`.
 public struct WorkerEnvironment: Sendable, Equatable {
     /// `ROBOTCI_WEBDRIVER_PORT`: where chromedriver listens; `nil` picks a free port.
     public var webDriverPort: Int?
@@ -11,17 +11,17 @@ public struct WorkerEnvironment: Sendable, Equatable {
     public var artifactsDirectory: URL?
     /// `ROBOTCI_ATTEMPT`: 1 for the first try, 2… for retries.
     public var attempt: Int
-    /// `ROBOTCI_WORKER_INDEX`: the worker slot, 0 outside robotci.
-    public var workerIndex: Int
+    /// `ROBOTCI_WORKER_INDEX`: the shard, 0 outside robotci.
+    public var shardIndex: Int
     /// `ROBOTCI_RUN_ID`: unique per robotci run; `nil` outside robotci.
     public var runID: String?
-    /// `ROBOTCI_WEBDRIVER_URL`: a chromedriver robotci keeps running for this worker slot
-    /// (across the slot's test processes); `nil` when RobotKit starts its own.
+    /// `ROBOTCI_WEBDRIVER_URL`: a chromedriver robotci keeps running for this shard
+    /// (across the shard's test processes); `nil` when RobotKit starts its own.
     public var webDriverURL: String?
     /// `ROBOTCI_WEBDRIVER_PID`: that chromedriver's process id.
     public var webDriverPID: Int32?
-    /// `ROBOTCI_BROWSER_DIR`: a folder that lives as long as the slot's chromedriver, where
-    /// RobotKit keeps the slot's shared browser (its session id and profile).
+    /// `ROBOTCI_BROWSER_DIR`: a folder that lives as long as the shard's chromedriver, where
+    /// RobotKit keeps the shard's shared browser (its session id and profile).
     public var browserDirectory: URL?
 
     /// Reads the variables from `environment` (the process environment by default).
@@ -32,7 +32,7 @@ public struct WorkerEnvironment: Sendable, Equatable {
         mockPort = int(.mockPort)
         artifactsDirectory = string(.artifactsDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
         attempt = int(.attempt) ?? 1
-        workerIndex = int(.shardIndex) ?? 0
+        shardIndex = int(.shardIndex) ?? 0
         runID = string(.runID)
         webDriverURL = string(.webDriverURL)
         webDriverPID = int(.webDriverPID).map(Int32.init)

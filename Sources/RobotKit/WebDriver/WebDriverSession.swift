@@ -25,7 +25,7 @@ final class WebDriverSession {
         self.capabilities = capabilities
     }
 
-    /// A session another process created (a worker slot's shared browser), by its id.
+    /// A session another process created (a shard's shared browser), by its id.
     static func attach(driverURL: String, id: String) throws(RobotKitError) -> WebDriverSession {
         do {
             return WebDriverSession(driverURL: driverURL, id: id, client: try HTTPClient(defaultTimeout: 60, connectTimeout: 5))

@@ -2,10 +2,10 @@ import RobotCICore
 
 /// An attempt with only the fields a test cares about set.
 func attempt(
-    _ outcome: AttemptOutcome, number: Int = 1, duration: Double = 1, start: Double = 0, worker: Int = 0,
+    _ outcome: AttemptOutcome, number: Int = 1, duration: Double = 1, start: Double = 0, shard: Int = 0,
     failures: [FailureMessage] = []
 ) -> Attempt {
-    Attempt(number: number, outcome: outcome, duration: duration, start: start, worker: worker, batch: 0,
+    Attempt(number: number, outcome: outcome, duration: duration, start: start, shard: shard, batch: 0,
             failures: failures)
 }
 

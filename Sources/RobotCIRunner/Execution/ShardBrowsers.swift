@@ -5,17 +5,17 @@ import Glibc
 import Darwin
 #endif
 
-/// One chromedriver per worker slot that outlives the slot's test processes, so the slot's
+/// One chromedriver per shard that outlives the shard's test processes, so the shard's
 /// Chromium (which RobotKit starts through it on the first `launch()` and reattaches to from
 /// later processes, see RobotKit's `SharedBrowser`) stays warm across batches.
 ///
-/// robotci owns these processes: each is its own process group, spawned from the slot's
+/// robotci owns these processes: each is its own process group, spawned from the shard's
 /// thread with a parent-death signal (Chromium gets one from chromedriver through RobotKit's
 /// launcher), registered with `ChildRegistry` (an interrupt kills it), replaced after a batch
 /// that hung or was killed (the browser may be wedged), and killed when the run ends.
-/// A suite that never launches a browser pays one idle chromedriver per slot.
-final class SlotBrowsers: @unchecked Sendable {
-    /// What a batch's environment says about its slot's chromedriver.
+/// A suite that never launches a browser pays one idle chromedriver per shard.
+final class ShardBrowsers: @unchecked Sendable {
+    /// What a batch's environment says about its shard's chromedriver.
     struct Driver: Equatable {
         var url: String
         var port: Int
@@ -37,7 +37,7 @@ final class SlotBrowsers: @unchecked Sendable {
     private var warned = false
 
     /// `root` holds one folder per started chromedriver (its log, the browser's profile).
-    /// No chromedriver on the machine (or `CHROMEDRIVER` naming none): slots get none, and
+    /// No chromedriver on the machine (or `CHROMEDRIVER` naming none): shards get none, and
     /// RobotKit starts its own per test process as before.
     init(root: URL, environment: [String: String]) {
         self.root = root
@@ -50,25 +50,25 @@ final class SlotBrowsers: @unchecked Sendable {
         }
     }
 
-    /// The slot's port while its chromedriver runs (the port allocator must not hand it out).
-    func heldPort(slot: Int) -> Int? {
-        lock.withLock { running[slot]?.driver.port }
+    /// The shard's port while its chromedriver runs (the port allocator must not hand it out).
+    func heldPort(shard: Int) -> Int? {
+        lock.withLock { running[shard]?.driver.port }
     }
 
-    /// The slot's chromedriver, started on `port` when it is not running; nil when none can run.
-    func ensure(slot: Int, port: Int) -> Driver? {
+    /// The shard's chromedriver, started on `port` when it is not running; nil when none can run.
+    func ensure(shard: Int, port: Int) -> Driver? {
         guard let chromedriver else { return nil }
-        let current = lock.withLock { running[slot] }
+        let current = lock.withLock { running[shard] }
         if let current {
             if current.child.tryWait() == nil { return current.driver }
-            lock.withLock { _ = running.removeValue(forKey: slot) }
+            lock.withLock { _ = running.removeValue(forKey: shard) }
             try? FileManager.default.removeItem(at: current.driver.directory)
         }
         let number = lock.withLock { () -> Int in
             generation += 1
             return generation
         }
-        let directory = root.appendingPathComponent("slot-\(slot)-\(number)", isDirectory: true)
+        let directory = root.appendingPathComponent("shard-\(shard)-\(number)", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let child = try ChildProcess(
@@ -78,25 +78,25 @@ final class SlotBrowsers: @unchecked Sendable {
             guard Self.waitUntilListening(port: port, child: child, timeout: 10) else {
                 child.killGroup()
                 _ = child.wait()
-                warn("chromedriver for slot \(slot) did not listen on 127.0.0.1:\(port) within 10 s; its tests start their own")
+                warn("chromedriver for shard \(shard) did not listen on 127.0.0.1:\(port) within 10 s; its tests start their own")
                 return nil
             }
             let driver = Driver(url: "http://127.0.0.1:\(port)", port: port, pid: child.pid, directory: directory)
-            lock.withLock { running[slot] = Running(child: child, driver: driver) }
+            lock.withLock { running[shard] = Running(child: child, driver: driver) }
             return driver
         } catch {
-            warn("could not start chromedriver for slot \(slot): \(error); its tests start their own")
+            warn("could not start chromedriver for shard \(shard): \(error); its tests start their own")
             return nil
         }
     }
 
-    /// Kills the slot's chromedriver and its browser (after a batch that hung or was killed).
-    func replace(slot: Int) {
-        guard let current = lock.withLock({ running.removeValue(forKey: slot) }) else { return }
+    /// Kills the shard's chromedriver and its browser (after a batch that hung or was killed).
+    func replace(shard: Int) {
+        guard let current = lock.withLock({ running.removeValue(forKey: shard) }) else { return }
         stop(current)
     }
 
-    /// Kills every slot's chromedriver and browser; called when the run ends.
+    /// Kills every shard's chromedriver and browser; called when the run ends.
     func shutDown() {
         let all = lock.withLock { () -> [Running] in
             defer { running.removeAll() }
