@@ -10,8 +10,10 @@ import Glibc
 /// click like a person: element clicks and input actions go through the browser's input
 /// pipeline (mousedown, focus, mouseup, click), unlike a script's `element.click()`.
 ///
-/// chromedriver runs in its own process group (`setsid`); `close()` deletes the session
-/// and kills that group, so no browser outlives the test.
+/// chromedriver runs in its own process group (Foundation's `Process` makes each child the
+/// leader of a new group; `setsid` would then fork, leaving the real chromedriver outside
+/// the group we kill); `close()` deletes the session and kills that group, so no browser
+/// outlives the test.
 final class WebDriverBrowser {
     static let chromedriver = "/usr/bin/chromedriver"
     static var isAvailable: Bool {
@@ -32,8 +34,8 @@ final class WebDriverBrowser {
         let port = try Self.freePort()
         base = "http://127.0.0.1:\(port)"
         client = try HTTPClient(defaultTimeout: 30, connectTimeout: 2)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = [Self.chromedriver, "--port=\(port)", "--allowed-ips=127.0.0.1"]
+        process.executableURL = URL(fileURLWithPath: Self.chromedriver)
+        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -59,6 +61,8 @@ final class WebDriverBrowser {
     func close() {
         if !session.isEmpty { _ = try? call("DELETE", "/session/\(session)"); session = "" }
         if process.isRunning || process.processIdentifier > 0 { HeadlessChromium.killGroup(process.processIdentifier) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // not a group leader after all
+        if process.processIdentifier > 0 { process.waitUntilExit() }
         try? FileManager.default.removeItem(at: scratch)
     }
 
