@@ -63,11 +63,13 @@ let package = Package(
             name: "CHiredis", pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
-        .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore"]),
+        .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore", "RedisTestSupport"]),
+        // A real redis-server for the queue's unit and end-to-end tests.
+        .target(name: "RedisTestSupport", path: "Tests/Support/RedisTestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),
-        .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport"],
+        .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "RedisTestSupport"],
                     exclude: []),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
         .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient"]),

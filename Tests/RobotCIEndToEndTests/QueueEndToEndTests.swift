@@ -1,4 +1,5 @@
 import Foundation
+import RedisTestSupport
 import XCTest
 #if canImport(FoundationXML)
 import FoundationXML
@@ -125,12 +126,7 @@ final class QueueEndToEndTests: XCTestCase {
         }
         // Kill machine 1 once it has finished two tests (it then holds leases mid-batch).
         let journal = root.appendingPathComponent("m1/results.jsonl")
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
-            if text.components(separatedBy: "\"type\":\"attempt\"").count - 1 >= 2 { break }
-            usleep(20_000)
-        }
+        waitForAttempts(2, in: journal)
         kill(machines[0].processIdentifier, SIGKILL)
         machines.forEach { wait($0) }
         XCTAssertEqual(machines[0].terminationReason, .uncaughtSignal)
@@ -149,6 +145,16 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertTrue(E2E.processes(withEnvironment: "ROBOTCI_MACHINE=m1").isEmpty, "machine 1's workers died with it")
     }
 
+    /// Waits (up to 60 s) until a machine's journal holds `count` attempts: it is mid-run.
+    private func waitForAttempts(_ count: Int, in journal: URL) {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
+            if text.components(separatedBy: "\"type\":\"attempt\"").count - 1 >= count { return }
+            usleep(20_000)
+        }
+    }
+
     func testAnInterruptedMachineExits130AndTheOthersRunItsBatches() throws {
         let root = E2E.temporaryDirectory("queueint")
         var machines: [Process] = []
@@ -158,12 +164,7 @@ final class QueueEndToEndTests: XCTestCase {
                                       env: ["QUEUE_SLEEP": "0.4", "ROBOTCI_MACHINE": "m\(m)"], log: root.appendingPathComponent("m\(m).log")))
         }
         let journal = root.appendingPathComponent("m1/results.jsonl")
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
-            if text.components(separatedBy: "\"type\":\"attempt\"").count - 1 >= 2 { break }
-            usleep(20_000)
-        }
+        waitForAttempts(2, in: journal)
         kill(machines[0].processIdentifier, SIGTERM)
         machines.forEach { wait($0) }
         XCTAssertEqual(machines[0].terminationStatus, 130)

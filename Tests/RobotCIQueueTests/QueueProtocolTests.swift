@@ -1,4 +1,5 @@
 import Foundation
+import RedisTestSupport
 import XCTest
 import RobotCICore
 @testable import RobotCIQueue

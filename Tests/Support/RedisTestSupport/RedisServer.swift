@@ -4,13 +4,14 @@ import Glibc
 #endif
 
 /// A real `redis-server` on a free loopback port, in its own folder, no persistence.
-/// Stopped (by pid) in `stop()`; tests call it in tearDown.
-final class RedisServer {
-    let port: Int
-    let directory: URL
+/// Stopped (by pid) in `stop()`; tests call it in tearDown. Shared by the queue unit tests
+/// and the end-to-end tests (a support target, not a test target).
+public final class RedisServer {
+    public let port: Int
+    public let directory: URL
     private let process: Process
 
-    init() throws {
+    public init() throws {
         port = RedisServer.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -30,9 +31,9 @@ final class RedisServer {
         throw NSError(domain: "redis-server did not start on port \(port)", code: 1)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
-    func stop() {
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -40,7 +41,7 @@ final class RedisServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -53,7 +54,7 @@ final class RedisServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func canConnect(_ port: Int) -> Bool {
+    public static func canConnect(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
