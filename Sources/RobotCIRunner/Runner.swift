@@ -104,9 +104,7 @@ public final class Runner {
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
         let previous = ReportReader.timings(in: reportURL) ?? Timings()
-        let historyURL = config.history.map { URL(fileURLWithPath: $0).standardizedFileURL }
-        let (pastRuns, historyWarning) = RunHistory.load(from: historyURL ?? reportURL.appendingPathComponent("history.json"))
-        if let historyWarning { say("robotci: warning: \(historyWarning)") }
+        let (pastRuns, historyURL) = loadHistory(reportURL: reportURL)
         try layout.prepare()
 
         let clock = RunClock()
@@ -126,24 +124,9 @@ public final class Runner {
         let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } },
                                    progress: progress, redactor: redactor)
         let driver = info.driver
-        let queue: BatchSource
-        var shared: RedisBatchSource?
-        if let redis {
-            // The first machine plans for more shards than its own: others join and share the
-            // tail, so the batches shrink as if two machines of this size pulled from it.
-            let plan = WorkQueue(planned: planned, shards: shards * 2, maxRetries: config.retries,
-                                 cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) }).cutAll()
-            let first = try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) })
-            try redis.announce(metadata)
-            say("robotci: queue \(redis.address) as \(redis.machine): " + (first ? "planned \(plan.count) batches" : "joined"))
-            let source = RedisBatchSource(queue: redis, maxRetries: config.retries,
-                                          quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } })
-            source.startHeartbeat()
-            (queue, shared) = (source, source)
-        } else {
-            queue = WorkQueue(planned: planned, shards: shards, maxRetries: config.retries,
-                              cutter: BatchCutter(maximumTests: config.maxBatchSize), group: { driver.batchGroup(of: $0) })
-        }
+        let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.rawValue) } }
+        let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
+                                              metadata: metadata, quarantined: isQuarantined)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
         let planTime = clock.now() - planStart
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
@@ -174,17 +157,52 @@ public final class Runner {
         let writeTime = clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
-        let suggestions = history.quarantineSuggestions { id in quarantine.contains { $0.matches(id) } }
-        if !suggestions.isEmpty {
-            var text = "robotci: \(suggestions.count) test\(suggestions.count == 1 ? "" : "s") flaky in ≥ 20% of ≥ 5 recent runs; consider quarantining:\n"
-            for f in suggestions.prefix(20) { text += "  \(f.id): flaky in \(f.flaky) of \(f.runs) runs (\(Int((f.rate * 100).rounded()))%)\n" }
-            text += "paste into robotci.yml:\n" + RunHistory.quarantineYAML(suggestions.prefix(20).map(\.id))
-            stderr.write(Data(text.utf8))
-        }
+        suggestQuarantine(history) { id in quarantine.contains { $0.matches(id) } }
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
         }
         return exitCode(result, shared: shared, redis: redis)
+    }
+
+    /// The local queue, or with `--queue` the shared one (joined: planned by the first machine).
+    private func batchSource(planned: [PlannedTest], tests: [TestID], shards: Int, driver: any TestDriver, redis: RedisQueue?,
+                             metadata: RunMetadata, quarantined: @escaping @Sendable (TestID) -> Bool) throws
+        -> (source: BatchSource, shared: RedisBatchSource?)
+    {
+        let cutter = BatchCutter(maximumTests: config.maxBatchSize)
+        guard let redis else {
+            return (WorkQueue(planned: planned, shards: shards, maxRetries: config.retries, cutter: cutter,
+                              group: { driver.batchGroup(of: $0) }), nil)
+        }
+        // The first machine plans for more shards than its own: others join and share the
+        // tail, so the batches shrink as if two machines of this size pulled from it.
+        let plan = WorkQueue(planned: planned, shards: shards * 2, maxRetries: config.retries, cutter: cutter,
+                             group: { driver.batchGroup(of: $0) }).cutAll()
+        let first = try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) })
+        try redis.announce(metadata)
+        say("robotci: queue \(redis.address) as \(redis.machine): " + (first ? "planned \(plan.count) batches" : "joined"))
+        let source = RedisBatchSource(queue: redis, maxRetries: config.retries, quarantine: quarantined)
+        source.startHeartbeat()
+        return (source, source)
+    }
+
+    /// The runs robotci remembers (`history.json` in the report folder, or `--history`); a
+    /// corrupt file is set aside with a warning and a new history starts.
+    private func loadHistory(reportURL: URL) -> (RunHistory, URL?) {
+        let historyURL = config.history.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        let (pastRuns, warning) = RunHistory.load(from: historyURL ?? reportURL.appendingPathComponent("history.json"))
+        if let warning { say("robotci: warning: \(warning)") }
+        return (pastRuns, historyURL)
+    }
+
+    /// Tests flaky in ≥ 20 % of ≥ 5 recent runs, with the `quarantine:` YAML to paste.
+    private func suggestQuarantine(_ history: RunHistory, isQuarantined: (String) -> Bool) {
+        let suggestions = history.quarantineSuggestions(excluding: isQuarantined)
+        guard !suggestions.isEmpty else { return }
+        var text = "robotci: \(suggestions.count) test\(suggestions.count == 1 ? "" : "s") flaky in ≥ 20% of ≥ 5 recent runs; consider quarantining:\n"
+        for f in suggestions.prefix(20) { text += "  \(f.id): flaky in \(f.flaky) of \(f.runs) runs (\(Int((f.rate * 100).rounded()))%)\n" }
+        text += "paste into robotci.yml:\n" + RunHistory.quarantineYAML(suggestions.prefix(20).map(\.id))
+        stderr.write(Data(text.utf8))
     }
 
     /// 130 interrupted, 1 a test failed (or was flaky with fail-on-flaky), else 0. In queue
