@@ -29,6 +29,8 @@ public final class Runner {
     /// point kills every process group robotci started.
     private var signals: SignalTrap?
     private let stopSwitch = StopSwitch()
+    /// With `--partition`: the digest of what this machine's split was computed from.
+    private var partitionPlan: String?
 
     private func trapSignals() {
         guard signals == nil else { return }
@@ -74,6 +76,7 @@ public final class Runner {
         let partition = config.queue == nil ? try resolvedPartition() : nil
         if let partition {
             let timings = ReportReader.timings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
+            partitionPlan = Partitioner.planDigest(of: tests, timings: timings, count: partition.count)
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
         return (TestBundleInfo(driver: driver), tests, all.count, partition)
@@ -241,7 +244,7 @@ public final class Runner {
             runID: environment[WorkerVariable.runID.name] ?? Self.makeRunID(), startedAt: clock.startedAt, wallTime: 0,
             shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
             gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
-            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description)
+            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan)
     }
 
     private func compile(_ patterns: [String], flag: String) throws -> [NSRegularExpression] {

@@ -119,4 +119,36 @@ final class PartitionMergeEndToEndTests: XCTestCase {
         let md = try String(contentsOf: summary, encoding: .utf8)
         XCTAssertTrue(md.contains("| `OutcomesTests.FailingTests/testWrongSum` | failed | 3 |"), md)
     }
+
+    /// Two machines that plan their shares from different timings.json files can put a test
+    /// in no share or in two; `merge` says so. With the same timings.json it says nothing.
+    func testMergeWarnsWhenPartitionsWereSplitFromDifferentTimings() throws {
+        let root = E2E.temporaryDirectory("partition-plans")
+        let passing = ["--package", E2E.fixture("Outcomes"), "--skip-build", "--filter", "PassingTests", "--retries", "0"]
+        let ids = try E2E.run(["list"] + passing).stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(ids.count, 3)
+        func timings(_ seconds: [Double]) -> String {
+            "{\"tests\":{" + zip(ids, seconds).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "},\"version\":1}"
+        }
+        func runPartitions(_ first: String, _ second: String) throws -> String {
+            var dirs: [String] = []
+            for (k, seed) in [(1, first), (2, second)] {
+                let dir = root.appendingPathComponent("\(dirs.count)-\(UUID().uuidString.prefix(6))")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                try seed.write(to: dir.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
+                let r = try E2E.run(["run"] + passing + ["--partition", "\(k)/2", "--report-dir", dir.path])
+                XCTAssertEqual(r.status, 0, r.stderr)
+                dirs.append(dir.path)
+            }
+            let m = try E2E.run(["merge"] + dirs + ["--output", root.appendingPathComponent("merged-\(UUID().uuidString.prefix(6))").path])
+            XCTAssertEqual(m.status, 0, m.stderr)
+            return m.stderr
+        }
+        let same = try runPartitions(timings([3, 2, 1]), timings([3, 2, 1]))
+        XCTAssertFalse(same.contains("split the suite from different inputs"), same)
+        let different = try runPartitions(timings([3, 2, 1]), timings([1, 2, 9]))
+        XCTAssertTrue(different.contains("robotci: warning: the partitions split the suite from different inputs ([partition 1/2] vs [partition 2/2])"),
+                      different)
+        XCTAssertTrue(different.contains("Give every machine the same timings.json"), different)
+    }
 }

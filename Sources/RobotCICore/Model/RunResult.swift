@@ -83,6 +83,10 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var hostname: String?
     /// `K/N` when this run was one partition of several.
     public var partition: String?
+    /// With `partition`: a digest of what the split was computed from (the selected tests,
+    /// their durations in timings.json, N). Partitions of one run must agree on it, or a test
+    /// may have run on no machine or on two; `robotci merge` checks.
+    public var partitionPlan: String?
     /// Labels of the machines whose reports were merged into this one.
     public var machines: [String]?
     /// True when the run was interrupted and the report is partial.
@@ -92,8 +96,9 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,
         robotciVersion: String, commandLine: [String], gitCommit: String? = nil,
         gitBranch: String? = nil, hostname: String? = nil, partition: String? = nil,
-        machines: [String]? = nil, interrupted: Bool = false
+        machines: [String]? = nil, interrupted: Bool = false, partitionPlan: String? = nil
     ) {
+        self.partitionPlan = partitionPlan
         self.runID = runID
         self.startedAt = startedAt
         self.wallTime = wallTime

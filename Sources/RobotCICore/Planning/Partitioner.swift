@@ -24,6 +24,16 @@ public enum Partitioner {
     }
 
     /// FNV-1a: the same on every machine and Swift version (unlike `hashValue`).
+    /// What a split depends on, as a short digest: machines whose digests differ may have
+    /// put a test in no share or in two.
+    public static func planDigest(of tests: [TestID], timings: Timings, count n: Int) -> String {
+        var text = "\(n)\n"
+        for t in tests.map(\.rawValue).sorted() {
+            text += t + "=" + (timings.tests[t].map { String($0) } ?? "?") + "\n"
+        }
+        return String(stableHash(text), radix: 16)
+    }
+
     public static func stableHash(_ s: String) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in s.utf8 {

@@ -100,12 +100,27 @@ public enum ReportMerger {
         return (RunResult(metadata: metadata, tests: tests, batches: batches), timings, copies)
     }
 
+    /// Partitions of one run that split the suite from different inputs (each machine's own
+    /// timings.json, or other filters): some test may have run on no machine or on two.
+    static func partitionMismatch(_ inputs: [MergeInput]) -> String? {
+        let planned = inputs.compactMap { input -> (String, String)? in
+            guard let plan = input.result.metadata.partitionPlan else { return nil }
+            return (input.machine, plan)
+        }
+        guard Set(planned.map(\.1)).count > 1 else { return nil }
+        let groups = Dictionary(grouping: planned, by: \.1).values.map { $0.map(\.0).sorted().joined(separator: ", ") }.sorted()
+        return "the partitions split the suite from different inputs (\(groups.map { "[\($0)]" }.joined(separator: " vs "))): "
+            + "each computed its share from its own timings.json or test list, so a test may have run on no machine or on two. "
+            + "Give every machine the same timings.json (the merged report's) and the same filters."
+    }
+
     /// Loads every input, merges, and writes the output folder. Any bad input fails
     /// before the output folder is touched.
     public static func run(inputs paths: [String], output: URL, warn: (String) -> Void = { _ in }) throws -> RunResult {
         guard !paths.isEmpty else { throw MergeError("no inputs: give one or more report folders or JUnit files") }
         let inputs = try paths.map(MergeInput.load)
         for w in inputs.compactMap(\.warning) { warn(w) }
+        if let mismatch = partitionMismatch(inputs) { warn(mismatch) }
         let (result, timings, history, copies) = mergeWithHistory(inputs)
         // Every input was validated by `load` above, so a bad input never gets here and
         // the output folder stays untouched. Attachments are copied before rendering so
