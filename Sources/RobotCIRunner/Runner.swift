@@ -31,6 +31,10 @@ public final class Runner {
     private let stopSwitch = StopSwitch()
     /// With `--partition`: the digest of what this machine's split was computed from.
     private var partitionPlan: String?
+    /// The last runs' durations (`timings.json` in the report folder), read once: the
+    /// partition split and the plan both use them.
+    private lazy var previousTimings: Timings =
+        ReportReader.timings(in: URL(fileURLWithPath: config.reportDir).standardizedFileURL) ?? Timings()
 
     private func trapSignals() {
         guard signals == nil else { return }
@@ -75,7 +79,7 @@ public final class Runner {
         // With a queue every machine pulls from the whole suite: no static share.
         let partition = config.queue == nil ? try resolvedPartition() : nil
         if let partition {
-            let timings = ReportReader.timings(in: URL(fileURLWithPath: config.reportDir)) ?? Timings()
+            let timings = previousTimings
             partitionPlan = Partitioner.planDigest(of: tests, timings: timings, count: partition.count)
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
@@ -106,7 +110,7 @@ public final class Runner {
         let (info, tests, total, partition) = try discover()
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
-        let previous = ReportReader.timings(in: reportURL) ?? Timings()
+        let previous = previousTimings
         let (pastRuns, historyURL) = loadHistory(reportURL: reportURL)
         try layout.prepare()
 
@@ -124,10 +128,9 @@ public final class Runner {
         // The collaborators, each built whole: who records, who queues, who routes, who runs.
         let redactor = SecretRedactor(environment: environment)
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
-        let recorder = RunRecorder(journal: journal, quarantine: { id in quarantine.contains { $0.matches(id.rawValue) } },
-                                   progress: progress, redactor: redactor)
-        let driver = info.driver
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.rawValue) } }
+        let recorder = RunRecorder(journal: journal, quarantine: isQuarantined, progress: progress, redactor: redactor)
+        let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               metadata: metadata, quarantined: isQuarantined)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
@@ -160,7 +163,7 @@ public final class Runner {
         let writeTime = clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
-        suggestQuarantine(history) { id in quarantine.contains { $0.matches(id) } }
+        suggestQuarantine(history) { isQuarantined(TestID($0)) }
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
         }

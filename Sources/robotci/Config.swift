@@ -24,7 +24,7 @@ struct Config: ParsableCommand {
                 return 0
             }
             let layers = try options.layers(environment: env)
-            _ = try options.resolve(environment: env)  // every value checked, as robotci run would
+            _ = try RunOptions.configuration(from: layers)  // every value checked, as robotci run would
             var given: [String: (ConfigLoader.Value, String)] = [:]
             for layer in layers { given.merge(layer) { _, later in later } }
             let width = ConfigKey.all.map(\.name.count).max() ?? 0

@@ -32,21 +32,16 @@ enum ExitStatus {
     /// Runs a command's body: its result is the exit code; an error is printed as
     /// `<prefix>: error: <message>` and ends robotci with its code.
     static func run(_ prefix: String = "robotci", _ body: () throws -> Int32) -> Never {
-        do {
-            exit(try body())
-        } catch {
-            FileHandle.standardError.write(Data("\(prefix): error: \(message(for: error))\n".utf8))
-            exit(code(for: error))
-        }
+        do { exit(try body()) } catch { fail(prefix, error) }
     }
 
     /// The same for async bodies.
     static func run(_ prefix: String = "robotci", _ body: () async throws -> Int32) async -> Never {
-        do {
-            exit(try await body())
-        } catch {
-            FileHandle.standardError.write(Data("\(prefix): error: \(message(for: error))\n".utf8))
-            exit(code(for: error))
-        }
+        do { exit(try await body()) } catch { fail(prefix, error) }
+    }
+
+    private static func fail(_ prefix: String, _ error: any Error) -> Never {
+        FileHandle.standardError.write(Data("\(prefix): error: \(message(for: error))\n".utf8))
+        exit(code(for: error))
     }
 }

@@ -53,9 +53,7 @@ struct Report: AsyncParsableCommand {
                 // Rebuilding after a killed run: every file the run would have written
                 // (results.json, junit.xml, timings.json, index.html), each atomically.
                 // history.json gains the run too, as the run itself would have written it.
-                let previous = ReportReader.timings(in: directory) ?? Timings()
-                let history = Self.history(in: directory).recording(loaded.result)
-                try ReportWriter.write(loaded.result, timings: previous.updated(with: loaded.result.tests), history: history, to: directory)
+                try Self.writeEveryFile(of: loaded.result, to: directory)
             } else {
                 // Show the folder's history, if it has one; the file itself is left as it is.
                 let historyURL = directory.appendingPathComponent("history.json")
@@ -75,11 +73,14 @@ struct Report: AsyncParsableCommand {
         return 0
     }
 
-    /// The folder's `history.json` to add this run to; a corrupt one is set aside with a warning.
-    private static func history(in directory: URL) -> RunHistory {
+    /// Every file a run writes (results.json, junit.xml, index.html), with the folder's
+    /// timings.json and history.json gaining this run, as the run itself would have done.
+    /// A corrupt history.json is set aside with a warning.
+    private static func writeEveryFile(of result: RunResult, to directory: URL) throws {
+        let previous = ReportReader.timings(in: directory) ?? Timings()
         let (history, warning) = RunHistory.load(from: directory.appendingPathComponent("history.json"))
         if let warning { printError("warning: \(warning)") }
-        return history
+        try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history.recording(result), to: directory)
     }
 
     /// `--queue`: every machine's results from Redis → one report (JUnit, results.json,
@@ -90,9 +91,7 @@ struct Report: AsyncParsableCommand {
         let redis = try RedisQueue(address: address, machine: "report")
         let result = try redis.snapshot().result(runName: address.name, commandLine: CommandLine.arguments)
         do {
-            let previous = ReportReader.timings(in: directory) ?? Timings()
-            let history = Self.history(in: directory).recording(result)
-            try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, to: directory)
+            try Self.writeEveryFile(of: result, to: directory)
         } catch {
             throw RunnerError.report("cannot write the report into \(directory.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }

@@ -99,8 +99,13 @@ struct RunOptions: ParsableArguments {
 
     /// The configuration after defaults < YAML < environment < these flags.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RunConfiguration {
+        try Self.configuration(from: layers(environment: environment))
+    }
+
+    /// Defaults with `layers` applied in order, then checked as a whole.
+    static func configuration(from layers: [[String: (ConfigLoader.Value, String)]]) throws -> RunConfiguration {
         var c = RunConfiguration(shards: ProcessInfo.processInfo.activeProcessorCount)
-        try ConfigLoader.apply(try layers(environment: environment), to: &c)
+        try ConfigLoader.apply(layers, to: &c)
         try ConfigLoader.validate(c)
         return c
     }

@@ -125,7 +125,7 @@ final class BatchCutterTests: XCTestCase {
     }
 
     func testDefaults() {
-        XCTAssertEqual(BatchCutter(), BatchCutter(batchesPerSlot: 2, minimumBatchSeconds: 0.5, maximumTests: 2_000))
+        XCTAssertEqual(BatchCutter(), BatchCutter(batchesPerShard: 2, minimumBatchSeconds: 0.5, maximumTests: 2_000))
     }
 
     func testEmptyQueueGivesZero() {
@@ -172,7 +172,7 @@ final class BatchCutterTests: XCTestCase {
         XCTAssertEqual(size(tests, shards: 1), 4)
         XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(minimumBatchSeconds: 0.75)), 6)
         XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(minimumBatchSeconds: 0)), 4)
-        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(batchesPerSlot: 8, minimumBatchSeconds: 0)), 1)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(batchesPerShard: 8, minimumBatchSeconds: 0)), 1)
     }
 
     func testMaximumTestsCaps() {

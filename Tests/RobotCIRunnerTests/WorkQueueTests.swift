@@ -72,7 +72,7 @@ final class WorkQueueTests: XCTestCase {
     }
 
     func testStopWithWorkInFlightDoesNotRequeue() throws {
-        let q = queue([5, 4, 3], shards: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let q = queue([5, 4, 3], shards: 1, cutter: BatchCutter(batchesPerShard: 0.5))
         let item = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(item.tests.count, 3)
         q.stop()
@@ -192,7 +192,7 @@ final class WorkQueueTests: XCTestCase {
     }
 
     func testNoTestStartedTwiceGivesUp() throws {
-        let q = queue([1, 1], shards: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let q = queue([1, 1], shards: 1, cutter: BatchCutter(batchesPerShard: 0.5))
         let first = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(first.tests, [id(0), id(1)])
         XCTAssertEqual(q.finish(first, unstarted: first.tests, noTestStarted: true), [], "first launch failure re-queues")
@@ -217,7 +217,7 @@ final class WorkQueueTests: XCTestCase {
     }
 
     func testUnstartedAfterACrashDoNotCountAsLaunchFailures() throws {
-        let q = queue([1, 1], shards: 1, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let q = queue([1, 1], shards: 1, cutter: BatchCutter(batchesPerShard: 0.5))
         for _ in 0..<3 {
             let item = try XCTUnwrap(q.next(shard: 0))
             XCTAssertEqual(item.tests.last, id(1))
@@ -231,7 +231,7 @@ final class WorkQueueTests: XCTestCase {
         // 300 tests with 500-byte ids: all would fit the time target, but not one argument.
         let longName = String(repeating: "x", count: 500 - "M.C/".count)
         let planned = (0..<300).map { PlannedTest(id: TestID("M.C/\(longName)\(1000 + $0)"), expected: 0.001, known: true) }
-        let q = WorkQueue(planned: planned, shards: 1, maxRetries: 0, cutter: BatchCutter(batchesPerSlot: 0.5))
+        let q = WorkQueue(planned: planned, shards: 1, maxRetries: 0, cutter: BatchCutter(batchesPerShard: 0.5))
         XCTAssertEqual(q.maxFilterBytes, 100_000)
         let first = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(first.tests.map(\.rawValue).joined(separator: ",").utf8.count + 1, first.tests.count * 505)

@@ -6,15 +6,15 @@
 /// adapts to tests that ran longer or shorter than expected.
 public struct BatchCutter: Sendable, Equatable {
     /// How many batches each shard should get out of the remaining work (more = smaller tail).
-    public var batchesPerSlot: Double
+    public var batchesPerShard: Double
     /// A batch is never planned shorter than this (seconds), unless the work runs out:
     /// below it, process start-up would dominate.
     public var minimumBatchSeconds: Double
     /// Hard cap on tests per batch (keeps a crash's re-queue and a log's size bounded).
     public var maximumTests: Int
 
-    public init(batchesPerSlot: Double = 2, minimumBatchSeconds: Double = 0.5, maximumTests: Int = 2_000) {
-        self.batchesPerSlot = batchesPerSlot
+    public init(batchesPerShard: Double = 2, minimumBatchSeconds: Double = 0.5, maximumTests: Int = 2_000) {
+        self.batchesPerShard = batchesPerShard
         self.minimumBatchSeconds = minimumBatchSeconds
         self.maximumTests = maximumTests
     }
@@ -26,7 +26,7 @@ public struct BatchCutter: Sendable, Equatable {
     public func nextBatchSize(queue: ArraySlice<PlannedTest>, remainingSeconds: Double, shards: Int) -> Int {
         guard !queue.isEmpty else { return 0 }
         let shards = max(1, shards)
-        let target = max(remainingSeconds / (Double(shards) * batchesPerSlot), minimumBatchSeconds)
+        let target = max(remainingSeconds / (Double(shards) * batchesPerShard), minimumBatchSeconds)
         // Without history the time target is a guess, so every shard gets a share of the
         // tests by count too; with history, tiny tests may all share one process.
         let countCap = min(maximumTests, max(1, (queue.count + shards - 1) / shards))
