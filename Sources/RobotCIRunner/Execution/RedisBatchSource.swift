@@ -14,7 +14,7 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     /// Local batch id → queue batch id, for batches this machine runs now.
     private var held: [Int: Int] = [:]
     private var records: [Int: BatchRecord] = [:]
-    private var launchFailures: [TestID: Int] = [:]
+    private var launchFailures = LaunchFailures()
     private var stopped = false
     private var finished = false
     private(set) var lost: QueueError?
@@ -47,8 +47,7 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
 
     /// One heartbeat; false once the run is over or the queue is lost.
     private func beat() -> Bool {
-        let ids: [Int] = condition.withLock { finished || lost != nil ? [] : Array(held.values) }
-        if condition.withLock({ finished || lost != nil }) { return false }
+        guard let ids: [Int] = condition.withLock({ finished || lost != nil ? nil : Array(held.values) }) else { return false }
         do {
             try queue.heartbeat(ids)
         } catch {
@@ -119,17 +118,9 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     }
 
     func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID]) -> [TestID] {
-        var givenUp: [TestID] = []
-        var requeue: [TestID] = []
-        let (id, record, stopping): (Int?, BatchRecord?, Bool) = condition.withLock {
-            for test in unstarted {
-                if noTestStarted {
-                    launchFailures[test, default: 0] += 1
-                    if launchFailures[test, default: 0] >= 2 { givenUp.append(test); continue }
-                }
-                requeue.append(test)
-            }
-            return (held.removeValue(forKey: item.id), records.removeValue(forKey: item.id), stopped)
+        let (id, record, stopping, requeue, givenUp): (Int?, BatchRecord?, Bool, [TestID], [TestID]) = condition.withLock {
+            let (requeue, givenUp) = launchFailures.sort(unstarted: unstarted, noTestStarted: noTestStarted)
+            return (held.removeValue(forKey: item.id), records.removeValue(forKey: item.id), stopped, requeue, givenUp)
         }
         // Interrupted: no ack, so the lease expires and another machine runs the batch.
         guard let id, let record, !stopping, !isLost else { return givenUp }

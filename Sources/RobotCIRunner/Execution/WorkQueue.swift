@@ -28,7 +28,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     private var nextBatchID = 0
     private var stopped = false
     /// Times a test's process died before the test even started (bundle load failures).
-    private var launchFailures: [TestID: Int] = [:]
+    private var launchFailures = LaunchFailures()
 
     let shards: Int
     let maxRetries: Int
@@ -138,15 +138,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         if !stopped {
             for t in isolate { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
         }
-        var givenUp: [TestID] = []
-        var requeue: [TestID] = []
-        for test in unstarted {
-            if noTestStarted {
-                launchFailures[test, default: 0] += 1
-                if launchFailures[test, default: 0] >= 2 { givenUp.append(test); continue }
-            }
-            requeue.append(test)
-        }
+        let (requeue, givenUp) = launchFailures.sort(unstarted: unstarted, noTestStarted: noTestStarted)
         if !stopped && !requeue.isEmpty {
             if item.attempt > 1 {
                 for t in requeue { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
