@@ -73,8 +73,6 @@ struct ReportData {
         return bytes
     }
 
-    func json(_ squeeze: Squeeze) -> [UInt8] { json(squeeze, history: historyJSON()) }
-
     func json(_ squeeze: Squeeze, history historyPart: [UInt8]) -> [UInt8] {
         var tables = Tables()
         for t in result.tests { _ = tables.classes.index(t.id.className) }

@@ -3,15 +3,10 @@ import RobotCICore
 
 /// `robotci merge`: many report folders (one per machine) → one report.
 public enum ReportMerger {
-    /// Merges inputs in memory. Artifact paths are re-rooted under
-    /// `attachments/<machine>/…`; `copies` lists the files to copy there.
-    public static func merge(_ inputs: [MergeInput]) -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)]) {
-        let m = mergeWithHistory(inputs)
-        return (m.result, m.timings, m.copies)
-    }
-
-    /// Merges inputs and their histories: each input's `history.json` (or, without one, its
-    /// run as a single history entry); partitions of one run id fold into one run.
+    /// Merges inputs in memory, with their histories. Artifact paths are re-rooted under
+    /// `attachments/<machine>/…`; `copies` lists the files to copy there. Histories: each
+    /// input's `history.json` (or, without one, its run as a single history entry);
+    /// partitions of one run id fold into one run.
     public static func mergeWithHistory(_ inputs: [MergeInput])
         -> (result: RunResult, timings: Timings, history: RunHistory, copies: [(from: URL, to: String)]) {
         var history = RunHistory()

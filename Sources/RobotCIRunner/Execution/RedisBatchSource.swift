@@ -20,7 +20,6 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     private(set) var lost: QueueError?
     /// Batches this machine leased (a run that leased none and lost Redis exits 2).
     private(set) var leasedCount = 0
-    private var heartbeatThread: Thread?
 
     /// Whether a test is quarantined (stored with its results, for the merged report).
     let quarantine: @Sendable (TestID) -> Bool
@@ -41,7 +40,6 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
         }
         thread.name = "robotci-queue-heartbeat"
         thread.stackSize = 1 << 20
-        heartbeatThread = thread
         thread.start()
     }
 
