@@ -5,8 +5,8 @@
   'use strict';
   const T0 = performance.now();
   const ROW_H = 28;
-  const LABEL = { passed: 'passed', failed: 'failed', flaky: 'flaky', skipped: 'skipped', timedOut: 'timed out', crashed: 'crashed', quarantined: 'quarantined' };
-  const FAILING = { failed: true, timedOut: true, crashed: true };
+  const LABEL = { passed: 'passed', failed: 'failed', flaky: 'flaky', skipped: 'skipped', timedOut: 'timed out', crashed: 'crashed', quarantined: 'quarantined', notRun: 'not run' };
+  const FAILING = { failed: true, timedOut: true, crashed: true, notRun: true };
 
   const $ = (id) => document.getElementById(id);
 
@@ -79,14 +79,14 @@
     let rep = 0; let total = 0; let lastPass = -1;
     for (let k = 0; k < at.length; k++) { total += at[k][1]; if (at[k][0] === 0) lastPass = k; }
     if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][1];
-    return { i, cls, name: r[1], id: (r[3] & 2) ? r[5] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), at, dur: rep, total, hay: null };
+    return { i, cls, name: r[1], id: (r[3] & 2) ? r[5] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), reason: (r[3] & 4) ? r[(r[3] & 2) ? 6 : 5] : null, at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
 
   // ---------- history (history.json of the last runs): per test [letters, ms…], aligned with D.tests
   const HIST = D.history || null;
-  const HL = { P: 'passed', F: 'failed', K: 'flaky', S: 'skipped', T: 'timedOut', C: 'crashed', Q: 'quarantined' };
-  const HBAD = { F: true, T: true, C: true };
+  const HL = { P: 'passed', F: 'failed', K: 'flaky', S: 'skipped', T: 'timedOut', C: 'crashed', Q: 'quarantined', N: 'notRun' };
+  const HBAD = { F: true, T: true, C: true, N: true };
   const QUARANTINE_RATE = 0.2; const QUARANTINE_RUNS = 5;
   function histOf(t) {
     if (!HIST) return null;
@@ -151,8 +151,8 @@
 
   // ---------- state in the URL hash: #view=…&status=a,b&q=…&shard=…&sort=…&test=…
   // A run with failures or flaky tests opens with them first.
-  const DEFAULT_SORT = (counts.failed + counts.timedOut + counts.crashed + counts.flaky) ? 'status' : 'name';
-  const RANK = { failed: 0, timedOut: 0, crashed: 0, flaky: 1 };
+  const DEFAULT_SORT = (counts.failed + counts.timedOut + counts.crashed + counts.notRun + counts.flaky) ? 'status' : 'name';
+  const RANK = { failed: 0, timedOut: 0, crashed: 0, notRun: 0, flaky: 1 };
   const rank = (t) => (t.outcome in RANK ? RANK[t.outcome] : 2);
   const RANK_LABEL = ['failing', 'flaky', ''];
   const state = { view: 'tests', status: [], q: '', shard: '', sort: DEFAULT_SORT, test: '' };
@@ -189,9 +189,10 @@
   // ---------- summary
   function drawSummary() {
     const c = META.counts;
-    const failing = counts.failed + counts.timedOut + counts.crashed;
+    const failing = counts.failed + counts.timedOut + counts.crashed + counts.notRun;
     const verdict = $('verdict');
-    if (failing) { verdict.textContent = failing + (failing === 1 ? ' test failing' : ' tests failing'); verdict.classList.add('bad'); }
+    if (counts.notRun) { verdict.textContent = counts.notRun + (counts.notRun === 1 ? ' planned test did not run' : ' planned tests did not run') + (failing > counts.notRun ? ', ' + (failing - counts.notRun) + ' failing' : ''); verdict.classList.add('bad'); }
+    else if (failing) { verdict.textContent = failing + (failing === 1 ? ' test failing' : ' tests failing'); verdict.classList.add('bad'); }
     else { verdict.textContent = 'All ' + tests.length + ' tests passed' + (counts.flaky ? ' (' + counts.flaky + ' flaky)' : ''); verdict.classList.add('good'); }
     $('title-run').textContent = 'run ' + META.runID;
     document.title = 'robotci · ' + verdict.textContent;
@@ -467,7 +468,8 @@
     $('detail-sub').replaceChildren(statusEl(t.outcome), ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
     const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
-    $('attempts').replaceChildren(historyEl(t), ...order.map((a) => attemptEl(t, a)));
+    const notRun = t.reason ? h('section', { class: 'not-run', 'data-reason': t.reason }, h('h3', null, 'Not run', statusEl('notRun')), h('pre', { class: 'msg' }, t.reason)) : null;
+    $('attempts').replaceChildren(historyEl(t), notRun, ...order.map((a) => attemptEl(t, a)));
     for (const pre of $('attempts').querySelectorAll('pre.out')) pre.scrollTop = pre.scrollHeight;
     $('detail').setAttribute('data-test', t.id);
     $('detail').setAttribute('data-attempts', String(t.at.length));

@@ -29,8 +29,8 @@ public final class Runner {
     /// point kills every process group robotci started.
     private var signals: SignalTrap?
     private let stopSwitch = StopSwitch()
-    /// With `--partition`: the digest of what this machine's split was computed from.
-    private var partitionPlan: String?
+    /// With `--partition`: the whole suite, how it was split, and this machine's place.
+    private var partitionPlan: PartitionPlan?
     /// The last runs' durations (`timings.json` in the report folder), read once: the
     /// partition split and the plan both use them.
     private lazy var previousTimings: Timings =
@@ -80,7 +80,10 @@ public final class Runner {
         let partition = config.queue == nil ? try resolvedPartition() : nil
         if let partition {
             let timings = previousTimings
-            partitionPlan = Partitioner.planDigest(of: tests, timings: timings, count: partition.count)
+            partitionPlan = PartitionPlan(
+                index: partition.index, count: partition.count, suite: tests,
+                split: "durations from \(config.reportDir)/timings.json",
+                splitDigest: Partitioner.planDigest(of: tests, timings: timings, count: partition.count))
             tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
         }
         return (TestBundleInfo(driver: driver), tests, all.count, partition)
@@ -129,7 +132,10 @@ public final class Runner {
         let redactor = SecretRedactor(environment: environment)
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.rawValue) } }
-        let recorder = RunRecorder(journal: journal, quarantine: isQuarantined, progress: progress, redactor: redactor)
+        // The tests this machine answers for. In queue mode the queue's plan is the whole
+        // run's and this machine reports only what it ran; the whole-run verdict accounts.
+        let plan = redis == nil ? RunPlan(tests: tests, partition: partitionPlan) : nil
+        let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor)
         let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               metadata: metadata, quarantined: isQuarantined)
@@ -155,11 +161,13 @@ public final class Runner {
         journal.append(.finished(metadata))
         journal.close()
         shared?.close(metadata)
-        let (records, batches) = recorder.snapshot()
-        let result = RunResult(metadata: metadata, tests: records, batches: batches)
+        let notRunReason = metadata.interrupted
+            ? "the run was interrupted (SIGINT/SIGTERM) before this test had a result"
+            : "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
+        let result = recorder.result(metadata: metadata) { _ in notRunReason }
         let writeStart = clock.now()
         let history = pastRuns.recording(result)
-        try ReportWriter.write(result, timings: previous.updated(with: records), history: history, historyURL: historyURL, to: reportURL)
+        try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, historyURL: historyURL, to: reportURL)
         let writeTime = clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
@@ -247,7 +255,7 @@ public final class Runner {
             runID: environment[WorkerVariable.runID.name] ?? Self.makeRunID(), startedAt: clock.startedAt, wallTime: 0,
             shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
             gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
-            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan)
+            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan?.splitDigest)
     }
 
     private func compile(_ patterns: [String], flag: String) throws -> [NSRegularExpression] {

@@ -2,9 +2,9 @@ import RobotCICore
 import XCTest
 
 final class OutcomeTests: XCTestCase {
-    func testNoAttemptsIsSkipped() {
-        XCTAssertEqual(Outcome.verdict(for: []), .skipped)
-        XCTAssertEqual(Outcome.verdict(for: [], quarantined: true), .skipped)
+    func testNoAttemptsIsNotRun() {
+        XCTAssertEqual(Outcome.verdict(for: []), .notRun, "no attempt is never a pass nor a skip")
+        XCTAssertEqual(Outcome.verdict(for: [], quarantined: true), .notRun, "quarantine does not hide a test that never ran")
     }
 
     func testSinglePass() {
@@ -93,7 +93,7 @@ final class OutcomeTests: XCTestCase {
 
     func testFailsBuild() {
         let failing = Outcome.allCases.filter(\.failsBuild)
-        XCTAssertEqual(Set(failing), [.failed, .timedOut, .crashed])
+        XCTAssertEqual(Set(failing), [.failed, .timedOut, .crashed, .notRun])
     }
 
     func testAttemptIsFailure() {
@@ -102,7 +102,7 @@ final class OutcomeTests: XCTestCase {
 
     func testRawValuesAreTheJSONNames() {
         XCTAssertEqual(Outcome.allCases.map(\.rawValue),
-                       ["passed", "failed", "flaky", "skipped", "timedOut", "crashed", "quarantined"])
+                       ["passed", "failed", "flaky", "skipped", "timedOut", "crashed", "quarantined", "notRun"])
         XCTAssertEqual(AttemptOutcome.allCases.map(\.rawValue), ["passed", "failed", "skipped", "timedOut", "crashed"])
     }
 
@@ -127,13 +127,14 @@ final class OutcomeTests: XCTestCase {
         expected.passed = 2
         expected.failed = 1
         expected.flaky = 1
-        expected.skipped = 2
+        expected.skipped = 1
         expected.timedOut = 2
         expected.crashed = 1
         expected.quarantined = 1
+        expected.notRun = 1
         let counts = OutcomeCounts(tests)
         XCTAssertEqual(counts, expected)
-        XCTAssertEqual(counts.failing, 4)
+        XCTAssertEqual(counts.failing, 5)
     }
 
     func testAddIncrementsTotalAndOneBucket() {
@@ -141,9 +142,9 @@ final class OutcomeTests: XCTestCase {
         XCTAssertEqual(counts.total, 0)
         XCTAssertEqual(counts.failing, 0)
         for outcome in Outcome.allCases { counts.add(outcome) }
-        XCTAssertEqual(counts.total, 7)
+        XCTAssertEqual(counts.total, 8)
         XCTAssertEqual([counts.passed, counts.failed, counts.flaky, counts.skipped, counts.timedOut, counts.crashed,
-                        counts.quarantined], [1, 1, 1, 1, 1, 1, 1])
-        XCTAssertEqual(counts.failing, 3)
+                        counts.quarantined, counts.notRun], [1, 1, 1, 1, 1, 1, 1, 1])
+        XCTAssertEqual(counts.failing, 4)
     }
 }

@@ -8,7 +8,7 @@ final class TestRecordTests: XCTestCase {
     func testOutcomeIsComputedFromAttempts() {
         XCTAssertEqual(TestRecord(id: id, attempts: [attempt(.failed), attempt(.passed, number: 2)]).outcome, .flaky)
         XCTAssertEqual(TestRecord(id: id, attempts: [attempt(.failed)], quarantined: true).outcome, .quarantined)
-        XCTAssertEqual(TestRecord(id: id, attempts: []).outcome, .skipped)
+        XCTAssertEqual(TestRecord(id: id, attempts: []).outcome, .notRun)
     }
 
     func testRecomputeOutcomeAfterMergingAttempts() {
@@ -137,7 +137,7 @@ final class RunResultTests: XCTestCase {
         ], batches: [batch(0, shard: 1, 0, 3)])
         let data = try JSONEncoder().encode(result)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(object["format"] as? String, "robotci-results-v1")
+        XCTAssertEqual(object["format"] as? String, "robotci-results-v2")
         XCTAssertEqual(try JSONDecoder().decode(RunResult.self, from: data), result)
     }
 }

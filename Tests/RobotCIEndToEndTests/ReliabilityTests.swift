@@ -666,10 +666,10 @@ final class BadInputReliabilityTests: XCTestCase {
         try FileManager.default.createDirectory(at: newerJSON.deletingLastPathComponent(), withIntermediateDirectories: true)
         for (from, to) in [("results.json", newerJSON), ("results.jsonl", newerJournal)] {
             let text = try String(contentsOf: real.appendingPathComponent(from), encoding: .utf8)
-            XCTAssertTrue(text.contains("\"format\":\"robotci-results-v1\""), "\(from) carries its format")
-            try text.replacingOccurrences(of: "robotci-results-v1", with: "robotci-results-v2").write(to: to, atomically: true, encoding: .utf8)
+            XCTAssertTrue(text.contains("\"format\":\"robotci-results-v2\""), "\(from) carries its format")
+            try text.replacingOccurrences(of: "robotci-results-v2", with: "robotci-results-v3").write(to: to, atomically: true, encoding: .utf8)
         }
-        let newer = "written by a newer robotci (format 'robotci-results-v2'; this robotci reads up to 'robotci-results-v1')"
+        let newer = "written by a newer robotci (format 'robotci-results-v3'; this robotci reads up to 'robotci-results-v2')"
 
         struct Case { var name: String; var yaml: String?; var args: [String]; var expect: [String] }
         let run = ["run", "--package", fixture, "--skip-build", "--report-dir", out.path]

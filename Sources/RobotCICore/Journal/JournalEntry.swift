@@ -2,18 +2,22 @@
 /// loses nothing and `robotci report --results results.jsonl` can rebuild the report.
 public enum JournalEntry: Codable, Sendable, Equatable {
     case run(RunMetadata)
+    /// The tests the run must account for, written once discovery (and the partition split)
+    /// is done, before any attempt.
+    case plan(RunPlan)
     case attempt(test: TestID, quarantined: Bool, attempt: Attempt)
     case batch(BatchRecord)
     /// Written last, with the final wall time, when the run ends normally or is interrupted.
     case finished(RunMetadata)
 
-    private enum CodingKeys: String, CodingKey { case type, format, run, test, quarantined, attempt, batch }
+    private enum CodingKeys: String, CodingKey { case type, format, run, plan, test, quarantined, attempt, batch }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .type) {
         case "run": self = .run(try c.decode(RunMetadata.self, forKey: .run))
         case "finished": self = .finished(try c.decode(RunMetadata.self, forKey: .run))
+        case "plan": self = .plan(try c.decode(RunPlan.self, forKey: .plan))
         case "batch": self = .batch(try c.decode(BatchRecord.self, forKey: .batch))
         case "attempt":
             self = .attempt(
@@ -37,6 +41,9 @@ public enum JournalEntry: Codable, Sendable, Equatable {
         case .finished(let m):
             try c.encode("finished", forKey: .type)
             try c.encode(m, forKey: .run)
+        case .plan(let p):
+            try c.encode("plan", forKey: .type)
+            try c.encode(p, forKey: .plan)
         case .batch(let b):
             try c.encode("batch", forKey: .type)
             try c.encode(b, forKey: .batch)
@@ -51,40 +58,32 @@ public enum JournalEntry: Codable, Sendable, Equatable {
 
 extension RunResult {
     /// Rebuilds a run from its journal entries (in the order they were written).
-    /// A journal cut short (no `finished` entry) yields a result marked interrupted.
+    /// A journal cut short (no `finished` entry) yields a result marked interrupted; with a
+    /// plan entry, planned tests the journal has no result for are `notRun`.
     public init(journal: [JournalEntry]) {
         var metadata = RunMetadata(
             runID: "unknown", startedAt: 0, wallTime: 0, shards: 0, retries: 0, robotciVersion: "",
             commandLine: [], interrupted: true)
-        var order: [TestID] = []
-        var attempts: [TestID: [Attempt]] = [:]
-        var quarantined: Set<TestID> = []
-        var batches: [BatchRecord] = []
+        var assembly = RunAssembly()
         var finished = false
         for entry in journal {
             switch entry {
-            case .run(let m):
-                metadata = m
+            case .run(let m): metadata = m
+            case .plan(let p): assembly.setPlan(p)
             case .finished(let m):
                 metadata = m
                 finished = true
-            case .batch(let b):
-                batches.append(b)
-            case .attempt(let test, let q, let a):
-                if attempts[test] == nil { order.append(test) }
-                attempts[test, default: []].append(a)
-                if q { quarantined.insert(test) }
+            case .batch(let b): assembly.add(b)
+            case .attempt(let test, let q, let a): assembly.add(test, quarantined: q, attempt: a)
             }
         }
         if !finished {
             metadata.interrupted = true
-            let lastEnd = max(batches.map(\.end).max() ?? 0,
-                              attempts.values.flatMap { $0 }.map { $0.start + $0.duration }.max() ?? 0)
-            metadata.wallTime = max(metadata.wallTime, lastEnd)
+            metadata.wallTime = max(metadata.wallTime, assembly.latestEnd)
         }
-        let tests = order.sorted().map { id in
-            TestRecord(id: id, attempts: attempts[id] ?? [], quarantined: quarantined.contains(id))
-        }
-        self.init(metadata: metadata, tests: tests, batches: batches)
+        let reason = finished
+            ? (metadata.interrupted ? "the run was interrupted before this test ran" : "the journal has no result for it")
+            : "the run ended (killed, or its journal was cut short) before this test had a result"
+        self = assembly.result(metadata: metadata) { _ in reason }
     }
 }

@@ -21,13 +21,18 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
     case crashed
     /// Listed as quarantined in config: run and reported, never fails the build.
     case quarantined
+    /// Planned, but no attempt of it has a result (its batch died before it, the queue lost
+    /// it, the run stopped early, no partition ran it). `TestRecord.reason` says why.
+    case notRun
 
-    /// Whether this verdict makes the run exit 1.
-    public var failsBuild: Bool { self == .failed || self == .timedOut || self == .crashed }
+    /// Whether this verdict makes the run exit 1. A test that did not run is never a pass,
+    /// quarantined or not: the run did not do what it was asked.
+    public var failsBuild: Bool { self == .failed || self == .timedOut || self == .crashed || self == .notRun }
 
-    /// The verdict for a sequence of attempts (in order).
+    /// The verdict for a sequence of attempts (in order). No attempt at all is `notRun`:
+    /// the absence of a failure is never a pass.
     public static func verdict(for attempts: [AttemptOutcome], quarantined: Bool = false) -> Outcome {
-        guard let last = attempts.last else { return .skipped }
+        guard let last = attempts.last else { return .notRun }
         let verdict: Outcome
         if last == .passed {
             verdict = attempts.contains(where: \.isFailure) ? .flaky : .passed

@@ -44,6 +44,7 @@ public struct OutcomeCounts: Codable, Sendable, Equatable {
     public var timedOut = 0
     public var crashed = 0
     public var quarantined = 0
+    public var notRun = 0
 
     public init() {}
 
@@ -61,11 +62,12 @@ public struct OutcomeCounts: Codable, Sendable, Equatable {
         case .timedOut: timedOut += 1
         case .crashed: crashed += 1
         case .quarantined: quarantined += 1
+        case .notRun: notRun += 1
         }
     }
 
     /// Tests whose verdict fails the build.
-    public var failing: Int { failed + timedOut + crashed }
+    public var failing: Int { failed + timedOut + crashed + notRun }
 }
 
 /// Where a run happened and how it was asked for (shown in the report's summary).
@@ -122,10 +124,23 @@ public struct RunResult: Codable, Sendable, Equatable {
     public var metadata: RunMetadata
     public var tests: [TestRecord]
     public var batches: [BatchRecord]
+    /// The tests this run had to account for (nil for results without one: older robotci,
+    /// foreign JUnit). With a plan, every planned test is in `tests` exactly once.
+    public var plan: RunPlan?
+    /// Results that arrived for tests outside the plan, refused (their ids).
+    public var refused: [TestID]?
 
-    public static let formatName = "robotci-results-v1"
+    public static let formatName = "robotci-results-v2"
     /// The newest results/journal format this robotci reads (the N of `robotci-results-vN`).
-    public static let formatVersion = 1
+    /// v2 added `notRun`, `plan` and `refused`; v1 files read as v2 files without a plan.
+    public static let formatVersion = 2
+
+    /// Whether `marker` is a results format this robotci reads.
+    public static func isReadableFormat(_ marker: String) -> Bool {
+        let prefix = "robotci-results-v"
+        guard marker.hasPrefix(prefix), let version = Int(marker.dropFirst(prefix.count)) else { return false }
+        return version >= 1 && version <= formatVersion
+    }
 
     /// For a `robotci-results-vN` marker newer than this robotci reads, the sentence that says
     /// so (a newer file is not "foreign", it needs a newer robotci); nil otherwise.
@@ -136,13 +151,20 @@ public struct RunResult: Codable, Sendable, Equatable {
             + "use a robotci at least as new as the one that wrote it"
     }
 
-    public init(metadata: RunMetadata, tests: [TestRecord], batches: [BatchRecord]) {
+    public init(metadata: RunMetadata, tests: [TestRecord], batches: [BatchRecord], plan: RunPlan? = nil, refused: [TestID]? = nil) {
         self.metadata = metadata
         self.tests = tests
         self.batches = batches
+        self.plan = plan
+        self.refused = refused
     }
 
     public var counts: OutcomeCounts { OutcomeCounts(tests) }
+
+    /// How the planned tests were accounted for (the line every run and merge ends with).
+    public var accounting: Accounting {
+        Accounting(planned: plan?.tests.count, tests: tests.count, notRun: counts.notRun, refused: refused?.count ?? 0)
+    }
 
     /// Sum of every attempt's duration: what one serial worker would have needed.
     public var serialTime: Double { tests.reduce(0) { $0 + $1.attempts.reduce(0) { $0 + $1.duration } } }

@@ -5,17 +5,26 @@ public struct TestRecord: Codable, Sendable, Equatable {
     public var attempts: [Attempt]
     /// Listed as quarantined in config.
     public var quarantined: Bool
+    /// Why a `notRun` test has no result (nil for every other verdict).
+    public var reason: String?
 
-    public init(id: TestID, attempts: [Attempt], quarantined: Bool = false) {
+    public init(id: TestID, attempts: [Attempt], quarantined: Bool = false, reason: String? = nil) {
         self.id = id
         self.attempts = attempts
         self.quarantined = quarantined
         self.outcome = Outcome.verdict(for: attempts.map(\.outcome), quarantined: quarantined)
+        self.reason = outcome == .notRun ? (reason ?? "no attempt of it has a result") : nil
+    }
+
+    /// A planned test without any result.
+    public static func notRun(_ id: TestID, reason: String, quarantined: Bool = false) -> TestRecord {
+        TestRecord(id: id, attempts: [], quarantined: quarantined, reason: reason)
     }
 
     /// Recomputes `outcome` from the attempts (after merging attempts from several inputs).
     public mutating func recomputeOutcome() {
         outcome = Outcome.verdict(for: attempts.map(\.outcome), quarantined: quarantined)
+        if outcome != .notRun { reason = nil } else if reason == nil { reason = "no attempt of it has a result" }
     }
 
     /// Source location of the latest attempt's first located failure, for JUnit's

@@ -10,7 +10,7 @@ public enum GitHubReporter {
         for test in result.tests {
             let kind: String
             switch test.outcome {
-            case .failed, .crashed, .timedOut: kind = "error"
+            case .failed, .crashed, .timedOut, .notRun: kind = "error"
             case .flaky: kind = "warning"
             default: continue
             }
@@ -27,7 +27,7 @@ public enum GitHubReporter {
             }
             let title = test.outcome == .flaky ? "flaky: \(test.id)" : "\(test.outcome.rawValue): \(test.id)"
             props.append("title=\(escapeProperty(title))")
-            var message = failure?.message ?? test.outcome.rawValue
+            var message = failure?.message ?? test.reason.map { "not run: \($0)" } ?? test.outcome.rawValue
             message += " (\(test.attempts.count) attempt\(test.attempts.count == 1 ? "" : "s"))"
             lines.append("::\(kind) \(props.joined(separator: ","))::\(escapeData(message))")
         }
@@ -39,16 +39,17 @@ public enum GitHubReporter {
         let c = result.counts
         let m = result.metadata
         var md = "### robotci: \(c.failing > 0 ? "❌ failed" : "✅ passed")\(m.partition.map { " (partition \($0))" } ?? "")\n\n"
-        md += "| passed | failed | flaky | skipped | timed out | crashed | quarantined | total |\n"
-        md += "|---|---|---|---|---|---|---|---|\n"
-        md += "| \(c.passed) | \(c.failed) | \(c.flaky) | \(c.skipped) | \(c.timedOut) | \(c.crashed) | \(c.quarantined) | \(c.total) |\n\n"
+        md += "| passed | failed | flaky | skipped | timed out | crashed | quarantined | not run | total |\n"
+        md += "|---|---|---|---|---|---|---|---|---|\n"
+        md += "| \(c.passed) | \(c.failed) | \(c.flaky) | \(c.skipped) | \(c.timedOut) | \(c.crashed) | \(c.quarantined) | \(c.notRun) | \(c.total) |\n\n"
+        md += "\(result.accounting)\n\n"
         md += String(format: "Wall time %.1f s on %d shards; serial time %.1f s; speed-up %.2fx.\n\n",
                      m.wallTime, m.shards, result.serialTime, m.wallTime > 0 ? result.serialTime / m.wallTime : 0)
         let problems = result.tests.filter { $0.outcome.failsBuild || $0.outcome == .flaky }
         if !problems.isEmpty {
             md += "| test | verdict | attempts | first failure |\n|---|---|---|---|\n"
             for t in problems.prefix(50) {
-                let msg = t.attempts.first { $0.outcome.isFailure }?.failures.first?.message ?? ""
+                let msg = t.attempts.first { $0.outcome.isFailure }?.failures.first?.message ?? t.reason ?? ""
                 md += "| `\(cell(t.id.rawValue))` | \(t.outcome.rawValue) | \(t.attempts.count) | \(cell(String(msg.prefix(160)))) |\n"
             }
             if problems.count > 50 { md += "\n…and \(problems.count - 50) more in the report.\n" }

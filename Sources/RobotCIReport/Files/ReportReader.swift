@@ -58,7 +58,7 @@ public enum ReportReader {
         if let format = probe.format, let newer = RunResult.newerFormatMessage(format) {
             throw Error(description: "\(path): \(newer)")
         }
-        guard probe.format == RunResult.formatName else {
+        guard let format = probe.format, RunResult.isReadableFormat(format) else {
             let found = probe.format.map { "format '\($0)'" } ?? "no 'format' field"
             throw Error(description:
                 "\(path): not a robotci results file (\(found), expected '\(RunResult.formatName)'); "
@@ -74,6 +74,7 @@ public enum ReportReader {
     static func journal(_ data: Data, path: String) throws -> Loaded {
         var entries: [JournalEntry] = []
         var warnings: [String] = []
+        var skipped = 0
         let decoder = JSONDecoder()
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = data.last == UInt8(ascii: "\n")
@@ -90,15 +91,22 @@ public enum ReportReader {
                 entries.append(try decoder.decode(JournalEntry.self, from: Data(line)))
             } catch {
                 try checkFormat(Data(line), index)
-                // A coordinator killed mid-write leaves an unterminated last line: keep the rest.
+                // A coordinator killed mid-write leaves an unterminated last line, a full disk a
+                // torn line in the middle: keep every other entry, and say which were skipped.
                 if index == lines.count - 1 && !endsWithNewline {
                     warnings.append("\(path):\(index + 1): ignored the unterminated last line (the run was cut off while writing it)")
                     continue
                 }
-                throw Error(description: "\(path):\(index + 1): corrupt journal entry: \(describe(error))")
+                skipped += 1
+                if skipped <= 5 {
+                    warnings.append("\(path):\(index + 1): skipped a corrupt journal entry (\(describe(error)))")
+                }
             }
         }
-        guard !entries.isEmpty else { throw Error(description: "\(path): the journal has no entries") }
+        if skipped > 5 { warnings.append("\(path): skipped \(skipped) corrupt journal entries in all") }
+        guard !entries.isEmpty else {
+            throw Error(description: "\(path): the journal has no readable entries" + (skipped > 0 ? " (\(skipped) corrupt lines)" : ""))
+        }
         return Loaded(result: RunResult(journal: entries), fromJournal: true, warnings: warnings)
     }
 

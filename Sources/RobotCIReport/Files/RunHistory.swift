@@ -60,6 +60,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
         case .timedOut: "T"
         case .crashed: "C"
         case .quarantined: "Q"
+        case .notRun: "N"
         }
     }
 

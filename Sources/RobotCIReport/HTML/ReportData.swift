@@ -22,7 +22,7 @@ struct ReportData {
         static let standard = Limits()
     }
 
-    static let testOutcomes: [Outcome] = [.passed, .failed, .flaky, .skipped, .timedOut, .crashed, .quarantined]
+    static let testOutcomes: [Outcome] = [.passed, .failed, .flaky, .skipped, .timedOut, .crashed, .quarantined, .notRun]
     static let attemptOutcomes: [AttemptOutcome] = [.passed, .failed, .skipped, .timedOut, .crashed]
 
     let result: RunResult
@@ -112,9 +112,10 @@ struct ReportData {
             w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
             w.raw(",")
             // bit 0: quarantined; bit 1: the ID is not `class/name` (a Swift Testing free function,
-            // a pytest node id): it follows the attempts in full.
+            // a pytest node id): it follows the attempts in full; bit 2: a not-run reason
+            // follows (after the ID when there is one).
             let plainID = t.id.rawValue == t.id.className + "/" + t.id.name
-            w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2))
+            w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2) | (t.reason == nil ? 0 : 4))
             w.raw(",[")
             for (ai, a) in t.attempts.enumerated() {
                 if ai > 0 { w.raw(",") }
@@ -126,6 +127,10 @@ struct ReportData {
             if !plainID {
                 w.raw(",")
                 w.string(t.id.rawValue)
+            }
+            if let reason = t.reason {
+                w.raw(",")
+                w.string(String(reason.prefix(2000)))
             }
             w.raw("]")
         }

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-EWRYzzqeblTVJsl+WuZeW7gAOpHK5EMdgr4H2eZe5nE="
+    static let scriptHash = "sha256-3tUSs71mL5mioLx5W0ynyl2dEIRnthsS4q6WHV9OUf0="
 
     static let html = ####"""
 <!doctype html>
@@ -90,7 +90,7 @@ enum ReportTemplate {
   --bg: #ffffff; --fg: #1d2127; --muted: #5d6571; --line: #d9dde3; --panel: #f5f6f8; --hover: #eef1f5;
   --accent: #2455c3; --focus: #2455c3;
   --passed: #1f8a4c; --failed: #c9302c; --flaky: #c27a00; --skipped: #7a828d;
-  --timedOut: #a8329b; --crashed: #7d1f1b; --quarantined: #4f6b8a;
+  --timedOut: #a8329b; --crashed: #7d1f1b; --quarantined: #4f6b8a; --notRun: #b35c00;
   --idle: repeating-linear-gradient(45deg, transparent 0 4px, rgba(127,127,127,.12) 4px 8px);
   --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
   --row: 28px;
@@ -100,7 +100,7 @@ enum ReportTemplate {
     --bg: #15181d; --fg: #e3e6ea; --muted: #9aa3ae; --line: #2e343c; --panel: #1d2127; --hover: #252a31;
     --accent: #7aa7ff; --focus: #7aa7ff;
     --passed: #3fb96f; --failed: #f0605a; --flaky: #e6a23c; --skipped: #8d96a1;
-    --timedOut: #d46bc8; --crashed: #ff8a80; --quarantined: #8fb0d6;
+    --timedOut: #d46bc8; --crashed: #ff8a80; --quarantined: #8fb0d6; --notRun: #ffb060;
   }
 }
 * { box-sizing: border-box; }
@@ -158,7 +158,7 @@ h2 { font-size: 16px; margin: 4px 0 10px; }
 .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; background: var(--c); flex: none; }
 .o-passed { --c: var(--passed); } .o-failed { --c: var(--failed); } .o-flaky { --c: var(--flaky); }
 .o-skipped { --c: var(--skipped); } .o-timedOut { --c: var(--timedOut); } .o-crashed { --c: var(--crashed); }
-.o-quarantined { --c: var(--quarantined); }
+.o-quarantined { --c: var(--quarantined); } .o-notRun { --c: var(--notRun); }
 .status { display: inline-flex; align-items: center; gap: 5px; color: var(--c); font-weight: 600; white-space: nowrap; }
 
 .list { position: relative; height: calc(100vh - 150px); min-height: 320px; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; contain: strict; }
@@ -280,8 +280,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   'use strict';
   const T0 = performance.now();
   const ROW_H = 28;
-  const LABEL = { passed: 'passed', failed: 'failed', flaky: 'flaky', skipped: 'skipped', timedOut: 'timed out', crashed: 'crashed', quarantined: 'quarantined' };
-  const FAILING = { failed: true, timedOut: true, crashed: true };
+  const LABEL = { passed: 'passed', failed: 'failed', flaky: 'flaky', skipped: 'skipped', timedOut: 'timed out', crashed: 'crashed', quarantined: 'quarantined', notRun: 'not run' };
+  const FAILING = { failed: true, timedOut: true, crashed: true, notRun: true };
 
   const $ = (id) => document.getElementById(id);
 
@@ -354,14 +354,14 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     let rep = 0; let total = 0; let lastPass = -1;
     for (let k = 0; k < at.length; k++) { total += at[k][1]; if (at[k][0] === 0) lastPass = k; }
     if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][1];
-    return { i, cls, name: r[1], id: (r[3] & 2) ? r[5] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), at, dur: rep, total, hay: null };
+    return { i, cls, name: r[1], id: (r[3] & 2) ? r[5] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), reason: (r[3] & 4) ? r[(r[3] & 2) ? 6 : 5] : null, at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
 
   // ---------- history (history.json of the last runs): per test [letters, ms…], aligned with D.tests
   const HIST = D.history || null;
-  const HL = { P: 'passed', F: 'failed', K: 'flaky', S: 'skipped', T: 'timedOut', C: 'crashed', Q: 'quarantined' };
-  const HBAD = { F: true, T: true, C: true };
+  const HL = { P: 'passed', F: 'failed', K: 'flaky', S: 'skipped', T: 'timedOut', C: 'crashed', Q: 'quarantined', N: 'notRun' };
+  const HBAD = { F: true, T: true, C: true, N: true };
   const QUARANTINE_RATE = 0.2; const QUARANTINE_RUNS = 5;
   function histOf(t) {
     if (!HIST) return null;
@@ -426,8 +426,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
 
   // ---------- state in the URL hash: #view=…&status=a,b&q=…&shard=…&sort=…&test=…
   // A run with failures or flaky tests opens with them first.
-  const DEFAULT_SORT = (counts.failed + counts.timedOut + counts.crashed + counts.flaky) ? 'status' : 'name';
-  const RANK = { failed: 0, timedOut: 0, crashed: 0, flaky: 1 };
+  const DEFAULT_SORT = (counts.failed + counts.timedOut + counts.crashed + counts.notRun + counts.flaky) ? 'status' : 'name';
+  const RANK = { failed: 0, timedOut: 0, crashed: 0, notRun: 0, flaky: 1 };
   const rank = (t) => (t.outcome in RANK ? RANK[t.outcome] : 2);
   const RANK_LABEL = ['failing', 'flaky', ''];
   const state = { view: 'tests', status: [], q: '', shard: '', sort: DEFAULT_SORT, test: '' };
@@ -464,9 +464,10 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   // ---------- summary
   function drawSummary() {
     const c = META.counts;
-    const failing = counts.failed + counts.timedOut + counts.crashed;
+    const failing = counts.failed + counts.timedOut + counts.crashed + counts.notRun;
     const verdict = $('verdict');
-    if (failing) { verdict.textContent = failing + (failing === 1 ? ' test failing' : ' tests failing'); verdict.classList.add('bad'); }
+    if (counts.notRun) { verdict.textContent = counts.notRun + (counts.notRun === 1 ? ' planned test did not run' : ' planned tests did not run') + (failing > counts.notRun ? ', ' + (failing - counts.notRun) + ' failing' : ''); verdict.classList.add('bad'); }
+    else if (failing) { verdict.textContent = failing + (failing === 1 ? ' test failing' : ' tests failing'); verdict.classList.add('bad'); }
     else { verdict.textContent = 'All ' + tests.length + ' tests passed' + (counts.flaky ? ' (' + counts.flaky + ' flaky)' : ''); verdict.classList.add('good'); }
     $('title-run').textContent = 'run ' + META.runID;
     document.title = 'robotci · ' + verdict.textContent;
@@ -742,7 +743,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     $('detail-sub').replaceChildren(statusEl(t.outcome), ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
     const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
-    $('attempts').replaceChildren(historyEl(t), ...order.map((a) => attemptEl(t, a)));
+    const notRun = t.reason ? h('section', { class: 'not-run', 'data-reason': t.reason }, h('h3', null, 'Not run', statusEl('notRun')), h('pre', { class: 'msg' }, t.reason)) : null;
+    $('attempts').replaceChildren(historyEl(t), notRun, ...order.map((a) => attemptEl(t, a)));
     for (const pre of $('attempts').querySelectorAll('pre.out')) pre.scrollTop = pre.scrollHeight;
     $('detail').setAttribute('data-test', t.id);
     $('detail').setAttribute('data-attempts', String(t.at.length));

@@ -60,6 +60,15 @@ public enum JUnitReader {
                 }
                 let kids = tc.children
                 let firstFailure = kids.first { $0.name == "failure" || $0.name == "error" }
+                let id = TestID(junitClassname: cls, name: testName)
+                if let f = firstFailure, f.name == "error", f.attribute("type") == Outcome.notRun.rawValue {
+                    // robotci's own JUnit: a planned test that has no result stays one.
+                    var reason = f.attribute("message") ?? ""
+                    if reason.hasPrefix("not run: ") { reason.removeFirst("not run: ".count) }
+                    records.append(Case(classname: cls, name: testName, file: file, failureText: f.text,
+                                        record: .notRun(id, reason: reason.isEmpty ? "no result" : reason)))
+                    continue
+                }
                 if let f = firstFailure {
                     attempts.append(attempt(.failed, f))
                     for r in kids where r.name == "rerunFailure" || r.name == "rerunError" { attempts.append(attempt(.failed, r)) }
@@ -70,7 +79,7 @@ public enum JUnitReader {
                     attempts.append(attempt(.passed, nil))
                 }
                 records.append(Case(classname: cls, name: testName, file: file, failureText: firstFailure?.text,
-                                    record: TestRecord(id: TestID(junitClassname: cls, name: testName), attempts: attempts)))
+                                    record: TestRecord(id: id, attempts: attempts)))
             }
         }
         return records

@@ -8,7 +8,8 @@ import RobotCICore
 ///   then `<rerunFailure>` for each failed retry;
 /// - flaky: `<flakyFailure>` for each failed attempt and no `<failure>`, so the test
 ///   counts as passed while no attempt is lost;
-/// - skipped: `<skipped message="…">`; quarantined: `<skipped>` naming the real verdict.
+/// - skipped: `<skipped message="…">`; quarantined: `<skipped>` naming the real verdict;
+/// - notRun: `<error type="notRun" message="not run: <reason>">`, counted in `errors`.
 public enum JUnitWriter {
     public static func render(_ result: RunResult) throws -> Data {
         let w = try XMLWriter()
@@ -16,8 +17,8 @@ public enum JUnitWriter {
         try w.start("testsuites")
         try w.attribute("name", "robotci")
         try w.attribute("tests", String(counts.total))
-        try w.attribute("failures", String(counts.failing))
-        try w.attribute("errors", "0")
+        try w.attribute("failures", String(counts.failing - counts.notRun))
+        try w.attribute("errors", String(counts.notRun))
         try w.attribute("skipped", String(counts.skipped + counts.quarantined))
         try w.attribute("time", seconds(result.metadata.wallTime))
         try w.attribute("timestamp", isoDate(result.metadata.startedAt))
@@ -29,8 +30,8 @@ public enum JUnitWriter {
             try w.start("testsuite")
             try w.attribute("name", suite)
             try w.attribute("tests", String(c.total))
-            try w.attribute("failures", String(c.failing))
-            try w.attribute("errors", "0")
+            try w.attribute("failures", String(c.failing - c.notRun))
+            try w.attribute("errors", String(c.notRun))
             try w.attribute("skipped", String(c.skipped + c.quarantined))
             try w.attribute("time", seconds(tests.reduce(0) { $0 + $1.representativeDuration }))
             try w.attribute("timestamp", isoDate(result.metadata.startedAt))
@@ -67,6 +68,12 @@ public enum JUnitWriter {
             try w.start("skipped")
             let verdict = Outcome.verdict(for: test.attempts.map(\.outcome))
             try w.attribute("message", "quarantined: \(verdict.rawValue) — \(failed.last?.failures.first?.message ?? "")")
+            try w.end()
+        case .notRun:
+            try w.start("error")
+            try w.attribute("message", "not run: \(test.reason ?? "no result")")
+            try w.attribute("type", Outcome.notRun.rawValue)
+            try w.text("planned, but no attempt of this test has a result: \(test.reason ?? "no result")")
             try w.end()
         }
         if let last = test.attempts.last, !last.output.isEmpty {

@@ -9,13 +9,25 @@ struct Summary {
     let writeTime: Double
     let failOnFlaky: Bool
 
+    /// Not-run tests named one per line, at most this many (a lost queue may leave thousands).
+    static let notRunListed = 20
+
     func print(to handle: FileHandle) {
         let c = result.counts
         let m = result.metadata
         var lines: [String] = []
-        let problems = result.tests.filter { $0.outcome.failsBuild || $0.outcome == .flaky || $0.outcome == .quarantined }
-        if !problems.isEmpty {
+        let problems = result.tests.filter {
+            ($0.outcome.failsBuild && $0.outcome != .notRun) || $0.outcome == .flaky || $0.outcome == .quarantined
+        }
+        let notRun = result.tests.filter { $0.outcome == .notRun }
+        if !problems.isEmpty || !notRun.isEmpty {
             lines.append("")
+            for t in notRun.prefix(Self.notRunListed) {
+                lines.append("  NOT RUN     \(t.id): \(t.reason ?? "no result")")
+            }
+            if notRun.count > Self.notRunListed {
+                lines.append("  … and \(notRun.count - Self.notRunListed) more not run (every one is in junit.xml and results.json)")
+            }
             for t in problems {
                 let first = t.attempts.first(where: { $0.outcome.isFailure })?.failures.first
                 let loc = first?.file.map { " at \($0):\(first?.line ?? 0)" } ?? ""
@@ -26,7 +38,8 @@ struct Summary {
         lines.append("")
         lines.append("  outcome      tests")
         for (name, n) in [("passed", c.passed), ("failed", c.failed), ("flaky", c.flaky), ("skipped", c.skipped),
-                          ("timed out", c.timedOut), ("crashed", c.crashed), ("quarantined", c.quarantined)] where n > 0 || name == "passed" || name == "failed" {
+                          ("timed out", c.timedOut), ("crashed", c.crashed), ("quarantined", c.quarantined),
+                          ("not run", c.notRun)] where n > 0 || name == "passed" || name == "failed" {
             lines.append("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(n)")
         }
         lines.append("  total        \(c.total)")
@@ -36,8 +49,10 @@ struct Summary {
                             m.wallTime, serial, speedup, m.shards, result.shardEfficiency * 100))
         lines.append(String(format: "  planning %.3fs, report writing %.3fs", planTime, writeTime))
         lines.append("  report: \(reportDir)/index.html, \(reportDir)/junit.xml, \(reportDir)/results.json")
+        lines.append("robotci: \(result.accounting)")
         let verdict: String
         if m.interrupted { verdict = "INTERRUPTED (partial report written)" }
+        else if c.notRun > 0 { verdict = "FAILED (\(c.notRun) planned test\(c.notRun == 1 ? "" : "s") did not run)" }
         else if c.failing > 0 { verdict = "FAILED" }
         else if failOnFlaky && c.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
         else { verdict = "PASSED" }

@@ -6,52 +6,80 @@ import Glibc
 import Darwin
 #endif
 
-/// Appends journal entries to `results.jsonl`, one line each, flushed but not fsynced.
+/// Appends journal entries to `results.jsonl`, one line each, straight to the file (one
+/// `write` per entry, no stdio buffer), not fsynced.
 final class JournalWriter: @unchecked Sendable {
     private let lock = NSLock()
-    private var file: UnsafeMutablePointer<FILE>?
+    private var fd: Int32
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
     }()
 
-    #if os(Linux)
-    private static let appendMode = "ae"  // close-on-exec: not inherited by worker processes
-    #else
-    private static let appendMode = "a"
-    #endif
-
     private let path: String
     private var warned = false
+    /// A write failed part-way (disk full): the file may end in a torn line, so the next
+    /// entry starts with a newline of its own and the torn line stays one corrupt line,
+    /// which the reader skips.
+    private var torn = false
 
     init(url: URL) throws {
         path = url.path
-        guard let f = fopen(url.path, Self.appendMode) else {
+        // Close-on-exec: not inherited by worker processes.
+        fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
             throw RunnerError.report("cannot write \(url.path): \(String(cString: strerror(errno)))")
         }
-        file = f
     }
 
     func append(_ entry: JournalEntry) {
-        guard let data = try? encoder.encode(entry) else { return }
+        guard var data = try? encoder.encode(entry) else { return }
+        data.append(10)
         lock.withLock {
-            guard let file else { return }
-            let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-            let ok = written == data.count && fputc(10, file) != EOF && fflush(file) == 0
-            if !ok && !warned {
-                // Disk full or the like: say so once; the report at the end still has every result.
-                warned = true
-                FileHandle.standardError.write(Data(("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
-                    + "results.jsonl is incomplete from here on (the report written at the end still gets every result)\n").utf8))
+            guard fd >= 0 else { return }
+            if torn {
+                guard writeAll(Data([10])) else { return warn() }
+                torn = false
+            }
+            if !writeAll(data) {
+                torn = true
+                warn()
             }
         }
     }
 
+    private func writeAll(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, base + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    /// Disk full or the like: said once; the report at the end still has every result, and
+    /// entries written after space comes back are kept.
+    private func warn() {
+        guard !warned else { return }
+        warned = true
+        FileHandle.standardError.write(Data(("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
+            + "results.jsonl misses entries while this lasts (the report written at the end still gets every result)\n").utf8))
+    }
+
     func close() {
         lock.withLock {
-            if let file { fclose(file) }
-            file = nil
+            #if canImport(Glibc)
+            if fd >= 0 { _ = Glibc.close(fd) }
+            #else
+            if fd >= 0 { _ = Darwin.close(fd) }
+            #endif
+            fd = -1
         }
     }
 }
