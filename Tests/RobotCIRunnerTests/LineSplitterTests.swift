@@ -72,7 +72,7 @@ final class LineSplitterTests: XCTestCase {
     }
 
     func testHugeLineWithoutNewlineIsEmittedInPieces() {
-        splitter = LineSplitter(maxLineBytes: 4)
+        splitter = LineSplitter(maxLineBytes: 4, carriedBytes: 0)
         feed("abc")
         XCTAssertEqual(lines, [])
         feed("def")
@@ -83,7 +83,7 @@ final class LineSplitterTests: XCTestCase {
     }
 
     func testPendingNeverExceedsLimitPlusOneChunk() {
-        splitter = LineSplitter(maxLineBytes: 1024)
+        splitter = LineSplitter(maxLineBytes: 1024, carriedBytes: 0)
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 100)
         for _ in 0..<1000 { feed(chunk) }
         finish()
@@ -93,7 +93,7 @@ final class LineSplitterTests: XCTestCase {
     }
 
     func testLineAtExactlyTheLimitIsKeptWhole() {
-        splitter = LineSplitter(maxLineBytes: 4)
+        splitter = LineSplitter(maxLineBytes: 4, carriedBytes: 0)
         feed("abcd")
         XCTAssertEqual(lines, [])
         feed("\n")
@@ -102,5 +102,23 @@ final class LineSplitterTests: XCTestCase {
 
     func testDefaultLimitIsOneMebibyte() {
         XCTAssertEqual(LineSplitter().maxLineBytes, 1 << 20)
+    }
+}
+
+final class LineSplitterCarryTests: XCTestCase {
+    /// A result line glued to the end of megabytes without a newline is never cut in two.
+    func testTheEndOfAnOverlongLineIsCarriedIntoTheNextPiece() {
+        var splitter = LineSplitter(maxLineBytes: 1024, carriedBytes: 256)
+        var lines: [String] = []
+        let marker = "Test Case 'A.testB' passed (0.1 seconds)"
+        let junk = [UInt8](repeating: UInt8(ascii: "y"), count: 5000)
+        let tail = Array((marker + "\n").utf8)
+        // The marker arrives split over two reads, right after a read that overflows.
+        let first = junk + Array(tail.prefix(10)), second = Array(tail.dropFirst(10))
+        for chunk in [first, second] { chunk.withUnsafeBufferPointer { splitter.feed($0) { lines.append(String($0)) } } }
+        splitter.finish { lines.append(String($0)) }
+        XCTAssertTrue(lines.last?.hasSuffix(marker) == true, "\(lines.map { $0.suffix(60) })")
+        XCTAssertEqual(lines.map(\.utf8.count).reduce(0, +), 5000 + marker.utf8.count)
+        XCTAssertEqual(XCTestLine(Substring(lines.last ?? "")), .finished(name: "A.testB", status: .passed, seconds: 0.1))
     }
 }

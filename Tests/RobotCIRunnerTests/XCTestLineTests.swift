@@ -104,7 +104,6 @@ final class XCTestLineTests: XCTestCase {
             "/p/F.swift:12: error: no separator here",
             "Test Suite 'X' started at 2026-11-21 14:07:12.782",
             "Test Suite 'All tests' passed at 2026-11-21 14:07:12.889",
-            "\t Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.001 (0.001) seconds",
             "Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range",
             "Test Case 'A.b' measured [Time, seconds] average: 0.001",
             "Test Case 'unterminated",
@@ -150,14 +149,49 @@ final class XCTestLineTests: XCTestCase {
             .error(file: file, line: 12, test: "FailingTests.testWrongSum",
                    message: #"XCTAssertEqual failed: ("4") is not equal to ("5") - two and two"#),
             .finished(name: "FailingTests.testWrongSum", status: .failed, seconds: 0.001),
-            .other, .other,
+            .other, .summary(executed: 1, skipped: 0, failures: 1),
             .started(name: "PassingTests.testPrintsAndPasses"),
             .other,
             .finished(name: "PassingTests.testPrintsAndPasses", status: .passed, seconds: 0),
             .started(name: "SkippedTests.testSkipped"),
             .skipped(file: file, line: 43, test: "SkippedTests.testSkipped", reason: "not on this platform"),
             .finished(name: "SkippedTests.testSkipped", status: .skipped, seconds: 0),
-            .other, .other,
+            .other, .summary(executed: 3, skipped: 1, failures: 1),
         ])
+    }
+}
+
+/// Look-alike lines and glued markers (issue: test output must not forge a verdict).
+final class XCTestLineMarkerTests: XCTestCase {
+    func testResultLineGluedAfterAPartialLineIsFound() {
+        XCTAssertEqual(XCTestLine("downloading… 42%Test Case 'A.testB' passed (0.25 seconds)"),
+                       .finished(name: "A.testB", status: .passed, seconds: 0.25))
+        XCTAssertEqual(XCTestLine("\r 50%\r100%Test Case 'A.testB' failed (1.0 seconds)"),
+                       .finished(name: "A.testB", status: .failed, seconds: 1.0))
+        XCTAssertEqual(XCTestLine("noiseTest Case 'A.testB' started at 2026-11-24 21:13:43.719"), .started(name: "A.testB"))
+    }
+
+    func testAResultLineWithTextAfterItIsNotXCTests() {
+        XCTAssertEqual(XCTestLine("Test Case 'A.testB' passed (0.25 seconds) -- not really"), .other)
+        XCTAssertEqual(XCTestLine("Test Case 'A.testB' started later"), .other)
+    }
+
+    func testSummaryLines() {
+        XCTAssertEqual(XCTestLine("\t Executed 16 tests, with 7 failures (0 unexpected) in 0.45 (0.45) seconds"),
+                       .summary(executed: 16, skipped: 0, failures: 7))
+        XCTAssertEqual(XCTestLine("\t Executed 1 test, with 1 test skipped and 0 failures (0 unexpected) in 0.001 (0.001) seconds"),
+                       .summary(executed: 1, skipped: 1, failures: 0))
+        XCTAssertEqual(XCTestLine("\t Executed 3 tests, with 2 tests skipped and 1 failure (0 unexpected) in 0.1 (0.1) seconds"),
+                       .summary(executed: 3, skipped: 2, failures: 1))
+        XCTAssertEqual(XCTestLine("Executed 3 tests, with 1 failure"), .other, "not at XCTest's indentation")
+        XCTAssertEqual(XCTestLine("\t Executed 99999999999 tests, with 0 failures (0 unexpected)"), .other, "absurd counts are not XCTest's")
+    }
+
+    func testProgressBarBeforeAnErrorLineIsNotPartOfThePath() {
+        XCTAssertEqual(XCTestLine("\rprogress 90%/no/such/File.swift:55: error: A.testB : failed - x"),
+                       .error(file: "progress 90%/no/such/File.swift", line: 55, test: "A.testB", message: "failed - x"))
+        let real = #filePath
+        XCTAssertEqual(XCTestLine(Substring("progress 90%\(real):55: error: A.testB : failed - x")),
+                       .error(file: real, line: 55, test: "A.testB", message: "failed - x"))
     }
 }

@@ -40,25 +40,37 @@ struct BundleDriver: TestDriver {
         let testTimeout = batch.testTimeout
         let (end, timedOut) = batch.pump(child, deadline: { reader.deadline(testTimeout) }, handle: { reader.handle($0) })
         var termination = timedOut ? "killed (test timeout \(Int(testTimeout)) s)" : end.description
+        var isolate: [TestID] = []
         if batch.isInterrupted {
             termination = "killed (interrupted)"
         } else {
-            reader.blame(end: end, timedOut: timedOut)
+            isolate = reader.finish(end: end, timedOut: timedOut)
         }
         return BatchOutcome(record: batch.record(termination: termination), unstarted: reader.unstarted,
-                            noTestStarted: reader.noTestStarted)
+                            noTestStarted: reader.noTestStarted, isolate: isolate)
     }
 }
 
 /// Follows one bundle process's output: which test runs, its output and failures, and each
-/// result the moment its line arrives.
+/// result line as it arrives; decides the batch's verdicts when the process has ended.
+///
+/// Test output shares the pipe with XCTest's own lines, so a line cannot prove it is
+/// XCTest's. What can: the order XCTest writes in (a test's result line is the last one
+/// for it before the next test starts; no test starts while another has no result), its
+/// closing summary (`Executed N tests, with M failures`, the last one printed), and the
+/// process's exit status. Results are therefore held until the process ends and reported
+/// only when all three agree; otherwise the batch's doubtful tests run again one per
+/// process, where the exit status is the verdict (`isolate`).
 struct BundleOutputReader {
-    /// The test that is running right now.
-    private struct Running {
+    /// The test that is running, or that printed its result and whose next test has not
+    /// started yet (a later result line for it still wins: XCTest's own comes last).
+    private struct Current {
         var id: TestID
         var start: Double
         var output = OutputBuffer()
         var failures: [FailureMessage] = []
+        var result: (status: XCTestLine.Status, seconds: Double, at: Double)?
+        var artifacts: [Artifact] = []
     }
 
     private let batch: BatchRun
@@ -66,7 +78,14 @@ struct BundleOutputReader {
     /// Tests by the name their output uses (XCTest: `Class.test`; Swift Testing: the listed id).
     private var byOutputName: [String: [TestID]] = [:]
     private var started = Set<TestID>()
-    private var running: Running?
+    private var current: Current?
+    /// Finished attempts, held until the process ends and the batch's evidence agrees.
+    private var held: [(test: TestID, attempt: Attempt)] = []
+    /// Tests some line contradicted the order XCTest writes in (a start while another test
+    /// had no result, a result or error naming a test that was not running).
+    private var doubted = Set<TestID>()
+    /// The last `Executed …` line: the whole process's counts, XCTest's own when it ended normally.
+    private var summary: (executed: Int, skipped: Int, failures: Int)?
     /// When the process last said something about a test (run clock).
     private var lastEvent: Double
 
@@ -81,7 +100,10 @@ struct BundleOutputReader {
 
     /// The process is killed when the running test (or, between tests, the silence since the
     /// last one) has taken `testTimeout`.
-    func deadline(_ testTimeout: Double) -> Double { (running?.start ?? lastEvent) + testTimeout }
+    func deadline(_ testTimeout: Double) -> Double {
+        if let c = current, c.result == nil { return c.start + testTimeout }
+        return lastEvent + testTimeout
+    }
 
     var unstarted: [TestID] { batch.item.tests.filter { !started.contains($0) } }
     var noTestStarted: Bool { started.isEmpty }
@@ -99,76 +121,188 @@ struct BundleOutputReader {
     private mutating func handle(_ event: XCTestLine, line: Substring?) {
         switch event {
         case .started(let name):
-            let now = batch.clock.now()
-            lastEvent = now
-            if let id = byOutputName[name]?.first(where: { !started.contains($0) }) {
-                started.insert(id)
-                running = Running(id: id, start: now)
-                keep(line)
-            } else {
-                running = nil
+            lastEvent = batch.clock.now()
+            guard let id = byOutputName[name]?.first(where: { !started.contains($0) }) else {
+                // A start for a test that is not in this batch, or that already started: output.
+                if byOutputName[name] != nil { doubt(name) }
+                return keep(line)
             }
+            if let c = current, c.result == nil {
+                // XCTest never starts a test before the running one's result line: printed by the test.
+                doubted.insert(c.id)
+                doubted.insert(id)
+                return keep(line)
+            }
+            settleCurrent()
+            started.insert(id)
+            current = Current(id: id, start: lastEvent)
+            keep(line)
         case .finished(let name, let status, let seconds):
             lastEvent = batch.clock.now()
-            guard var r = running, key(r.id) == name else { return }
-            if let line { r.output.append(line) }
-            let outcome: AttemptOutcome = status == .passed ? .passed : status == .failed ? .failed : .skipped
-            if outcome == .failed && r.failures.isEmpty {
-                r.failures.append(FailureMessage(message: "test failed without an error message"))
+            guard var c = current, key(c.id) == name else {
+                // A result for a test that is not the current one: not XCTest's order.
+                if byOutputName[name] != nil { doubt(name) }
+                return keep(line)
             }
-            batch.report(r.id, attempt(r, outcome: outcome, duration: seconds))
-            running = nil
-        case .error(let file, let lineNo, _, let message):
+            if let line { c.output.append(line) }
+            c.result = (status, seconds, lastEvent)
+            // tearDown has run: the files the test left are its own.
+            c.artifacts += batch.collectArtifacts(of: c.id)
+            current = c
+        case .error(let file, let lineNo, let test, let message):
             keep(line)
+            if let c = current, !swiftTesting, test != key(c.id), byOutputName[test] != nil { doubt(test) }
             // corelibs XCTest reports thrown errors at `<EXPR>:0`, which is no location.
             let located = file != "<EXPR>" && lineNo > 0
-            running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: message))
+            current?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: message))
         case .skipped(let file, let lineNo, _, let reason):
             keep(line)
             let located = !file.isEmpty && lineNo > 0
-            running?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: reason))
+            current?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: reason))
+        case .summary(let executed, let skipped, let failures):
+            keep(line)
+            summary = (executed, skipped, failures)
         case .other:
             keep(line)
         }
     }
 
-    private mutating func keep(_ line: Substring?) {
-        if let line { running?.output.append(line) }
+    /// A line named `name` out of XCTest's order: that test and the current one are in doubt.
+    private mutating func doubt(_ name: String) {
+        for id in byOutputName[name] ?? [] where started.contains(id) { doubted.insert(id) }
+        if let c = current { doubted.insert(c.id) }
     }
 
-    private func attempt(_ r: Running, outcome: AttemptOutcome, duration: Double, extraFailure: FailureMessage? = nil) -> Attempt {
-        var failures = r.failures
-        if let extraFailure { failures.append(extraFailure) }
-        var artifacts = batch.collectArtifacts(of: r.id)
-        if r.output.isTruncated { artifacts.append(Artifact(kind: .log, path: batch.logPath)) }
-        return Attempt(number: batch.item.attempt, outcome: outcome, duration: duration, start: r.start,
-                       shard: batch.shard, batch: batch.item.id, failures: failures, output: r.output.text,
+    private mutating func keep(_ line: Substring?) {
+        if let line { current?.output.append(line) }
+    }
+
+    /// The current test's result becomes its attempt (its next test has started, or the
+    /// process ended).
+    private mutating func settleCurrent() {
+        guard let c = current, let result = c.result else { return }
+        let outcome: AttemptOutcome = result.status == .passed ? .passed : result.status == .failed ? .failed : .skipped
+        var failures = c.failures
+        // A passing test has no failures: error lines before its result line were its own output.
+        if outcome == .passed { failures = [] }
+        if outcome == .failed && failures.isEmpty { failures.append(FailureMessage(message: "test failed without an error message")) }
+        held.append((c.id, attempt(c, outcome: outcome, duration: result.seconds, failures: failures)))
+        current = nil
+    }
+
+    private func attempt(_ c: Current, outcome: AttemptOutcome, duration: Double, failures: [FailureMessage]) -> Attempt {
+        var artifacts = c.artifacts
+        if c.output.isTruncated { artifacts.append(Artifact(kind: .log, path: batch.logPath)) }
+        return Attempt(number: batch.item.attempt, outcome: outcome, duration: duration, start: c.start,
+                       shard: batch.shard, batch: batch.item.id, failures: failures, output: c.output.text,
                        artifacts: artifacts)
     }
 
-    /// After the process ended: the test that was running when it died or was killed is
-    /// crashed or timed out; a process silent past the timeout before any next test began
-    /// (e.g. a hanging class `setUp`) blames the next test.
-    mutating func blame(end: ChildProcess.Termination, timedOut: Bool) {
+    /// After the process ended: reports what the evidence supports and returns the tests to
+    /// run again alone. The test running when the process died or was killed is crashed or
+    /// timed out; a process silent past the timeout before any next test began (e.g. a
+    /// hanging class `setUp`) blames the next test.
+    mutating func finish(end: ChildProcess.Termination, timedOut: Bool) -> [TestID] {
+        settleCurrent()
+        let blamed = blame(end: end, timedOut: timedOut)
+        let alone = batch.item.tests.count == 1
+        if alone, case .exited(let code) = end, !blamed, let only = held.first {
+            // One test, one process: its exit status is the verdict, whatever its output says.
+            let skipped = swiftTesting ? only.attempt.outcome == .skipped : summary?.skipped == 1
+            report(only.test, Self.byExitStatus(only.attempt, code: code, skipped: skipped))
+            return []
+        }
+        var isolate = Set<TestID>()
+        if case .exited(let code) = end, !blamed, !held.isEmpty {
+            if let disagreement = disagreement(exitCode: code) {
+                batch.log.write(Substring("robotci: \(disagreement); re-running the batch's \(held.count) tests one per process, where the exit status is the verdict"))
+                isolate = Set(held.map(\.test))
+            }
+        } else {
+            // No summary after a crash or a kill: the line order alone vouches for the rest.
+            isolate = doubted
+        }
+        var again: [TestID] = []
+        for (test, attempt) in held {
+            if isolate.contains(test) {
+                discard(test)
+                again.append(test)
+            } else {
+                report(test, attempt)
+            }
+        }
+        return again
+    }
+
+    /// Why the held results cannot be trusted as a whole, or nil when XCTest's summary, the
+    /// exit status and the result lines agree.
+    private func disagreement(exitCode: Int32) -> String? {
+        if swiftTesting {
+            // Swift Testing's events are their own channel; the exit status still has a say.
+            let failed = held.contains { $0.attempt.outcome == .failed }
+            return failed == (exitCode != 0) ? nil : "the test process exited \(exitCode) but the results say \(failed ? "a test failed" : "every test passed")"
+        }
+        let failed = held.filter { $0.attempt.outcome == .failed }.count
+        let skipped = held.filter { $0.attempt.outcome == .skipped }.count
+        if !doubted.isEmpty { return "lines printed by the tests look like XCTest's own (\(doubted.count) tests in doubt)" }
+        guard let summary else { return "the process ended (exit \(exitCode)) without XCTest's summary line" }
+        if summary.executed != held.count || summary.skipped != skipped || (summary.failures == 0) != (failed == 0) || failed > summary.failures {
+            return "XCTest's summary (\(summary.executed) executed, \(summary.skipped) skipped, \(summary.failures) failures) disagrees with the result lines (\(held.count) results, \(skipped) skipped, \(failed) failed)"
+        }
+        if (exitCode == 0) != (failed == 0) {
+            return "the test process exited \(exitCode) but the result lines say \(failed) failed"
+        }
+        return nil
+    }
+
+    /// A lone test's attempt with the exit status as the verdict (`skipped` when the evidence
+    /// says the one test was skipped: XCTest's own summary, its last line, or Swift Testing's event).
+    static func byExitStatus(_ attempt: Attempt, code: Int32, skipped: Bool) -> Attempt {
+        var a = attempt
+        if code == 0 {
+            a.outcome = skipped && attempt.outcome == .skipped ? .skipped : .passed
+            if a.outcome == .passed { a.failures = [] }
+        } else {
+            if a.outcome != .failed {
+                a.failures.append(FailureMessage(message: "the test process exited \(code) (a failure) although its output said '\(attempt.outcome.rawValue)': output is not evidence, the exit status is"))
+            }
+            a.outcome = .failed
+        }
+        return a
+    }
+
+    private func report(_ test: TestID, _ attempt: Attempt) { batch.report(test, attempt) }
+
+    /// An attempt that will run again alone: its files go, so the new run's are the only ones.
+    private func discard(_ test: TestID) {
+        try? FileManager.default.removeItem(at: batch.layout.directory.appendingPathComponent(
+            batch.layout.attemptDirectory(test, attempt: batch.item.attempt)))
+    }
+
+    /// Reports the crashed or timed-out test, if any; true when one was blamed.
+    private mutating func blame(end: ChildProcess.Termination, timedOut: Bool) -> Bool {
         let testTimeout = batch.testTimeout
-        if let r = running {
+        if let c = current {
             let now = batch.clock.now()
+            current = nil
             if timedOut {
                 let failure = FailureMessage(message: "timed out: still running after \(Int(testTimeout)) s (--test-timeout); its process group was killed")
-                batch.report(r.id, attempt(r, outcome: .timedOut, duration: now - r.start, extraFailure: failure))
+                report(c.id, attempt(c, outcome: .timedOut, duration: now - c.start, failures: c.failures + [failure]))
             } else {
-                let crash = CrashSummary(output: r.output.text)
+                let crash = CrashSummary(output: c.output.text)
                 let reason = crash.reason.map { "\($0) (" } ?? "("
                 let failure = FailureMessage(file: crash.file, line: crash.line,
                                              message: "crashed: \(reason)the test process ended with \(end) while this test was running)")
-                batch.report(r.id, attempt(r, outcome: .crashed, duration: now - r.start, extraFailure: failure))
+                report(c.id, attempt(c, outcome: .crashed, duration: now - c.start, failures: c.failures + [failure]))
             }
-            running = nil
+            return true
         } else if timedOut, let first = batch.item.tests.first(where: { !started.contains($0) }) {
             started.insert(first)
-            let r = Running(id: first, start: lastEvent)
+            let c = Current(id: first, start: lastEvent)
             let failure = FailureMessage(message: "timed out: the process printed nothing for \(Int(testTimeout)) s before this test started (--test-timeout)")
-            batch.report(first, attempt(r, outcome: .timedOut, duration: batch.clock.now() - lastEvent, extraFailure: failure))
+            report(first, attempt(c, outcome: .timedOut, duration: batch.clock.now() - lastEvent, failures: [failure]))
+            return true
         }
+        return false
     }
 }

@@ -5,8 +5,14 @@ struct LineSplitter {
     /// A single line longer than this is emitted in pieces (a test writing megabytes
     /// without a newline must not grow memory without bound).
     let maxLineBytes: Int
+    /// When a long line is emitted in pieces, its last bytes stay for the next piece: XCTest's
+    /// result line glued to the end of a test's megabytes is never cut in two.
+    let carriedBytes: Int
 
-    init(maxLineBytes: Int = 1 << 20) { self.maxLineBytes = maxLineBytes }
+    init(maxLineBytes: Int = 1 << 20, carriedBytes: Int = 16 * 1024) {
+        self.maxLineBytes = maxLineBytes
+        self.carriedBytes = min(carriedBytes, maxLineBytes / 2)
+    }
 
     mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (Substring) -> Void) {
         var start = 0
@@ -23,8 +29,9 @@ struct LineSplitter {
         if start < bytes.count {
             pending.append(contentsOf: bytes[start...])
             if pending.count > maxLineBytes {
-                emit(pending.withUnsafeBufferPointer { decode($0) })
-                pending.removeAll(keepingCapacity: true)
+                let cut = pending.count - carriedBytes
+                emit(pending.withUnsafeBufferPointer { decode(UnsafeBufferPointer(rebasing: $0[0..<cut])) })
+                pending.removeFirst(cut)
             }
         }
     }
