@@ -67,6 +67,7 @@ struct Report: AsyncParsableCommand {
             print("wrote \(directory.appendingPathComponent("index.html").path) "
                   + "(\(counts.total) tests, \(counts.failing) failing, \(counts.flaky) flaky; "
                   + String(format: "%.2f s)", elapsed))
+            print("robotci: \(loaded.result.accounting)")
         } catch {
             throw RunnerError.report("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
         }

@@ -112,14 +112,21 @@ final class ReliabilityTests: XCTestCase {
 
         let rebuilt = f.directory.appendingPathComponent("rebuilt")
         let r = try E2E.run(["report", "--results", f.report.appendingPathComponent("results.jsonl").path, "--output", rebuilt.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
         let junit = try JUnitCount(rebuilt.appendingPathComponent("junit.xml"))
         let results = try Results(rebuilt.appendingPathComponent("results.json"))
-        XCTAssertEqual(Set(junit.ids), journalTests, "every test of the journal is in the rebuilt junit.xml, once")
-        XCTAssertEqual(junit.ids.count, journalTests.count)
-        XCTAssertEqual(Set(results.ids), journalTests)
+        // Every planned test is accounted for: the journal's with their attempts, the rest not run.
+        let ran = Set(results.attempts.filter { !$0.value.isEmpty }.keys)
+        XCTAssertEqual(ran, journalTests, "the tests with a result are exactly the journal's")
+        XCTAssertEqual(Set(junit.ids), Set(results.ids), "junit.xml and results.json list the same tests, once")
+        XCTAssertEqual(junit.ids.count, results.ids.count)
+        XCTAssertGreaterThan(results.ids.count, journalTests.count, "the planned tests the kill left without a result are there")
+        for id in results.ids where !ran.contains(id) {
+            XCTAssertEqual(results.outcome(id), "notRun", "\(id) has no result: not run, never passed")
+        }
         XCTAssertEqual(results.metadata["interrupted"] as? Bool, true, "a journal without its end is a partial run")
         XCTAssertFalse(journalTests.contains("ReliabilityTests.HangTests/testHangs"), "the test running at the kill is not invented")
+        XCTAssertEqual(results.outcome("ReliabilityTests.HangTests/testHangs"), "notRun")
+        XCTAssertTrue(r.stdout.contains("planned, \(results.ids.count) accounted for (\(journalTests.count) with a result"), r.stdout)
         XCTAssertEqual(f.leftovers(), [])
         reliabilityRow("kill -9 of robotci mid-run", repetitions: 1,
                "journal: \(whole)/\(lines.count) lines whole, \(journalTests.count) tests; `robotci report --results results.jsonl` rebuilt junit.xml + results.json with all \(junit.ids.count) (interrupted: true); \(workers.count) workers died with robotci")
@@ -149,8 +156,10 @@ final class ReliabilityTests: XCTestCase {
             let junit = try JUnitCount(f.report.appendingPathComponent("junit.xml"))
             XCTAssertEqual(junit.ids, results.ids, "\(name): junit.xml and results.json list the same tests")
             XCTAssertGreaterThanOrEqual(results.ids.count, 3, name)
-            XCTAssertFalse(results.ids.contains("ReliabilityTests.HangTests/testHangs"), "\(name): the interrupted test is not called a failure")
-            for (id, attempts) in results.attempts { XCTAssertFalse(attempts.isEmpty, id) }
+            XCTAssertEqual(results.outcome("ReliabilityTests.HangTests/testHangs"), "notRun", "\(name): the interrupted test is not called a failure")
+            for (id, attempts) in results.attempts where attempts.isEmpty {
+                XCTAssertEqual(results.outcome(id), "notRun", "\(name): \(id) has no attempt: not run")
+            }
             XCTAssertTrue(run.stderr.contains("interrupted"), run.stderr)
             let left = f.leftovers()
             XCTAssertEqual(left, [], name)
@@ -369,6 +378,41 @@ final class ReliabilityTests: XCTestCase {
         rows.append("\(before.files.count) files of the earlier report unchanged")
         reliabilityRow("disk full", repetitions: 2, rows.joined(separator: "; "))
     }
+
+    /// The disk fills mid-run and space comes back while the run goes on: the journal keeps
+    /// every attempt (entries wait in memory and are written, in order, when space is back;
+    /// a torn line is skipped by the reader), so `robotci report --results results.jsonl`
+    /// rebuilds every finished attempt, as results.json has them.
+    func testDiskFullMidRunThenFreedLosesNoAttempt() throws {
+        let f = try Fault("diskfull-recover")
+        try FileManager.default.createDirectory(at: f.report, withIntermediateDirectories: true)
+        guard Mount.tmpfs(f.report, size: "4m") else {
+            throw XCTSkip("cannot mount a small tmpfs here (needs root and CAP_SYS_ADMIN), so a full disk cannot be made")
+        }
+        defer { Mount.unmount(f.report) }
+        let run = try f.start(["--filter", "SlowTests", "--shards", "2", "--retries", "0"], env: ["RELIABILITY_SLEEP": "0.3"])
+        defer { run.stop() }
+        XCTAssertTrue(waitUntil(60) { f.journalAttempts() >= 2 }, "the run got going: \(run.stderr)")
+        let filler = f.report.appendingPathComponent("filler")
+        FileManager.default.createFile(atPath: filler.path, contents: Data(count: Mount.available(f.report)))
+        let whenFull = f.journalAttempts()
+        XCTAssertTrue(waitUntil(30) { run.stderr.contains("warning: cannot append to") }, "the journal hit the full disk: \(run.stderr)")
+        Thread.sleep(forTimeInterval: 1.0)
+        try FileManager.default.removeItem(at: filler)
+        let status = run.wait(timeout: 120)
+        XCTAssertEqual(status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("results.jsonl is being written again"), run.stderr)
+
+        let rebuilt = f.directory.appendingPathComponent("rebuilt")
+        let r = try E2E.run(["report", "--results", f.report.appendingPathComponent("results.jsonl").path, "--output", rebuilt.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let final = try f.results(), again = try Results(rebuilt.appendingPathComponent("results.json"))
+        XCTAssertEqual(again.ids, final.ids)
+        XCTAssertEqual(again.attempts.mapValues(\.count), final.attempts.mapValues(\.count), "every finished attempt is in the journal")
+        XCTAssertTrue(final.attempts.values.allSatisfy { $0.count == 1 })
+        reliabilityRow("disk full mid-run, then freed", repetitions: 1,
+                       "journal had \(whenFull) attempts when the disk filled; after space came back `robotci report --results` rebuilt all \(again.attempts.count) tests' attempts, as results.json has them")
+    }
 }
 
 // MARK: - Support
@@ -522,6 +566,7 @@ struct Results {
     }
     var batches: [[String: Any]] { json["batches"] as? [[String: Any]] ?? [] }
     var metadata: [String: Any] { json["metadata"] as? [String: Any] ?? [:] }
+    func outcome(_ id: String) -> String? { tests.first { $0["id"] as? String == id }?["outcome"] as? String }
 }
 
 /// Every `testcase` of a junit.xml (duplicates kept), read with Foundation's XML parser.

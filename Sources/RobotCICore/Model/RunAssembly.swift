@@ -8,6 +8,8 @@ public struct RunAssembly: Sendable {
     private var attempts: [TestID: [Attempt]] = [:]
     private var quarantined: Set<TestID> = []
     private var refusedSet: Set<TestID> = []
+    /// Why a test has no result, said where that became known (used if none arrives later).
+    private var notRunReasons: [TestID: String] = [:]
     public private(set) var batches: [BatchRecord] = []
 
     public init(plan: RunPlan? = nil) {
@@ -40,6 +42,9 @@ public struct RunAssembly: Sendable {
 
     public mutating func add(_ batch: BatchRecord) { batches.append(batch) }
 
+    /// Records why `test` has no result (a later attempt, if one comes, still wins).
+    public mutating func markNotRun(_ test: TestID, reason: String) { notRunReasons[test] = reason }
+
     /// The attempts of `test` so far, in the order they were added.
     public func attempts(of test: TestID) -> [Attempt] { attempts[test] ?? [] }
 
@@ -61,7 +66,9 @@ public struct RunAssembly: Sendable {
         let ids = plan?.tests ?? attempts.keys.sorted()
         let tests = ids.map { id -> TestRecord in
             let q = quarantined.contains(id) || isQuarantined(id)
-            guard let list = attempts[id], !list.isEmpty else { return .notRun(id, reason: notRunReason(id), quarantined: q) }
+            guard let list = attempts[id], !list.isEmpty else {
+                return .notRun(id, reason: notRunReasons[id] ?? notRunReason(id), quarantined: q)
+            }
             return TestRecord(id: id, attempts: list, quarantined: q)
         }
         return RunResult(metadata: metadata, tests: tests, batches: batches.sorted { $0.id < $1.id }, plan: plan,

@@ -57,6 +57,12 @@ final class BatchRun {
         router.attemptFinished(test, attempt)
     }
 
+    /// A test of the batch that gets no result here and will not run again: the run ends
+    /// with it `notRun`, for `reason`.
+    func notRun(_ test: TestID, reason: String) {
+        router.recorder.notRun(test, reason: reason)
+    }
+
     /// Starts the batch's process with `environment`; nil (logged) when it cannot start.
     func spawn(_ command: (executable: String, arguments: [String]), workingDirectory: String) -> ChildProcess? {
         do {

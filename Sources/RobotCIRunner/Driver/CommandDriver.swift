@@ -186,6 +186,12 @@ extension CommandDriver {
             // Which of them crashed or hung is not known: run each alone.
             return BatchOutcome(record: record, unstarted: [], noTestStarted: false, isolate: missing)
         }
+        if !timedOut, case .exited(0) = end, junitProblem == nil {
+            // The runner ran to the end and wrote its JUnit, without this test: it did not
+            // run (a filtered-out or renamed id), which is no pass and no crash.
+            batch.notRun(missing[0], reason: "the run command exited 0 and wrote its JUnit file, but without a <testcase> for this id, also when run alone (check that 'run' passes {tests} to the runner)")
+            return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
+        }
         let why = timedOut
             ? "timed out: still running after \(Int(batch.testTimeout)) s (--test-timeout); its process group was killed"
             : "crashed: the run command ended (\(end)) without a result for this test: \(junitProblem ?? "its JUnit file has no <testcase> matching this id (check that 'run' passes {tests} to the runner and writes {junit})")"

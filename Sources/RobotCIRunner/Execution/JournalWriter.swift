@@ -19,10 +19,18 @@ final class JournalWriter: @unchecked Sendable {
 
     private let path: String
     private var warned = false
+    private var recovered = false
     /// A write failed part-way (disk full): the file may end in a torn line, so the next
     /// entry starts with a newline of its own and the torn line stays one corrupt line,
     /// which the reader skips.
     private var torn = false
+    /// Entries that could not be written (disk full), oldest first: written before the next
+    /// entry once space is back, so the journal still gets every attempt, in order.
+    private var backlog: [Data] = []
+    private var backlogBytes = 0
+    private var dropped = 0
+    /// At most this much waits in memory; beyond it the oldest entries are dropped (counted).
+    static let backlogLimit = 64 << 20
 
     init(url: URL) throws {
         path = url.path
@@ -38,14 +46,35 @@ final class JournalWriter: @unchecked Sendable {
         data.append(10)
         lock.withLock {
             guard fd >= 0 else { return }
-            if torn {
-                guard writeAll(Data([10])) else { return warn() }
-                torn = false
+            backlog.append(data)
+            backlogBytes += data.count
+            flushBacklog()
+            while backlogBytes > Self.backlogLimit, let oldest = backlog.first {
+                backlog.removeFirst()
+                backlogBytes -= oldest.count
+                dropped += 1
             }
-            if !writeAll(data) {
+        }
+    }
+
+    /// Writes what waits, oldest first, until a write fails (lock held).
+    private func flushBacklog() {
+        if torn {
+            guard writeAll(Data([10])) else { return warn() }
+            torn = false
+        }
+        while let next = backlog.first {
+            guard writeAll(next) else {
                 torn = true
-                warn()
+                return warn()
             }
+            backlog.removeFirst()
+            backlogBytes -= next.count
+        }
+        if warned && !recovered {
+            recovered = true
+            FileHandle.standardError.write(Data(("robotci: results.jsonl is being written again"
+                + (dropped > 0 ? " (\(dropped) entries were dropped while the disk was full)" : ", nothing lost") + "\n").utf8))
         }
     }
 
@@ -69,11 +98,12 @@ final class JournalWriter: @unchecked Sendable {
         guard !warned else { return }
         warned = true
         FileHandle.standardError.write(Data(("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
-            + "results.jsonl misses entries while this lasts (the report written at the end still gets every result)\n").utf8))
+            + "entries wait in memory and are written when space is back (the report written at the end gets every result)\n").utf8))
     }
 
     func close() {
         lock.withLock {
+            if fd >= 0 { flushBacklog() }
             #if canImport(Glibc)
             if fd >= 0 { _ = Glibc.close(fd) }
             #else

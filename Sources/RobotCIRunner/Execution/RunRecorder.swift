@@ -43,6 +43,11 @@ final class RunRecorder: @unchecked Sendable {
         progress.attemptFinished(test, attempt: attempt, history: all, retrying: retrying, quarantined: quarantined)
     }
 
+    /// A test that ends this run without a result, and why (kept unless a result comes later).
+    func notRun(_ test: TestID, reason: String) {
+        lock.withLock { assembly.markNotRun(test, reason: reason) }
+    }
+
     func record(_ batch: BatchRecord) {
         journal.append(.batch(batch))
         lock.withLock { assembly.add(batch) }
