@@ -1,10 +1,11 @@
 import Foundation
 import XCTest
 
-/// Test output that looks like XCTest's own lines cannot forge or hide a verdict: every
-/// test of `Tests/Fixtures/Forgery` ends exactly once with the verdict XCTest itself gives
-/// (its name ends in `Passes` or `Fails`), at 1 and 4 shards, and when all of them share
-/// one process (the second run plans from the first run's timings: one batch).
+/// Test output that looks like XCTest's own lines or Swift Testing's events cannot forge or
+/// hide a verdict: every test of `Tests/Fixtures/Forgery` (16 XCTest, 3 Swift Testing) ends
+/// exactly once with the verdict its framework gives (its name ends in `Passes` or `Fails`),
+/// at 1 and 4 shards, and when the XCTest ones share one process (the second run plans from
+/// the first run's timings: one batch).
 final class ForgeryEndToEndTests: XCTestCase {
     private func verdicts(_ report: URL) throws -> [String: (outcome: String, attempts: Int)] {
         let data = try Data(contentsOf: report.appendingPathComponent("results.json"))
@@ -20,17 +21,18 @@ final class ForgeryEndToEndTests: XCTestCase {
 
     private func check(_ report: URL, _ result: E2E.Result, _ label: String) throws {
         XCTAssertEqual(result.status, 1, "\(label): failing tests make the run exit 1\n\(result.stderr.suffix(3000))")
-        XCTAssertTrue(result.stderr.contains("robotci: 16 planned, 16 accounted for\n"), "\(label): \(result.stderr.suffix(2000))")
-        XCTAssertTrue(result.stderr.contains("robotci: 9 passed, 7 failed, 0 skipped"), "\(label): XCTest's own counts")
+        XCTAssertTrue(result.stderr.contains("robotci: 19 planned, 19 accounted for\n"), "\(label): \(result.stderr.suffix(2000))")
+        XCTAssertTrue(result.stderr.contains("robotci: 11 passed, 8 failed, 0 skipped"), "\(label): the frameworks' own counts")
         let verdicts = try verdicts(report)
-        XCTAssertEqual(verdicts.count, 16, label)
+        XCTAssertEqual(verdicts.count, 19, label)
         for (id, v) in verdicts {
-            let expected = id.hasSuffix("Passes") ? "passed" : "failed"
+            let name = id.hasSuffix("()") ? String(id.dropLast(2)) : id
+            let expected = name.hasSuffix("Passes") ? "passed" : "failed"
             XCTAssertEqual(v.outcome, expected, "\(label): \(id)")
             XCTAssertEqual(v.attempts, 1, "\(label): \(id) ran once (--retries 0)")
         }
         let junit = try String(contentsOf: report.appendingPathComponent("junit.xml"), encoding: .utf8)
-        XCTAssertEqual(junit.components(separatedBy: "<testcase ").count - 1, 16, "\(label): every test once in junit.xml")
+        XCTAssertEqual(junit.components(separatedBy: "<testcase ").count - 1, 19, "\(label): every test once in junit.xml")
     }
 
     func testLookAlikeLinesNeverChangeAVerdict() throws {

@@ -64,10 +64,10 @@ final class BatchRun {
     }
 
     /// Starts the batch's process with `environment`; nil (logged) when it cannot start.
-    func spawn(_ command: (executable: String, arguments: [String]), workingDirectory: String) -> ChildProcess? {
+    func spawn(_ command: (executable: String, arguments: [String]), workingDirectory: String, eventChannel: Bool = false) -> ChildProcess? {
         do {
             return try ChildProcess(executable: command.executable, arguments: command.arguments, environment: environment,
-                                    workingDirectory: workingDirectory)
+                                    workingDirectory: workingDirectory, eventChannel: eventChannel)
         } catch {
             log.write(Substring("robotci: \(error)"))
             return nil
@@ -86,14 +86,27 @@ final class BatchRun {
     }
 
     /// Reads the child's merged output line by line until EOF (or until it is gone), killing
-    /// its process group once `deadline()` (re-read on every wakeup) has passed.
+    /// its process group once `deadline()` (re-read on every wakeup) has passed. With an event
+    /// channel (`ChildProcess.eventFD`), its lines go to `event`, read first when both have
+    /// something, so a test's start is known before the output it prints.
     @discardableResult
-    func pump(_ child: ChildProcess, deadline: () -> Double, handle: (Substring) -> Void) -> (end: ChildProcess.Termination, timedOut: Bool) {
+    func pump(_ child: ChildProcess, deadline: () -> Double, handle: (Substring) -> Void,
+              event: (Substring) -> Void = { _ in }) -> (end: ChildProcess.Termination, timedOut: Bool) {
         var splitter = LineSplitter()
+        var eventSplitter = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var exitedAt: Double?
         var killedAt: Double?
         var timedOut = false
+        var eventOpen = child.eventFD >= 0
+        /// Reads what `fd` has; false at EOF or on an error.
+        func drain(_ fd: Int32, _ splitter: inout LineSplitter, _ sink: (Substring) -> Void) -> Bool {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 { return errno == EINTR || errno == EAGAIN }
+            if n == 0 { return false }
+            buffer.withUnsafeBufferPointer { all in splitter.feed(UnsafeBufferPointer(rebasing: all[0..<n]), sink) }
+            return true
+        }
         readLoop: while true {
             let now = clock.now()
             // After the process is gone (or killed), give late output a moment, then stop:
@@ -107,8 +120,9 @@ final class BatchRun {
                 continue
             }
             let wait = killedAt == nil && exitedAt == nil ? min(deadline - now, 0.2) : 0.1
-            var pfd = pollfd(fd: child.outputFD, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(max(1, wait * 1000)))
+            var pfds = [pollfd(fd: eventOpen ? child.eventFD : -1, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: child.outputFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&pfds, 2, Int32(max(1, wait * 1000)))
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
@@ -117,16 +131,17 @@ final class BatchRun {
                 if exitedAt == nil, child.tryWait() != nil { exitedAt = clock.now() }
                 continue
             }
-            let n = read(child.outputFD, &buffer, buffer.count)
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+            if eventOpen && pfds[0].revents != 0 && !drain(child.eventFD, &eventSplitter, event) { eventOpen = false }
+            if pfds[1].revents != 0 && !drain(child.outputFD, &splitter, handle) {
+                // EOF: every writer of the output is gone; take the last events, then stop.
+                while eventOpen {
+                    var pfd = pollfd(fd: child.eventFD, events: Int16(POLLIN), revents: 0)
+                    guard poll(&pfd, 1, 100) > 0, drain(child.eventFD, &eventSplitter, event) else { break }
+                }
                 break readLoop
             }
-            if n == 0 { break }  // EOF: every writer is gone.
-            buffer.withUnsafeBufferPointer { all in
-                splitter.feed(UnsafeBufferPointer(rebasing: all[0..<n]), handle)
-            }
         }
+        eventSplitter.finish(event)
         splitter.finish(handle)
         let result = (child.wait(), timedOut)
         ended = result

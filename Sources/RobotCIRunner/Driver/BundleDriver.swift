@@ -35,10 +35,11 @@ struct BundleDriver: TestDriver {
         // Swift Testing colours its console lines; escape codes only clutter stored output.
         if isSwiftTesting && batch.environment["NO_COLOR"] == nil { batch.environment["NO_COLOR"] = "1" }
         guard let child = batch.spawn(bundle.command(for: batch.item.tests, swiftTesting: isSwiftTesting),
-                                      workingDirectory: bundle.workingDirectory) else { return batch.spawnFailed() }
+                                      workingDirectory: bundle.workingDirectory, eventChannel: isSwiftTesting) else { return batch.spawnFailed() }
         var reader = BundleOutputReader(batch: batch, swiftTesting: isSwiftTesting)
         let testTimeout = batch.testTimeout
-        let (end, timedOut) = batch.pump(child, deadline: { reader.deadline(testTimeout) }, handle: { reader.handle($0) })
+        let (end, timedOut) = batch.pump(child, deadline: { reader.deadline(testTimeout) }, handle: { reader.handle($0) },
+                                         event: { reader.handleEvent($0) })
         var termination = timedOut ? "killed (test timeout \(Int(testTimeout)) s)" : end.description
         var isolate: [TestID] = []
         if batch.isInterrupted {
@@ -108,13 +109,17 @@ struct BundleOutputReader {
     var unstarted: [TestID] { batch.item.tests.filter { !started.contains($0) } }
     var noTestStarted: Bool { started.isEmpty }
 
+    /// A line of the process's output. For Swift Testing it is only the tests' output:
+    /// results come on the event channel.
     mutating func handle(_ line: Substring) {
         batch.log.write(line)
-        if swiftTesting && line.hasPrefix(SwiftTestingEvent.prefix) {
-            for event in SwiftTestingEvent.parse(line) { handle(event, line: nil) }
-        } else {
-            handle(XCTestLine(line), line: line)
-        }
+        handle(swiftTesting ? .other : XCTestLine(line), line: line)
+    }
+
+    /// A line of Swift Testing's event stream (its own channel, fd 3).
+    mutating func handleEvent(_ line: Substring) {
+        guard swiftTesting else { return }
+        for event in SwiftTestingEvent.parse(line) { handle(event, line: nil) }
     }
 
     /// `line` is the console line the event came from (nil for Swift Testing's JSON).

@@ -15,6 +15,10 @@ final class ChildProcess {
     let pid: pid_t
     /// Read end of the child's merged stdout/stderr.
     let outputFD: Int32
+    /// With `eventChannel`: read end of a second pipe that is the child's fd 3
+    /// (`/dev/fd/3`), a channel for machine-readable results that the test's own output
+    /// (stdout, stderr) cannot write into by accident; -1 otherwise.
+    let eventFD: Int32
     private var reaped = false
 
     enum Termination: Equatable, CustomStringConvertible {
@@ -33,7 +37,7 @@ final class ChildProcess {
     /// child's stdout and stderr are appended to that file instead of a pipe (for long-lived
     /// helpers nobody reads, such as a shard's chromedriver); `outputFD` is then -1.
     init(executable: String, arguments: [String], environment: [String: String], workingDirectory: String? = nil,
-         outputPath: String? = nil) throws {
+         outputPath: String? = nil, eventChannel: Bool = false) throws {
         // Both ends close-on-exec, set under the registry lock that every spawn takes:
         // a write end leaked into a sibling shard's child would hold this pipe open, and
         // the EOF that ends a batch would wait for that other process to exit.
@@ -46,6 +50,20 @@ final class ChildProcess {
         }
         guard piped == 0 else { throw RunnerError.spawn(executable, String(cString: strerror(piped))) }
         let readEnd = fds[0], writeEnd = fds[1]
+        var events: [Int32] = [-1, -1]
+        if eventChannel {
+            let rc = ChildRegistry.shared.withLock { _ -> Int32 in
+                guard pipe(&events) == 0 else { return errno }
+                _ = fcntl(events[0], F_SETFD, FD_CLOEXEC)
+                _ = fcntl(events[1], F_SETFD, FD_CLOEXEC)
+                return 0
+            }
+            guard rc == 0 else {
+                close(readEnd)
+                close(writeEnd)
+                throw RunnerError.spawn(executable, String(cString: strerror(rc)))
+            }
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -57,6 +75,12 @@ final class ChildProcess {
         } else {
             posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
             posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        }
+        if eventChannel {
+            // dup2 clears close-on-exec on fd 3 only; the originals stay closed in the child.
+            posix_spawn_file_actions_adddup2(&actions, events[1], 3)
+            posix_spawn_file_actions_addclose(&actions, events[1])
+            posix_spawn_file_actions_addclose(&actions, events[0])
         }
         posix_spawn_file_actions_addclose(&actions, writeEnd)
         posix_spawn_file_actions_addclose(&actions, readEnd)
@@ -96,13 +120,16 @@ final class ChildProcess {
             return rc
         }
         close(writeEnd)
+        if events[1] >= 0 { close(events[1]) }
         if outputPath != nil { close(readEnd) }
         guard rc == 0 else {
             if outputPath == nil { close(readEnd) }
+            if events[0] >= 0 { close(events[0]) }
             throw RunnerError.spawn(executable, String(cString: strerror(rc)))
         }
         pid = childPID
         outputFD = outputPath == nil ? readEnd : -1
+        eventFD = events[0]
     }
 
     /// `setpriv --pdeathsig KILL -- executable arguments…` (Linux, util-linux): the child gets
@@ -160,7 +187,10 @@ final class ChildProcess {
         return result
     }
 
-    deinit { if outputFD >= 0 { close(outputFD) } }
+    deinit {
+        if outputFD >= 0 { close(outputFD) }
+        if eventFD >= 0 { close(eventFD) }
+    }
 }
 
 /// The process groups robotci has alive, so a signal handler can kill them all.

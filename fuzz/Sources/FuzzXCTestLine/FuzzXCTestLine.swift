@@ -60,11 +60,16 @@ private func check(_ event: XCTestLine, _ line: Substring) {
     switch event {
     case .started(let name):
         noNewline(name, "started name")
-        require(line.hasPrefix("Test Case '"), "started from a line that is no Test Case line")
+        // A marker may end a line that starts with the test's own partial output.
+        require(line.contains("Test Case '"), "started from a line that is no Test Case line")
     case .finished(let name, _, let seconds):
         noNewline(name, "finished name")
         require(seconds.isFinite && seconds >= 0, "duration \(seconds) from \(line.debugDescription)")
-        require(line.hasPrefix("Test Case '"), "finished from a line that is no Test Case line")
+        require(line.contains("Test Case '"), "finished from a line that is no Test Case line")
+        require(line.hasSuffix(" seconds)") || line.hasSuffix(" seconds)."), "a result line must end with its duration: \(line.debugDescription)")
+    case .summary(let executed, let skipped, let failures):
+        require(line.hasPrefix("\t Executed "), "summary from \(line.debugDescription)")
+        require(executed >= 0 && skipped >= 0 && failures >= 0, "negative summary counts from \(line.debugDescription)")
     case .error(let file, _, let test, let message):
         noNewline(file, "error file"); noNewline(test, "error test"); noNewline(message, "error message")
         require(!file.isEmpty, "error without a file")
