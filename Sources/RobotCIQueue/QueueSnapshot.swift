@@ -75,7 +75,7 @@ public struct QueueSnapshot: Sendable {
     /// Why a planned test has no result in the queue, from what the queue knows of the run.
     public var notRunReason: String {
         if lost {
-            return "the queue was lost mid-run (Redis lost its keys) before any machine recorded a result for it"
+            return "the queue was lost mid-run (Redis lost its keys) and no machine put back a result for it"
         }
         if finishedAt != nil {
             return "the queue has no result for it: its batch was lost (an evicted or deleted key?)"
