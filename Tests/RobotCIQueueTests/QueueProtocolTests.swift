@@ -240,4 +240,17 @@ final class QueueProtocolTests: XCTestCase {
         XCTAssertEqual(result.metadata.machines, ["a", "b"])
         guard case .finished(_, _, true) = try machine("c").join(tests: tests, plan: plan) else { return XCTFail("a lost run is over") }
     }
+
+    func testAResultForATestOutsideThePlanIsRefusedNotReported() throws {
+        let a = try machine("a")
+        try a.join(tests: tests, plan: [])
+        let evil = TestID("Evil.Tests/testRm")
+        XCTAssertTrue(try a.record(evil, quarantined: false, attempt: attempt(1, .passed), retry: nil))
+        XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .passed), retry: nil))
+        let result = try a.snapshot(nonce: a.nonce).result(runName: "run", commandLine: [])
+        XCTAssertEqual(result.tests.map(\.id), tests, "every planned test once, nothing else")
+        XCTAssertEqual(result.refused, [evil])
+        XCTAssertEqual(result.accounting.description,
+                       "3 planned, 3 accounted for (1 with a result, 2 not run); 1 result for unplanned tests refused")
+    }
 }
