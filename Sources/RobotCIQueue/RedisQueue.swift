@@ -86,7 +86,7 @@ public final class RedisQueue: @unchecked Sendable {
     var results: String { key("results") }
     var records: String { key("records") }
     var machines: String { key("machines") }
-    var allKeys: [String] { [plan, batches, queue, seq, since, leases, owner, alive, done, results, records, machines] }
+    var allKeys: [String] { QueueKey.allCases.map { key($0.rawValue) } }
 
     // MARK: transport
 
@@ -125,11 +125,14 @@ public final class RedisQueue: @unchecked Sendable {
         return reply
     }
 
-    /// Runs a script of this run: the plan key goes last and the nonce first (the script's
-    /// `sameRun` prologue removes both); a `lost` reply throws `QueueLost`.
-    private func evalInRun(_ script: String, keys: [String], args: [String]) throws -> RedisReply {
+    /// Runs `script` with its declared keys. A script of the joined run gets the plan key
+    /// last and the nonce first (its `sameRun` prologue removes both); a `lost` reply throws
+    /// `QueueLost`.
+    private func run(_ script: QueueScript, args: [String]) throws -> RedisReply {
+        let keys = script.keys.map { key($0.rawValue) }
+        guard script.inRun else { return try eval(script.source, keys: keys, args: args) }
         guard let nonce else { throw QueueError("robotci bug: the queue \(address) was used before join") }
-        let reply = try eval(script, keys: keys + [plan], args: [nonce] + args)
+        let reply = try eval(script.source, keys: keys + [plan], args: [nonce] + args)
         guard let parts = reply.array, parts.first?.text == "lost" else { return reply }
         let now = parts.count > 1 ? parts[1].text ?? "" : ""
         let marked = parts.count > 2 && parts[2].text == "marked"
@@ -175,8 +178,7 @@ public final class RedisQueue: @unchecked Sendable {
     public func join(tests: [TestID], plan batches: [QueuedBatch]) throws -> QueueJoin {
         let digest = Self.digest(of: tests)
         let list = json(tests.sorted())
-        let reply = try eval(QueueScripts.join, keys: [plan, self.batches, queue, seq, since],
-                             args: [Self.makeNonce(), digest, String(tests.count), list] + batches.map(json))
+        let reply = try run(QueueScripts.join, args: [Self.makeNonce(), digest, String(tests.count), list] + batches.map(json))
         let parts = (reply.array ?? []).map { $0.text ?? "" }
         func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
         let joined: QueueJoin
@@ -205,8 +207,7 @@ public final class RedisQueue: @unchecked Sendable {
 
     /// Leases the next batch for one shard.
     public func lease() throws -> Lease {
-        let reply = try evalInRun(QueueScripts.lease, keys: [queue, leases, owner, batches, alive, done, since],
-                             args: [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000))])
+        let reply = try run(QueueScripts.lease, args: [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000))])
         let parts = reply.array ?? []
         switch parts.first?.text {
         case "batch":
@@ -228,8 +229,7 @@ public final class RedisQueue: @unchecked Sendable {
     /// Extends the leases of `ids`; returns those this machine no longer holds.
     @discardableResult
     public func heartbeat(_ ids: [Int]) throws -> [Int] {
-        let reply = try evalInRun(QueueScripts.heartbeat, keys: [leases, owner, alive],
-                             args: [machine, String(Int(leaseTimeout * 1000))] + ids.map(String.init))
+        let reply = try run(QueueScripts.heartbeat, args: [machine, String(Int(leaseTimeout * 1000))] + ids.map(String.init))
         try touch()
         return (reply.array ?? []).compactMap { $0.text.flatMap(Int.init) }
     }
@@ -241,8 +241,7 @@ public final class RedisQueue: @unchecked Sendable {
         var attempt = attempt
         attempt.machine = machine
         let (field, entry) = resultField(test, quarantined: quarantined, attempt: attempt)
-        let reply = try evalInRun(QueueScripts.record, keys: [results, batches, queue, seq, since],
-                             args: [field, entry, retry.map(json) ?? ""])
+        let reply = try run(QueueScripts.record, args: [field, entry, retry.map(json) ?? ""])
         return (reply.integer ?? 0) > 0
     }
 
@@ -252,8 +251,7 @@ public final class RedisQueue: @unchecked Sendable {
     public func ack(_ id: Int, record: BatchRecord, leftovers: [QueuedBatch]) throws -> Bool {
         var record = record
         record.machine = machine
-        let reply = try evalInRun(QueueScripts.ack, keys: [queue, leases, owner, batches, done, seq, since, records],
-                                  args: [machine, String(id), tagged(json(JournalEntry.batch(record)))] + leftovers.map(json))
+        let reply = try run(QueueScripts.ack, args: [machine, String(id), tagged(json(JournalEntry.batch(record)))] + leftovers.map(json))
         return reply.integer == 1
     }
 
@@ -300,8 +298,7 @@ public final class RedisQueue: @unchecked Sendable {
             b.machine = machine
             return tagged(json(JournalEntry.batch(b)))
         }
-        let reply = try eval(QueueScripts.salvage, keys: [plan, results, self.records, machines],
-                             args: [nonce, Self.digest(of: tests), String(tests.count), json(tests.sorted()), tagged(machine),
+        let reply = try run(QueueScripts.salvage, args: [nonce, Self.digest(of: tests), String(tests.count), json(tests.sorted()), tagged(machine),
                                     json(metadata), String(pairs.count / 2)] + pairs + records)
         try touch()
         switch reply.array?.first?.text {
@@ -314,7 +311,7 @@ public final class RedisQueue: @unchecked Sendable {
 
     /// (Re)sets the TTL of every key of the run.
     public func touch() throws {
-        _ = try eval(QueueScripts.expire, keys: allKeys, args: [String(Self.ttlSeconds)])
+        _ = try run(QueueScripts.expire, args: [String(Self.ttlSeconds)])
     }
 
     // MARK: reading the whole run (for `robotci report --queue`)
