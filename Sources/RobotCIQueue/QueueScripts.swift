@@ -1,3 +1,24 @@
+/// A key of a run: `robotci:NAME:<rawValue>`. Layout: ARCHITECTURE.md, *Queue mode*.
+enum QueueKey: String, CaseIterable, Sendable {
+    case plan, batches, queue, seq, since, leases, owner, alive, done, results, records, machines
+}
+
+/// A queue script with the keys it takes (its KEYS, in order) declared beside its source,
+/// so no caller can pass them in another order.
+struct QueueScript: Sendable {
+    let keys: [QueueKey]
+    /// Runs inside the joined run: the `sameRun` check goes first, and the caller appends
+    /// the plan key and prepends the nonce (which the check removes).
+    let inRun: Bool
+    let source: String
+
+    init(keys: [QueueKey], inRun: Bool, _ source: String) {
+        self.keys = keys
+        self.inRun = inRun
+        self.source = inRun ? QueueScripts.sameRun + "\n" + source : source
+    }
+}
+
 /// The Lua scripts that make each queue step atomic in Redis (EVAL runs a script alone:
 /// no other client's command interleaves). Key layout: ARCHITECTURE.md, *Queue mode*.
 /// Times come from Redis's own clock (`TIME`), so machines' clocks may disagree.
@@ -8,31 +29,55 @@ enum QueueScripts {
         local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
         """
 
-    /// Plans the run once. KEYS: plan, batches, queue, seq, since.
-    /// ARGV: digest, test count, then one batch JSON per batch.
-    /// Returns {'planned', n} for the first machine, {'joined', digest, count} for the others.
-    static let join = """
-        \(now)
-        local existing = redis.call('HGET', KEYS[1], 'digest')
-        if existing then
-          return {'joined', existing, redis.call('HGET', KEYS[1], 'tests')}
+    /// Run check, first in every script after join: the plan key is the last KEY and the
+    /// machine's run nonce the first ARGV (both removed, so each script's own KEYS and ARGV
+    /// read as before). A plan that vanished (FLUSHALL, a restart without persistence, an
+    /// evicted key), was replaced by another run's (another nonce), or that a machine marked
+    /// lost, answers {'lost', nonce now or '', 'marked' or ''} and the script changes nothing:
+    /// a stale or rolled-back Redis cannot mix two runs.
+    fileprivate static let sameRun = """
+        local plan = table.remove(KEYS)
+        local nonce = table.remove(ARGV, 1)
+        local state = redis.call('HMGET', plan, 'nonce', 'lost')
+        if state[1] ~= nonce or state[2] then
+          return {'lost', state[1] or '', state[2] and 'marked' or ''}
         end
-        redis.call('HSET', KEYS[1], 'digest', ARGV[1], 'tests', ARGV[2], 'batches', #ARGV - 2, 'planned', now)
-        for i = 3, #ARGV do
+        """
+
+    /// Plans the run once. KEYS: plan, batches, queue, seq, since.
+    /// ARGV: nonce, digest, test count, sorted test ids (JSON), then one batch JSON per batch.
+    /// Returns {'planned', nonce} for the first machine, {'joined', nonce, digest, count} for
+    /// the others while the run goes on, and {'finished', nonce, digest, count, finished ms,
+    /// 'lost' or ''} once a lease said done (or a machine marked the run lost): a re-run of
+    /// a CI job that keeps the queue name must not silently repeat the old run's verdict.
+    static let join = QueueScript(keys: [.plan, .batches, .queue, .seq, .since], inRun: false, """
+        \(now)
+        local existing = redis.call('HMGET', KEYS[1], 'nonce', 'digest', 'tests', 'finished', 'lost')
+        if existing[1] or existing[2] then
+          -- (a plan with a digest but no nonce is an older robotci's: the caller refuses it)
+          if existing[4] or existing[5] then
+            return {'finished', existing[1] or '', existing[2] or '', existing[3] or '', existing[4] or existing[5], existing[5] and 'lost' or ''}
+          end
+          return {'joined', existing[1] or '', existing[2] or '', existing[3] or ''}
+        end
+        redis.call('HSET', KEYS[1], 'nonce', ARGV[1], 'digest', ARGV[2], 'tests', ARGV[3], 'list', ARGV[4], 'batches', #ARGV - 4, 'planned', now)
+        for i = 5, #ARGV do
           local id = redis.call('INCR', KEYS[4])
           redis.call('HSET', KEYS[2], id, ARGV[i])
           redis.call('HSET', KEYS[5], id, now)
           redis.call('RPUSH', KEYS[3], id)
         end
-        return {'planned', #ARGV - 2}
-        """
+        return {'planned', ARGV[1]}
+        """)
 
     /// Leases the next batch for a shard. KEYS: queue, leases, owner, batches, alive, done, since.
     /// ARGV: machine, lease ms, avoid ms (how long a retry waits for another machine).
     /// Moves expired leases back to the front of the queue first (any machine reaps).
     /// Returns {'batch', id, json}, {'wait'} (work is leased elsewhere or only own retries
-    /// are left while other machines live) or {'done'} (queue empty, nothing leased).
-    static let lease = """
+    /// are left while other machines live), {'done'} (queue empty, nothing leased; marks the
+    /// plan `finished`) or {'missing', id} (a queued batch whose body is gone, evicted: marks the run lost).
+    /// Every script after join also takes the plan key last and the nonce first (`sameRun`).
+    static let lease = QueueScript(keys: [.queue, .leases, .owner, .batches, .alive, .done, .since], inRun: true, """
         \(now)
         local lease = tonumber(ARGV[2])
         redis.call('ZADD', KEYS[5], now + lease, ARGV[1])
@@ -48,7 +93,13 @@ enum QueueScripts {
         local ids = redis.call('LRANGE', KEYS[1], 0, 199)
         local pick = nil
         for _, id in ipairs(ids) do
-          local b = cjson.decode(redis.call('HGET', KEYS[4], id))
+          local body = redis.call('HGET', KEYS[4], id)
+          if not body then
+            -- Its tests can never run: the run is lost for every machine, not only this one.
+            redis.call('HSET', plan, 'lost', now)
+            return {'missing', id}
+          end
+          local b = cjson.decode(body)
           local since = tonumber(redis.call('HGET', KEYS[7], id) or '0')
           if b.avoid == nil or b.avoid ~= ARGV[1] or others <= 0 or now - since > tonumber(ARGV[3]) then
             pick = id
@@ -56,18 +107,22 @@ enum QueueScripts {
           end
         end
         if pick == nil then
-          if #ids == 0 and redis.call('ZCARD', KEYS[2]) == 0 then return {'done'} end
+          if #ids == 0 and redis.call('ZCARD', KEYS[2]) == 0 then
+            -- The run is over: a later join says so instead of starting nothing silently.
+            redis.call('HSETNX', plan, 'finished', now)
+            return {'done'}
+          end
           return {'wait'}
         end
         redis.call('LREM', KEYS[1], 1, pick)
         redis.call('ZADD', KEYS[2], now + lease, pick)
         redis.call('HSET', KEYS[3], pick, ARGV[1])
         return {'batch', pick, redis.call('HGET', KEYS[4], pick)}
-        """
+        """)
 
     /// Extends this machine's leases. KEYS: leases, owner, alive. ARGV: machine, lease ms, ids….
     /// Returns the ids this machine no longer holds (expired and re-leased elsewhere).
-    static let heartbeat = """
+    static let heartbeat = QueueScript(keys: [.leases, .owner, .alive], inRun: true, """
         \(now)
         local lease = tonumber(ARGV[2])
         redis.call('ZADD', KEYS[3], now + lease, ARGV[1])
@@ -80,14 +135,15 @@ enum QueueScripts {
           end
         end
         return lost
-        """
+        """)
 
     /// Stores one attempt's result; a second result for the same test and attempt is dropped.
-    /// KEYS: results, batches, queue, seq, since. ARGV: field, entry JSON, retry batch JSON or ''.
+    /// KEYS: results, batches, queue, seq, since. ARGV: field (nonce, test, attempt), entry
+    /// JSON, retry batch JSON or ''.
     /// Only the first result of an attempt pushes its retry, so a batch run twice (a lease
     /// that expired under a slow machine) never retries a test twice.
     /// Returns 0 (duplicate), 1 (stored), 2 (stored, retry queued).
-    static let record = """
+    static let record = QueueScript(keys: [.results, .batches, .queue, .seq, .since], inRun: true, """
         \(now)
         if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
         if ARGV[3] == '' then return 1 end
@@ -96,13 +152,13 @@ enum QueueScripts {
         redis.call('HSET', KEYS[5], id, now)
         redis.call('LPUSH', KEYS[3], id)
         return 2
-        """
+        """)
 
     /// Finishes a batch. KEYS: queue, leases, owner, batches, done, seq, since, records.
     /// ARGV: machine, batch id, batch record JSON, then batch JSONs to queue (unstarted tests,
     /// isolation runs). Only the first machine to finish a batch queues its leftovers.
     /// Returns 1 when this was the first finish, 0 when another machine finished it first.
-    static let ack = """
+    static let ack = QueueScript(keys: [.queue, .leases, .owner, .batches, .done, .seq, .since, .records], inRun: true, """
         \(now)
         redis.call('RPUSH', KEYS[8], ARGV[3])
         if redis.call('HGET', KEYS[3], ARGV[2]) == ARGV[1] then
@@ -118,11 +174,35 @@ enum QueueScripts {
           redis.call('LPUSH', KEYS[1], id)
         end
         return 1
-        """
+        """)
+
+    /// Puts a lost run back together from a machine's own results, so `robotci report
+    /// --queue` can name what never ran. KEYS: plan, results, records, machines.
+    /// ARGV: nonce, digest, test count, sorted test ids (JSON), machine field, machine
+    /// metadata JSON, n, then n (result field, entry JSON) pairs, then batch record entries.
+    /// Writes only when the plan vanished (restored, marked lost and finished) or is this
+    /// run's and already marked lost; a live plan of this run, or another run's, is left
+    /// alone. Returns {'restored'}, {'added'}, {'live'} or {'other', nonce}.
+    static let salvage = QueueScript(keys: [.plan, .results, .records, .machines], inRun: false, """
+        \(now)
+        local state = redis.call('HMGET', KEYS[1], 'nonce', 'lost')
+        local reply = 'added'
+        if state[1] and state[1] ~= ARGV[1] then return {'other', state[1]} end
+        if state[1] and not state[2] then return {'live'} end
+        if not state[1] then
+          redis.call('HSET', KEYS[1], 'nonce', ARGV[1], 'digest', ARGV[2], 'tests', ARGV[3], 'list', ARGV[4], 'batches', 0, 'planned', now, 'lost', now, 'finished', now)
+          reply = 'restored'
+        end
+        redis.call('HSET', KEYS[4], ARGV[5], ARGV[6])
+        local n = tonumber(ARGV[7])
+        for i = 8, 7 + 2 * n, 2 do redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]) end
+        for i = 8 + 2 * n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+        return {reply}
+        """)
 
     /// Sets the time to live on every key of the run. KEYS: all of them. ARGV: seconds.
-    static let expire = """
+    static let expire = QueueScript(keys: QueueKey.allCases, inRun: false, """
         for _, k in ipairs(KEYS) do redis.call('EXPIRE', k, tonumber(ARGV[1])) end
         return #KEYS
-        """
+        """)
 }

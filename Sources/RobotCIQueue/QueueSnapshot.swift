@@ -1,3 +1,4 @@
+import Foundation
 import RobotCICore
 
 /// A whole queue run as Redis holds it, and the one report made from it.
@@ -10,6 +11,15 @@ public struct QueueSnapshot: Sendable {
     public var attempts: [(test: TestID, quarantined: Bool, attempt: Attempt)] = []
     /// Every batch process of every machine.
     public var batches: [BatchRecord] = []
+    /// The run's nonce (its results are tagged with it; other runs' are not read).
+    public var nonce = ""
+    /// The tests the run must account for (the plan's sorted list; nil for a plan without
+    /// one, which then cannot name what never ran).
+    public var plan: RunPlan?
+    /// When a lease first found the queue empty (nil: the run is still going, or was cut).
+    public var finishedAt: Date?
+    /// A machine found the run lost mid-run (its keys vanished) and put back what it had.
+    public var lost = false
 
     public init(plannedTests: Int) { self.plannedTests = plannedTests }
 
@@ -35,20 +45,19 @@ public struct QueueSnapshot: Sendable {
             b.end += offset
             batches.append(b)
         }
-        var byTest: [TestID: [Attempt]] = [:]
-        var quarantined: Set<TestID> = []
-        for (test, q, a) in attempts {
+        // The one accounting rule (RunAssembly): every planned test gets one verdict, a
+        // result for a test outside the plan is refused.
+        var assembly = RunAssembly(plan: plan)
+        let ordered = attempts.sorted { ($0.test, $0.attempt.number) < ($1.test, $1.attempt.number) }
+        for (test, q, a) in ordered {
             var a = a
             a.start += shift(a.machine)
             a.batch = newID[batchKey(a.machine, a.batch)] ?? a.batch
             // Attachments stay in each machine's own report folder.
             a.artifacts = []
-            byTest[test, default: []].append(a)
-            if q { quarantined.insert(test) }
+            assembly.add(test, quarantined: q, attempt: a)
         }
-        let tests = byTest.keys.sorted().map { id in
-            TestRecord(id: id, attempts: (byTest[id] ?? []).sorted { $0.number < $1.number }, quarantined: quarantined.contains(id))
-        }
+        batches.forEach { assembly.add($0) }
         let labels = machines.keys.sorted()
         let first = labels.first.flatMap { machines[$0] }
         let end = machines.values.map { $0.startedAt - origin + $0.wallTime }.max() ?? 0
@@ -58,7 +67,19 @@ public struct QueueSnapshot: Sendable {
             shards: machines.values.reduce(0) { $0 + $1.shards }, retries: first?.retries ?? 0,
             robotciVersion: first?.robotciVersion ?? "", commandLine: commandLine, gitCommit: first?.gitCommit,
             gitBranch: first?.gitBranch, hostname: nil, partition: nil, machines: labels,
-            interrupted: machines.values.contains { $0.interrupted } || tests.count < plannedTests)
-        return RunResult(metadata: metadata, tests: tests, batches: batches)
+            interrupted: lost || machines.values.contains { $0.interrupted } || assembly.missing.count > 0)
+        let reason = notRunReason
+        return assembly.result(metadata: metadata) { _ in reason }
+    }
+
+    /// Why a planned test has no result in the queue, from what the queue knows of the run.
+    public var notRunReason: String {
+        if lost {
+            return "the queue was lost mid-run (Redis lost its keys) and no machine put back a result for it"
+        }
+        if finishedAt != nil {
+            return "the queue has no result for it: its batch was lost (an evicted or deleted key?)"
+        }
+        return "the queue has no result for it yet: the run is still going, or its machines stopped before it ran"
     }
 }

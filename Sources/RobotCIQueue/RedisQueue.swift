@@ -28,6 +28,9 @@ public final class RedisQueue: @unchecked Sendable {
         case done
     }
 
+    /// Separates a result field's parts (nonce, test, attempt) and tags this run's records.
+    static let separator = "\u{1F}"
+
     public let address: QueueAddress
     /// This machine's id (host name and pid): lease owner and lane label.
     public let machine: String
@@ -43,7 +46,10 @@ public final class RedisQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var connection: RedisConnection?
     /// Set once the back-off gave up: later calls fail at once instead of waiting again.
-    private var gaveUp: QueueError?
+    private var gaveUp: QueueLost?
+    /// The run this machine joined (its plan's nonce); every script after join checks it.
+    private let nonceLock = NSLock()
+    private var nonceValue: String?
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -62,6 +68,9 @@ public final class RedisQueue: @unchecked Sendable {
         }
     }
 
+    /// The nonce of the run this machine joined (nil before `join`).
+    public var nonce: String? { nonceLock.withLock { nonceValue } }
+
     // MARK: keys
 
     private func key(_ suffix: String) -> String { "robotci:\(address.name):\(suffix)" }
@@ -77,7 +86,7 @@ public final class RedisQueue: @unchecked Sendable {
     var results: String { key("results") }
     var records: String { key("records") }
     var machines: String { key("machines") }
-    var allKeys: [String] { [plan, batches, queue, seq, since, leases, owner, alive, done, results, records, machines] }
+    var allKeys: [String] { QueueKey.allCases.map { key($0.rawValue) } }
 
     // MARK: transport
 
@@ -98,8 +107,9 @@ public final class RedisQueue: @unchecked Sendable {
                 } catch let e as RedisError where e.kind == .connection {
                     connection = nil
                     guard let delay = delays.popFirst() else {
-                        gaveUp = QueueError("lost the queue \(address): \(e.message) (gave up after \(backOff.count) reconnects over \(Int(backOff.reduce(0, +))) s)")
-                        throw gaveUp ?? QueueError("lost the queue \(address)")
+                        let lost = QueueLost(.unreachable, "lost the queue \(address): \(e.message) (gave up after \(backOff.count) reconnects over \(Int(backOff.reduce(0, +))) s)")
+                        gaveUp = lost
+                        throw lost
                     }
                     Thread.sleep(forTimeInterval: delay)
                 }
@@ -115,6 +125,37 @@ public final class RedisQueue: @unchecked Sendable {
         return reply
     }
 
+    /// Runs `script` with its declared keys. A script of the joined run gets the plan key
+    /// last and the nonce first (its `sameRun` prologue removes both); a `lost` reply throws
+    /// `QueueLost`.
+    private func run(_ script: QueueScript, args: [String]) throws -> RedisReply {
+        let keys = script.keys.map { key($0.rawValue) }
+        guard script.inRun else { return try eval(script.source, keys: keys, args: args) }
+        guard let nonce else { throw QueueError("robotci bug: the queue \(address) was used before join") }
+        let reply = try eval(script.source, keys: keys + [plan], args: [nonce] + args)
+        guard let parts = reply.array, parts.first?.text == "lost" else { return reply }
+        let now = parts.count > 1 ? parts[1].text ?? "" : ""
+        let marked = parts.count > 2 && parts[2].text == "marked"
+        throw lostError(now: now, marked: marked)
+    }
+
+    /// Why the run `nonce` is gone, given the plan's nonce now ('' when there is no plan).
+    private func lostError(now: String, marked: Bool) -> QueueLost {
+        let run = "run \(nonce ?? "?")"
+        if now.isEmpty {
+            return QueueLost(.vanished, "lost the queue \(address): its plan vanished mid-run (\(run)): Redis lost its data "
+                             + "(FLUSHALL, a restart without persistence, or eviction under maxmemory; use a Redis with "
+                             + "persistence or maxmemory-policy noeviction for queues)")
+        }
+        if marked && now == nonce {
+            return QueueLost(.marked, "lost the queue \(address): another machine found this run (\(run)) lost mid-run "
+                             + "(its keys vanished or were evicted)")
+        }
+        return QueueLost(.replaced(nonce: now), "lost the queue \(address): it now holds another run (nonce \(now)), not this "
+                         + "machine's (\(run)): the name was reused while this run went on, or Redis was rolled back; use a "
+                         + "new queue name per run")
+    }
+
     private func json<T: Encodable>(_ value: T) -> String {
         (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
@@ -122,35 +163,51 @@ public final class RedisQueue: @unchecked Sendable {
     // MARK: protocol
 
     /// The digest every machine's test list must match: FNV-1a of the sorted ids.
-    public static func digest(of tests: [TestID]) -> String {
-        let text = tests.map(\.rawValue).sorted().joined(separator: "\n")
-        return String(Partitioner.stableHash(text), radix: 16) + "-\(tests.count)"
+    public static func digest(of tests: [TestID]) -> String { RunPlan.digest(of: tests) }
+
+    /// A fresh run nonce: 128 random bits, hex.
+    static func makeNonce() -> String {
+        (0..<2).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined(separator: "-")
     }
 
-    /// Plans the run if this machine is first (returns true), else checks that this machine
-    /// built the same tests. A different test list is an error that says what differs.
+    /// Plans the run if this machine is first, else checks that this machine built the same
+    /// tests and tells whether the run goes on or is over. A different test list is an error
+    /// that says what differs. Every later call of this machine is checked against the run
+    /// joined here (its nonce).
     @discardableResult
-    public func join(tests: [TestID], plan: [QueuedBatch]) throws -> Bool {
+    public func join(tests: [TestID], plan batches: [QueuedBatch]) throws -> QueueJoin {
         let digest = Self.digest(of: tests)
-        let reply = try eval(QueueScripts.join, keys: [self.plan, batches, queue, seq, since],
-                             args: [digest, String(tests.count)] + plan.map(json))
-        let parts = reply.array ?? []
-        try touch()
-        if parts.first?.text == "planned" { return true }
-        let theirs = parts.count > 1 ? parts[1].text ?? "?" : "?"
-        let count = parts.count > 2 ? parts[2].text ?? "?" : "?"
-        guard theirs == digest else {
-            throw QueueError("the queue \(address) was planned for another test list (\(count) tests, digest \(theirs)); "
-                             + "this machine has \(tests.count) tests (digest \(digest)). Every machine of a run must build the same "
-                             + "commit with the same --filter/--skip; or use a new queue NAME for a new run")
+        let list = json(tests.sorted())
+        let reply = try run(QueueScripts.join, args: [Self.makeNonce(), digest, String(tests.count), list] + batches.map(json))
+        let parts = (reply.array ?? []).map { $0.text ?? "" }
+        func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
+        let joined: QueueJoin
+        switch part(0) {
+        case "planned": joined = .planned(nonce: part(1))
+        case "joined": joined = .joined(nonce: part(1))
+        case "finished":
+            let ms = Double(part(4)) ?? 0
+            joined = .finished(nonce: part(1), at: Date(timeIntervalSince1970: ms / 1000), lost: part(5) == "lost")
+        default: throw QueueError("the queue \(address) answered join with \(reply); is it a robotci queue of this version?")
         }
-        return false
+        guard !joined.nonce.isEmpty else { throw QueueError("the queue \(address) has a plan without a run nonce (an older robotci's?); use a new queue name") }
+        if case .planned = joined {} else {
+            let theirs = part(2), count = part(3)
+            guard theirs == digest else {
+                throw QueueError("the queue \(address) was planned for another test list (\(count) tests, digest \(theirs)); "
+                                 + "this machine has \(tests.count) tests (digest \(digest)). Every machine of a run must build the same "
+                                 + "commit with the same --filter/--skip; or use a new queue NAME for a new run")
+            }
+        }
+        nonceLock.withLock { nonceValue = joined.nonce }
+        if case .finished = joined { return joined }
+        try touch()
+        return joined
     }
 
     /// Leases the next batch for one shard.
     public func lease() throws -> Lease {
-        let reply = try eval(QueueScripts.lease, keys: [queue, leases, owner, batches, alive, done, since],
-                             args: [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000))])
+        let reply = try run(QueueScripts.lease, args: [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000))])
         let parts = reply.array ?? []
         switch parts.first?.text {
         case "batch":
@@ -160,15 +217,19 @@ public final class RedisQueue: @unchecked Sendable {
             }
             return .batch(id: id, batch)
         case "done": return .done
-        default: return .wait
+        case "missing":
+            let id = parts.count > 1 ? parts[1].text ?? "?" : "?"
+            throw QueueLost(.batchMissing(id: Int(id) ?? 0), "lost the queue \(address): batch \(id) is queued but its tests are gone "
+                            + "(the key \(batches) was evicted or deleted mid-run); the run is marked lost")
+        case "wait": return .wait
+        default: throw QueueError("the queue \(address) answered a lease with \(reply); is it a robotci queue of this version?")
         }
     }
 
     /// Extends the leases of `ids`; returns those this machine no longer holds.
     @discardableResult
     public func heartbeat(_ ids: [Int]) throws -> [Int] {
-        let reply = try eval(QueueScripts.heartbeat, keys: [leases, owner, alive],
-                             args: [machine, String(Int(leaseTimeout * 1000))] + ids.map(String.init))
+        let reply = try run(QueueScripts.heartbeat, args: [machine, String(Int(leaseTimeout * 1000))] + ids.map(String.init))
         try touch()
         return (reply.array ?? []).compactMap { $0.text.flatMap(Int.init) }
     }
@@ -179,10 +240,8 @@ public final class RedisQueue: @unchecked Sendable {
     public func record(_ test: TestID, quarantined: Bool, attempt: Attempt, retry: QueuedBatch?) throws -> Bool {
         var attempt = attempt
         attempt.machine = machine
-        let field = "\(test.rawValue)\u{1F}\(attempt.number)"
-        let entry = json(JournalEntry.attempt(test: test, quarantined: quarantined, attempt: attempt))
-        let reply = try eval(QueueScripts.record, keys: [results, batches, queue, seq, since],
-                             args: [field, entry, retry.map(json) ?? ""])
+        let (field, entry) = resultField(test, quarantined: quarantined, attempt: attempt)
+        let reply = try run(QueueScripts.record, args: [field, entry, retry.map(json) ?? ""])
         return (reply.integer ?? 0) > 0
     }
 
@@ -192,14 +251,13 @@ public final class RedisQueue: @unchecked Sendable {
     public func ack(_ id: Int, record: BatchRecord, leftovers: [QueuedBatch]) throws -> Bool {
         var record = record
         record.machine = machine
-        let reply = try eval(QueueScripts.ack, keys: [queue, leases, owner, batches, done, seq, since, records],
-                             args: [machine, String(id), json(JournalEntry.batch(record))] + leftovers.map(json))
+        let reply = try run(QueueScripts.ack, args: [machine, String(id), tagged(json(JournalEntry.batch(record)))] + leftovers.map(json))
         return reply.integer == 1
     }
 
     /// Registers (or updates) this machine's run metadata, for the merged report's lanes.
     public func announce(_ metadata: RunMetadata) throws {
-        _ = try withConnection { c in try c.command(["HSET", machines, machine, json(metadata)]) }
+        _ = try withConnection { c in try c.command(["HSET", machines, tagged(machine), json(metadata)]) }
     }
 
     /// This machine is finished: it stops counting as a live machine; keys get their TTL.
@@ -209,41 +267,106 @@ public final class RedisQueue: @unchecked Sendable {
         try touch()
     }
 
+    /// A result's field (this run's nonce, test, attempt: a result of another run never
+    /// counts) and its journal entry, labelled with this machine.
+    private func resultField(_ test: TestID, quarantined: Bool, attempt: Attempt) -> (String, String) {
+        var attempt = attempt
+        attempt.machine = machine
+        let field = tagged("\(test.rawValue)\(Self.separator)\(attempt.number)")
+        return (field, json(JournalEntry.attempt(test: test, quarantined: quarantined, attempt: attempt)))
+    }
+
+    /// `text` prefixed with this run's nonce, for fields and list entries shared by runs.
+    private func tagged(_ text: String) -> String { "\(nonce ?? "")\(Self.separator)\(text)" }
+
+    /// After the run was lost: puts this machine's results back into the queue when its
+    /// plan vanished (restoring the plan, marked lost) or another machine already did, so
+    /// `robotci report --queue` names what ran and what never did. Never writes over a live
+    /// plan or another run's. Returns what it did, in words.
+    @discardableResult
+    public func salvage(tests: [TestID], result: RunResult, metadata: RunMetadata) throws -> String {
+        guard let nonce else { return "nothing (never joined)" }
+        var pairs: [String] = []
+        for t in result.tests {
+            for a in t.attempts {
+                let (field, entry) = resultField(t.id, quarantined: t.quarantined, attempt: a)
+                pairs += [field, entry]
+            }
+        }
+        let records = result.batches.map { b -> String in
+            var b = b
+            b.machine = machine
+            return tagged(json(JournalEntry.batch(b)))
+        }
+        let reply = try run(QueueScripts.salvage, args: [nonce, Self.digest(of: tests), String(tests.count), json(tests.sorted()), tagged(machine),
+                                    json(metadata), String(pairs.count / 2)] + pairs + records)
+        try touch()
+        switch reply.array?.first?.text {
+        case "restored": return "restored the run's plan (marked lost) with this machine's \(pairs.count / 2) results"
+        case "added": return "added this machine's \(pairs.count / 2) results to the run (marked lost)"
+        case "other": return "nothing: the queue now holds another run"
+        default: return "nothing: the run's plan is live"
+        }
+    }
+
     /// (Re)sets the TTL of every key of the run.
     public func touch() throws {
-        _ = try eval(QueueScripts.expire, keys: allKeys, args: [String(Self.ttlSeconds)])
+        _ = try run(QueueScripts.expire, args: [String(Self.ttlSeconds)])
     }
 
     // MARK: reading the whole run (for `robotci report --queue`)
 
-    /// Everything the queue holds about the run: per-machine metadata, every attempt (once)
-    /// and every batch record.
-    public func snapshot() throws -> QueueSnapshot {
-        let (meta, results, records, planned) = try withConnection { c in
-            (try c.command(["HGETALL", machines]), try c.command(["HVALS", self.results]),
-             try c.command(["LRANGE", self.records, "0", "-1"]), try c.command(["HGET", plan, "tests"]))
+    /// Everything the queue holds about the run: its plan, per-machine metadata, every
+    /// attempt (once) and every batch record, of one run only (fields tagged with its
+    /// nonce). With `nonce` (a machine at the end of its run), a plan that vanished or is
+    /// another run's throws `QueueLost`; without (`robotci report --queue`), the plan's run.
+    public func snapshot(nonce expected: String? = nil) throws -> QueueSnapshot {
+        let (planReply, meta, results, records) = try withConnection { c in
+            (try c.command(["HGETALL", plan]), try c.command(["HGETALL", machines]), try c.command(["HGETALL", self.results]),
+             try c.command(["LRANGE", self.records, "0", "-1"]))
         }
-        guard let plannedText = planned.text, let planned = Int(plannedText) else {
-            throw QueueError("no run named '\(address.name)' on \(address.host):\(address.port) (no plan key; it never started, or expired after \(Self.ttlSeconds / 3600) h)")
+        let fields = Self.pairs(planReply)
+        guard let planned = fields["tests"].flatMap({ Int($0) }) else {
+            if expected != nil { throw lostError(now: "", marked: false) }
+            throw QueueError("no run named '\(address.name)' on \(address.host):\(address.port) (no plan key; it never started, was lost with Redis's data, or expired after \(Self.ttlSeconds / 3600) h)")
+        }
+        let runNonce = fields["nonce"] ?? ""
+        if let expected, runNonce != expected {
+            throw lostError(now: runNonce, marked: false)
         }
         let decoder = JSONDecoder()
+        let list = fields["list"].flatMap { try? decoder.decode([TestID].self, from: Data($0.utf8)) }
         var snapshot = QueueSnapshot(plannedTests: planned)
-        let pairs = meta.array ?? []
-        for i in stride(from: 0, to: pairs.count - 1, by: 2) {
-            guard let name = pairs[i].text, let body = pairs[i + 1].text,
-                  let m = try? decoder.decode(RunMetadata.self, from: Data(body.utf8)) else { continue }
-            snapshot.machines[name] = m
+        snapshot.nonce = runNonce
+        snapshot.plan = list.map { RunPlan(tests: $0) }
+        snapshot.finishedAt = fields["finished"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
+        snapshot.lost = fields["lost"] != nil
+        let prefix = runNonce + Self.separator
+        func ours(_ text: String) -> Substring? { text.hasPrefix(prefix) ? text.dropFirst(prefix.count) : nil }
+        for (name, body) in Self.pairs(meta) {
+            guard let name = ours(name), let m = try? decoder.decode(RunMetadata.self, from: Data(body.utf8)) else { continue }
+            snapshot.machines[String(name)] = m
         }
-        for value in results.array ?? [] {
-            if let text = value.text, case .attempt(let test, let q, let a)? = try? decoder.decode(JournalEntry.self, from: Data(text.utf8)) {
+        for (field, text) in Self.pairs(results) where ours(field) != nil {
+            if case .attempt(let test, let q, let a)? = try? decoder.decode(JournalEntry.self, from: Data(text.utf8)) {
                 snapshot.attempts.append((test, q, a))
             }
         }
         for value in records.array ?? [] {
-            if let text = value.text, case .batch(let b)? = try? decoder.decode(JournalEntry.self, from: Data(text.utf8)) {
+            if let text = value.text.flatMap(ours), case .batch(let b)? = try? decoder.decode(JournalEntry.self, from: Data(text.utf8)) {
                 snapshot.batches.append(b)
             }
         }
         return snapshot
+    }
+
+    /// A HGETALL reply as field → value.
+    private static func pairs(_ reply: RedisReply) -> [String: String] {
+        let items = reply.array ?? []
+        var result: [String: String] = [:]
+        for i in stride(from: 0, to: items.count - 1, by: 2) {
+            if let k = items[i].text, let v = items[i + 1].text { result[k] = v }
+        }
+        return result
     }
 }

@@ -111,6 +111,11 @@ public final class Runner {
                            leaseTimeout: config.queueLeaseTimeout)
         }
         let (info, tests, total, partition) = try discover()
+        // Join before the report folder is touched: a queue whose run is over runs nothing here.
+        let joined = try redis.map { try joinQueue($0, tests: tests, driver: info.driver) }
+        if let redis, case .finished(let nonce, let at, let lost)? = joined?.join {
+            return finishedQueue(redis, nonce: nonce, at: at, lost: lost)
+        }
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
         let previous = previousTimings
@@ -138,7 +143,7 @@ public final class Runner {
         let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor)
         let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
-                                              metadata: metadata, quarantined: isQuarantined)
+                                              joined: joined, metadata: metadata, quarantined: isQuarantined)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
         let planTime = clock.now() - planStart
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
@@ -170,7 +175,8 @@ public final class Runner {
         try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, historyURL: historyURL, to: reportURL)
         let writeTime = clock.now() - writeStart
 
-        Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky).print(to: stderr)
+        Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
+                queueShare: redis != nil).print(to: stderr)
         suggestQuarantine(history) { isQuarantined(TestID($0)) }
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
@@ -178,24 +184,31 @@ public final class Runner {
         return exitCode(result, shared: shared, redis: redis)
     }
 
-    /// The local queue, or with `--queue` the shared one (joined: planned by the first machine).
+    /// Joins the queue: the first machine plans the run (its batches cut as if twice this
+    /// machine's shards pulled, so they shrink towards the end as others share the tail).
+    private func joinQueue(_ redis: RedisQueue, tests: [TestID], driver: any TestDriver) throws -> (join: QueueJoin, batches: Int) {
+        let shards = max(1, min(config.shards, max(tests.count, 1)))
+        let cutter = BatchCutter(maximumTests: config.maxBatchSize)
+        let plan = WorkQueue(planned: Planner.order(tests, timings: previousTimings), shards: shards * 2, maxRetries: config.retries,
+                             cutter: cutter, group: { driver.batchGroup(of: $0) }).cutAll()
+        return (try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) }), plan.count)
+    }
+
+    /// The local queue, or with `--queue` the shared one (already joined).
     private func batchSource(planned: [PlannedTest], tests: [TestID], shards: Int, driver: any TestDriver, redis: RedisQueue?,
-                             metadata: RunMetadata, quarantined: @escaping @Sendable (TestID) -> Bool) throws
+                             joined: (join: QueueJoin, batches: Int)?, metadata: RunMetadata,
+                             quarantined: @escaping @Sendable (TestID) -> Bool) throws
         -> (source: BatchSource, shared: RedisBatchSource?)
     {
-        let cutter = BatchCutter(maximumTests: config.maxBatchSize)
-        guard let redis else {
-            return (WorkQueue(planned: planned, shards: shards, maxRetries: config.retries, cutter: cutter,
+        guard let redis, let joined else {
+            return (WorkQueue(planned: planned, shards: shards, maxRetries: config.retries, cutter: BatchCutter(maximumTests: config.maxBatchSize),
                               group: { driver.batchGroup(of: $0) }), nil)
         }
-        // The first machine plans for more shards than its own: others join and share the
-        // tail, so the batches shrink as if two machines of this size pulled from it.
-        let plan = WorkQueue(planned: planned, shards: shards * 2, maxRetries: config.retries, cutter: cutter,
-                             group: { driver.batchGroup(of: $0) }).cutAll()
-        let first = try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) })
         try redis.announce(metadata)
-        say("robotci: queue \(redis.address) as \(redis.machine): " + (first ? "planned \(plan.count) batches" : "joined"))
-        let source = RedisBatchSource(queue: redis, maxRetries: config.retries, quarantine: quarantined)
+        let what: String
+        if case .planned = joined.join { what = "planned \(joined.batches) batches" } else { what = "joined" }
+        say("robotci: queue \(redis.address) as \(redis.machine): \(what) (run \(joined.join.nonce))")
+        let source = RedisBatchSource(queue: redis, maxRetries: config.retries, discovered: tests, quarantine: quarantined)
         source.startHeartbeat()
         return (source, source)
     }
@@ -220,33 +233,113 @@ public final class Runner {
     }
 
     /// 130 interrupted, 1 a test failed (or was flaky with fail-on-flaky), else 0. In queue
-    /// mode the verdict is the whole run's; a lost queue is 2 (1 if a test failed here).
+    /// mode the verdict is the whole run's, from the queue; a lost queue is always 2.
     private func exitCode(_ result: RunResult, shared: RedisBatchSource?, redis: RedisQueue?) -> Int32 {
         if result.metadata.interrupted { return 130 }
-        var counts = result.counts
-        if let shared, shared.lost == nil, let redis {
-            // The queue is empty and nothing is leased: every machine's results are in Redis.
-            // A test that failed here may have passed its retry elsewhere.
-            do {
-                let whole = try redis.snapshot().result(runName: redis.address.name, commandLine: commandLine)
-                counts = whole.counts
-                say("robotci: queue \(redis.address): \(counts.total) tests on \((whole.metadata.machines ?? []).count) machines, "
-                    + "\(counts.passed) passed, \(counts.failing) failing, \(counts.flaky) flaky, \(counts.skipped) skipped "
-                    + "(the whole run; `robotci report --queue \(redis.address) --output DIR` writes its report)")
-            } catch {
-                say("robotci: warning: cannot read the whole run from the queue (\(error)); the exit code is this machine's")
-            }
-        }
-        if let lost = shared?.lost {
-            // A lost queue never passes: other machines' share may not have run.
-            say("robotci: error: the run is incomplete: \(lost.message). This machine's results are in \(config.reportDir)/ "
-                + "(\(counts.total) tests); `robotci report --queue` once redis is back collects what the queue got")
-            if shared?.leasedCount == 0 { return 2 }
-            return counts.failing > 0 ? 1 : 2
-        }
+        if let shared, let redis { return queueExitCode(local: result, shared: shared, redis: redis) }
+        return verdict(result.counts)
+    }
+
+    private func verdict(_ counts: OutcomeCounts) -> Int32 {
         if counts.failing > 0 { return 1 }
         if config.failOnFlaky && counts.flaky > 0 { return 1 }
         return 0
+    }
+
+    /// The whole run's verdict, assembled from what the queue holds against its plan: a test
+    /// without a result there is `notRun` and fails the run. Never this machine's own
+    /// verdict: it ran only a share, and the rest may have run nowhere.
+    private func queueExitCode(local: RunResult, shared: RedisBatchSource, redis: RedisQueue) -> Int32 {
+        if shared.lost == nil {
+            // The queue is empty and nothing is leased: every machine's results are in Redis.
+            // A test that failed here may have passed its retry elsewhere.
+            do {
+                let snapshot = try redis.snapshot(nonce: redis.nonce)
+                if snapshot.lost {
+                    throw QueueLost(.marked, "lost the queue \(redis.address): another machine found this run lost mid-run (its keys vanished or were evicted)")
+                }
+                let whole = snapshot.result(runName: redis.address.name, commandLine: commandLine)
+                describe(whole, of: redis)
+                let code = verdict(whole.counts)
+                say("robotci: queue verdict (the whole run): " + (code == 0 ? "PASSED" : "FAILED")
+                    + " (`robotci report --queue \(redis.address) --output DIR` writes its report)")
+                return code
+            } catch {
+                shared.markLost(error)
+            }
+        }
+        guard let lost = shared.lost else { return 2 }
+        // Put this machine's results back when Redis lost the run's keys, so the queue (and
+        // `robotci report --queue`) knows what ran on the machines that came back.
+        if lost.canSalvage {
+            do {
+                say("robotci: queue \(redis.address): " + (try redis.salvage(tests: Array(shared.discovered), result: local, metadata: local.metadata)))
+            } catch {
+                say("robotci: queue \(redis.address): cannot put this machine's results back (\(error))")
+            }
+        }
+        // What is known now: the queue's view of this run if it still has one, else this
+        // machine's own results against the whole plan (every machine has the same tests).
+        var whole: RunResult
+        if let snapshot = try? redis.snapshot(nonce: redis.nonce) {
+            whole = snapshot.result(runName: redis.address.name, commandLine: commandLine)
+        } else {
+            var assembly = RunAssembly(plan: RunPlan(tests: Array(shared.discovered)))
+            for t in local.tests { for a in t.attempts { assembly.add(t.id, quarantined: t.quarantined, attempt: a) } }
+            whole = assembly.result(metadata: local.metadata) { _ in
+                "the queue was lost before this machine saw a result for it (it may have run on another machine; the queue held that result)"
+            }
+        }
+        say("robotci: error: the run is incomplete: \(lost.message)")
+        describe(whole, of: redis)
+        say("robotci: queue verdict (the whole run): FAILED (lost queue, exit 2). This machine's results are in \(config.reportDir)/ "
+            + "(\(local.counts.total) tests); `robotci report --queue \(redis.address) --output DIR` collects what the queue has")
+        return 2
+    }
+
+    /// The whole run, as the queue has it: counts, the accounting line, what never ran.
+    private func describe(_ whole: RunResult, of redis: RedisQueue) {
+        let c = whole.counts
+        say("robotci: queue \(redis.address): \(c.total) tests on \((whole.metadata.machines ?? []).count) machines, "
+            + "\(c.passed) passed, \(c.failing) failing, \(c.flaky) flaky, \(c.skipped) skipped, \(c.notRun) not run (the whole run)")
+        say("robotci: queue: \(whole.accounting)")
+        if let lines = Self.notRunLines(whole) { say(lines) }
+        if let refused = whole.refused, !refused.isEmpty {
+            say("robotci: warning: the queue holds results for \(refused.count) test\(refused.count == 1 ? "" : "s") outside its plan, refused: "
+                + refused.prefix(20).map(\.rawValue).joined(separator: ", ") + (refused.count > 20 ? ", …" : ""))
+        }
+    }
+
+    /// `N never ran:` and the first 20 of them, each with its reason (nil when none).
+    static func notRunLines(_ result: RunResult) -> String? {
+        let notRun = result.tests.filter { $0.outcome == .notRun }
+        guard !notRun.isEmpty else { return nil }
+        var lines = ["robotci: \(notRun.count) of \(result.tests.count) planned tests never ran:"]
+        for t in notRun.prefix(20) { lines.append("  NOT RUN     \(t.id): \(t.reason ?? "no result")") }
+        if notRun.count > 20 { lines.append("  … and \(notRun.count - 20) more") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `--queue` found its run already over (CI's "re-run failed jobs" keeps the queue name):
+    /// say so plainly and exit with that run's verdict, never repeating it silently.
+    private func finishedQueue(_ redis: RedisQueue, nonce: String, at: Date, lost: Bool) -> Int32 {
+        let when = ISO8601DateFormatter().string(from: at)
+        let advice = "use a new queue name per CI attempt (e.g. include the CI attempt number: GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID) to run again"
+        let whole: RunResult
+        do {
+            whole = try redis.snapshot(nonce: nonce).result(runName: redis.address.name, commandLine: commandLine)
+        } catch {
+            say("robotci: error: the queue \(redis.address) already finished (run \(nonce), at \(when)) and its results cannot be read (\(error)); this machine ran nothing; \(advice)")
+            return 2
+        }
+        let c = whole.counts
+        let code: Int32 = lost ? 2 : verdict(c)
+        let verdictText = (code == 0 ? "PASSED" : "FAILED") + (lost ? " (the run was lost mid-run)" : "")
+        say("robotci: the queue \(redis.address.name) already \(lost ? "ended lost" : "finished") (run \(nonce), at \(when)); this machine ran nothing; "
+            + "its verdict: \(verdictText): \(c.passed) passed, \(c.failing) failing, \(c.flaky) flaky, \(c.notRun) not run; "
+            + "\(whole.accounting); \(advice)")
+        if let lines = Self.notRunLines(whole) { say(lines) }
+        return code
     }
 
     /// Who, where and what this run is: its id, the machine, the commit.

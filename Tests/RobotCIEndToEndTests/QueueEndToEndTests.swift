@@ -100,6 +100,8 @@ final class QueueEndToEndTests: XCTestCase {
             let log = (try? String(contentsOf: root.appendingPathComponent("m\(i + 1).log"), encoding: .utf8)) ?? ""
             XCTAssertEqual(p.terminationStatus, 1, "every machine exits with the whole run's verdict (tests fail)\n\(log)")
             XCTAssertTrue(log.contains("31 tests on 3 machines"), log)
+            XCTAssertTrue(log.contains("robotci: queue: 31 planned, 31 accounted for"), log)
+            XCTAssertTrue(log.contains("this machine's share:"), "a machine's own table is labelled as its share\n\(log)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("m\(i + 1)/results.jsonl").path), "own journal")
         }
         let (verdicts, counts, lanes) = try mergedReport("three", root)
@@ -112,6 +114,16 @@ final class QueueEndToEndTests: XCTestCase {
         let other = try E2E.run(base + ["--queue", queue("three"), "--filter", "SlowTests", "--report-dir", root.appendingPathComponent("m4").path])
         XCTAssertEqual(other.status, 2, other.stderr)
         XCTAssertTrue(other.stderr.contains("planned for another test list (31 tests"), other.stderr)
+
+        // CI re-runs a job with the same queue name: the run is over; said plainly, its verdict
+        // (1: tests failed) is the exit code, nothing runs, no report folder is written.
+        let again = try E2E.run(base + ["--queue", queue("three"), "--report-dir", root.appendingPathComponent("m5").path])
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertTrue(again.stderr.contains("the queue three already finished (run "), again.stderr)
+        XCTAssertTrue(again.stderr.contains("this machine ran nothing; its verdict: FAILED"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("31 planned, 31 accounted for"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("use a new queue name per CI attempt"), again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("m5/results.jsonl").path), "ran nothing")
     }
 
     func testKillNineOfOneMachineItsBatchesRunElsewhere() throws {
@@ -170,6 +182,7 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertEqual(machines[0].terminationStatus, 130)
         let log = (try? String(contentsOf: root.appendingPathComponent("m2.log"), encoding: .utf8)) ?? ""
         XCTAssertEqual(machines[1].terminationStatus, 0, log)
+        XCTAssertTrue(log.contains("robotci: queue: 27 planned, 27 accounted for"), log)
         let (verdicts, counts, _) = try mergedReport("int", root)
         XCTAssertEqual(counts.count, 27, "the interrupted machine's leased batches ran on m2")
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [])
@@ -196,6 +209,7 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 2, "a lost queue never passes\n\(log)")
         XCTAssertTrue(log.contains("lost the queue \(queue("lost"))"), log)
         XCTAssertTrue(log.contains("the run is incomplete"), log)
+        XCTAssertTrue(log.contains("planned tests never ran:"), "the tests without a result are named\n\(log)")
         let verdicts = try E2E.junitVerdicts(report.appendingPathComponent("junit.xml"))
         XCTAssertGreaterThanOrEqual(verdicts.count, before, "every result finished before redis went away is in the report")
         XCTAssertLessThan(verdicts.count, 27, "the run stopped leasing")
@@ -212,5 +226,115 @@ final class QueueEndToEndTests: XCTestCase {
         let missing = try E2E.run(["report", "--queue", queue("never"), "--output", E2E.temporaryDirectory("never").path])
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.stderr.contains("no run named 'never'"), missing.stderr)
+    }
+
+    // MARK: issue 25: Redis loses the run mid-way; no machine may pass
+
+    /// `redis-cli` against the test's server.
+    private func redisCLI(_ args: [String]) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        p.arguments = ["-p", String(server.port)] + args
+        p.standardOutput = FileHandle.nullDevice
+        try? p.run()
+        p.waitUntilExit()
+    }
+
+    /// Two machines on `name` (SlowTests: 27 tests); `fault` runs once machine 1 has 3
+    /// results. Returns each machine's exit status and log.
+    private func twoMachines(_ name: String, root: URL, fault: () throws -> Void) throws -> [(status: Int32, log: String)] {
+        var machines: [Process] = []
+        for m in 1...2 {
+            machines.append(try start(base + ["--queue", queue(name), "--filter", "SlowTests", "--report-dir", root.appendingPathComponent("m\(m)").path],
+                                      env: ["QUEUE_SLEEP": "0.3", "ROBOTCI_MACHINE": "m\(m)"], log: root.appendingPathComponent("m\(m).log")))
+        }
+        waitForAttempts(3, in: root.appendingPathComponent("m1/results.jsonl"))
+        try fault()
+        machines.forEach { wait($0) }
+        return machines.enumerated().map { i, p in
+            (p.terminationStatus, (try? String(contentsOf: root.appendingPathComponent("m\(i + 1).log"), encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// `robotci report --queue`'s results.json: outcome and reason per test id.
+    private func queueResults(_ name: String, root: URL) throws -> (stdout: String, tests: [String: (outcome: String, reason: String?)]) {
+        let out = root.appendingPathComponent("merged")
+        let r = try E2E.run(["report", "--queue", queue(name), "--output", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
+        var tests: [String: (String, String?)] = [:]
+        for t in json?["tests"] as? [[String: Any]] ?? [] {
+            tests[t["id"] as? String ?? "?"] = (t["outcome"] as? String ?? "?", t["reason"] as? String)
+        }
+        return (r.stdout, tests)
+    }
+
+    /// Every machine fails (2: lost), names what never ran, and the queue's report has all
+    /// 27 tests with the ones no machine ran as notRun.
+    private func assertLost(_ results: [(status: Int32, log: String)], name: String, root: URL, cause: String) throws {
+        for (status, log) in results {
+            XCTAssertEqual(status, 2, "a lost queue is exit 2 on every machine\n\(log)")
+            XCTAssertTrue(log.contains(cause) || log.contains("another machine found this run"), log)
+            XCTAssertTrue(log.contains("the run is incomplete"), log)
+            XCTAssertTrue(log.contains("planned tests never ran:") && log.contains("NOT RUN     QueueTests.SlowTests/test"), log)
+            XCTAssertTrue(log.contains("robotci: queue: 27 planned, 27 accounted for"), log)
+            XCTAssertFalse(log.contains("robotci: PASSED"), log)
+        }
+        XCTAssertTrue(results.contains { $0.log.contains(cause) }, "the first to see it names the cause")
+        let (stdout, tests) = try queueResults(name, root: root)
+        XCTAssertEqual(tests.count, 27, stdout)
+        let notRun = tests.filter { $0.value.outcome == "notRun" }
+        XCTAssertGreaterThan(notRun.count, 0, stdout)
+        XCTAssertLessThan(notRun.count, 27, "what the machines ran was put back\n\(stdout)")
+        XCTAssertTrue(notRun.values.allSatisfy { $0.reason?.contains("the queue was lost mid-run") == true }, "\(notRun)")
+        XCTAssertTrue(stdout.contains("27 planned, 27 accounted for (\(27 - notRun.count) with a result, \(notRun.count) not run)"), stdout)
+        print("QUEUE-LOST | \(name) | exits \(results.map(\.status)) | \(notRun.count) of 27 not run")
+    }
+
+    func testFlushAllMidRunFailsEveryMachineAndNamesWhatNeverRan() throws {
+        let root = E2E.temporaryDirectory("queueflush")
+        let results = try twoMachines("flush", root: root) { redisCLI(["FLUSHALL"]) }
+        try assertLost(results, name: "flush", root: root, cause: "its plan vanished mid-run")
+    }
+
+    func testRedisRestartedWithoutPersistenceMidRunFailsEveryMachine() throws {
+        let root = E2E.temporaryDirectory("queuerestart")
+        let results = try twoMachines("restart", root: root) {
+            let port = server.port
+            server.stop()
+            usleep(300_000)
+            server = try RedisServer(port: port)
+        }
+        try assertLost(results, name: "restart", root: root, cause: "its plan vanished mid-run")
+    }
+
+    func testADeletedQueueKeyMidRunFailsEveryMachineAndItsTestsAreNotRun() throws {
+        let root = E2E.temporaryDirectory("queuedel")
+        let results = try twoMachines("del", root: root) { redisCLI(["DEL", "robotci:del:queue"]) }
+        for (status, log) in results {
+            XCTAssertEqual(status, 1, "tests that never ran fail the whole run\n\(log)")
+            XCTAssertTrue(log.contains("planned tests never ran:") && log.contains("its batch was lost (an evicted or deleted key?)"), log)
+            XCTAssertTrue(log.contains("queue verdict (the whole run): FAILED"), log)
+        }
+        let (stdout, tests) = try queueResults("del", root: root)
+        XCTAssertEqual(tests.count, 27, stdout)
+        let notRun = tests.filter { $0.value.outcome == "notRun" }.count
+        XCTAssertGreaterThan(notRun, 0, stdout)
+        print("QUEUE-LOST | del queue key | exits \(results.map(\.status)) | \(notRun) of 27 not run")
+    }
+
+    func testABatchWithTestsThisMachineDidNotDiscoverIsRefused() throws {
+        let root = E2E.temporaryDirectory("queueforged")
+        let p = try start(base + ["--queue", queue("forged"), "--filter", "SlowTests", "--report-dir", root.appendingPathComponent("m1").path],
+                          env: ["QUEUE_SLEEP": "0.3", "ROBOTCI_MACHINE": "m1"], log: root.appendingPathComponent("m1.log"))
+        waitForAttempts(2, in: root.appendingPathComponent("m1/results.jsonl"))
+        redisCLI(["HSET", "robotci:forged:batches", "9999", #"{"tests":["Evil.Tests/testRm"],"attempt":1}"#])
+        redisCLI(["LPUSH", "robotci:forged:queue", "9999"])
+        wait(p)
+        let log = (try? String(contentsOf: root.appendingPathComponent("m1.log"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(p.terminationStatus, 2, log)
+        XCTAssertTrue(log.contains("handed this machine batch 9999 with 1 test it did not discover (Evil.Tests/testRm)"), log)
+        let journal = (try? String(contentsOf: root.appendingPathComponent("m1/results.jsonl"), encoding: .utf8)) ?? ""
+        XCTAssertFalse(journal.contains("Evil"), "the forged test never ran")
     }
 }

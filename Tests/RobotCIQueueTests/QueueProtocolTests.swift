@@ -28,8 +28,8 @@ final class QueueProtocolTests: XCTestCase {
 
     func testFirstMachinePlansOthersJoinAndADifferentTestListIsRefused() throws {
         let a = try machine("a"), b = try machine("b"), c = try machine("c")
-        XCTAssertTrue(try a.join(tests: tests, plan: plan))
-        XCTAssertFalse(try b.join(tests: tests.reversed(), plan: plan), "same tests in another order: joins")
+        guard case .planned(let nonce) = try a.join(tests: tests, plan: plan) else { return XCTFail("a plans") }
+        XCTAssertEqual(try b.join(tests: tests.reversed(), plan: plan), .joined(nonce: nonce), "same tests in another order: joins run \(nonce)")
         XCTAssertThrowsError(try c.join(tests: Array(tests.prefix(2)), plan: [])) { error in
             let m = "\(error)"
             XCTAssertTrue(m.contains("planned for another test list (3 tests") && m.contains("this machine has 2 tests"), m)
@@ -38,12 +38,15 @@ final class QueueProtocolTests: XCTestCase {
         guard case .batch(let first, let b1) = try a.lease(), case .batch(let second, let b2) = try b.lease() else { return XCTFail("two batches") }
         XCTAssertEqual([b1.tests, b2.tests], plan.map(\.tests))
         XCTAssertNotEqual(first, second)
-        XCTAssertEqual(try c.lease(), .wait, "queue empty but two batches leased")
+        let d = try machine("d")
+        try d.join(tests: tests, plan: plan)
+        XCTAssertEqual(try d.lease(), .wait, "queue empty but two batches leased")
     }
 
     func testAckedBatchesEndTheRunAndEveryKeyHasATTL() throws {
         let a = try machine("a"), b = try machine("b")
         try a.join(tests: tests, plan: plan)
+        try b.join(tests: tests, plan: plan)
         guard case .batch(let x, _) = try a.lease(), case .batch(let y, _) = try b.lease() else { return XCTFail() }
         XCTAssertTrue(try a.ack(x, record: record(0), leftovers: []))
         XCTAssertEqual(try a.lease(), .wait)
@@ -61,6 +64,7 @@ final class QueueProtocolTests: XCTestCase {
     func testAnExpiredLeaseRunsOnAnotherMachineAndTheLateFinishQueuesNothing() throws {
         let a = try machine("a", lease: 0.3), b = try machine("b", lease: 0.3)
         try a.join(tests: tests, plan: [plan[0]])
+        try b.join(tests: tests, plan: [])
         guard case .batch(let id, _) = try a.lease() else { return XCTFail() }
         XCTAssertEqual(try b.lease(), .wait, "leased by a")
         usleep(500_000)  // a stops heartbeating (killed)
@@ -77,6 +81,7 @@ final class QueueProtocolTests: XCTestCase {
     func testHeartbeatsKeepALease() throws {
         let a = try machine("a", lease: 0.4), b = try machine("b", lease: 0.4)
         try a.join(tests: tests, plan: [plan[0]])
+        try b.join(tests: tests, plan: [])
         guard case .batch(let id, _) = try a.lease() else { return XCTFail() }
         for _ in 0..<8 {
             usleep(100_000)
@@ -88,6 +93,7 @@ final class QueueProtocolTests: XCTestCase {
     func testAResultIsKeptOnceAndItsRetryQueuedOnceForAnotherMachine() throws {
         let a = try machine("a"), b = try machine("b")
         try a.join(tests: tests, plan: [])
+        try b.join(tests: tests, plan: [])
         XCTAssertEqual(try b.lease(), .done)  // b is alive (leased once) and idle
         let retry = QueuedBatch(tests: [tests[0]], attempt: 2, avoid: "a")
         XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: retry))
@@ -102,13 +108,14 @@ final class QueueProtocolTests: XCTestCase {
         let snapshot = try a.snapshot()
         XCTAssertEqual(snapshot.attempts.count, 2)
         let result = snapshot.result(runName: "run", commandLine: [])
-        XCTAssertEqual(result.tests.map(\.outcome), [.flaky])
+        XCTAssertEqual(result.tests.map(\.outcome), [.flaky, .notRun, .notRun], "the plan's two other tests never ran: not run")
         XCTAssertEqual(result.tests[0].attempts.map(\.machine), ["a", "b"])
     }
 
     func testARetryRunsOnItsOwnMachineWhenNoOtherLives() throws {
         let a = try machine("a"), b = try machine("b", lease: 0.2)
         try a.join(tests: tests, plan: [])
+        try b.join(tests: tests, plan: [])
         XCTAssertEqual(try b.lease(), .done)
         try b.leave(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "", commandLine: []))
         XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: QueuedBatch(tests: [tests[0]], attempt: 2, avoid: "a")))
@@ -130,5 +137,120 @@ final class QueueProtocolTests: XCTestCase {
         XCTAssertThrowsError(try RedisQueue(address: QueueAddress(host: "127.0.0.1", port: port, name: "x"), machine: "a")) { error in
             XCTAssertTrue("\(error)".contains("127.0.0.1:\(port)") && "\(error)".contains("--queue"), "\(error)")
         }
+    }
+
+    // MARK: issue 25: a lost, replaced or finished queue
+
+    private func redis() throws -> RedisConnection { try RedisConnection(host: "127.0.0.1", port: server.port) }
+
+    private func lostKind(_ body: () throws -> Void) -> QueueLost.Kind? {
+        do { try body() } catch let e as QueueLost { return e.kind } catch { XCTFail("not QueueLost: \(error)") }
+        return nil
+    }
+
+    func testFlushAllMidRunIsALostQueueForEveryScript() throws {
+        let a = try machine("a")
+        try a.join(tests: tests, plan: plan)
+        guard case .batch(let id, _) = try a.lease() else { return XCTFail() }
+        _ = try redis().command(["FLUSHALL"])
+        XCTAssertEqual(lostKind { _ = try a.lease() }, .vanished, "an empty Redis is not an empty queue")
+        XCTAssertEqual(lostKind { try a.heartbeat([id]) }, .vanished)
+        XCTAssertEqual(lostKind { try a.record(tests[0], quarantined: false, attempt: attempt(1, .passed), retry: nil) }, .vanished)
+        XCTAssertEqual(lostKind { try a.ack(id, record: record(0), leftovers: []) }, .vanished)
+        let keys = try redis().command(["KEYS", "*"]).array ?? []
+        XCTAssertEqual(keys, [], "a lost script writes nothing")
+        XCTAssertThrowsError(try a.snapshot(nonce: a.nonce)) { XCTAssertEqual(($0 as? QueueLost)?.kind, .vanished) }
+    }
+
+    func testAStalePlanOfAnotherRunCannotBeWrittenIntoAndItsResultsAreNotRead() throws {
+        let a = try machine("a"), b = try machine("b")
+        try a.join(tests: tests, plan: plan)
+        XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: nil))
+        // Redis rolled back / the name reused: run 2 is planned under the same name.
+        _ = try redis().command(["DEL", a.plan, a.queue, a.batches])
+        guard case .planned(let second) = try b.join(tests: tests, plan: plan) else { return XCTFail("b plans run 2") }
+        XCTAssertNotEqual(second, a.nonce)
+        XCTAssertEqual(lostKind { try a.record(tests[1], quarantined: false, attempt: attempt(1, .passed), retry: nil) }, .replaced(nonce: second))
+        XCTAssertEqual(lostKind { _ = try a.lease() }, .replaced(nonce: second), "a cannot lease run 2's batches")
+        // Run 2's view: run 1's result (same test, same attempt number) is not its own.
+        let snapshot = try b.snapshot(nonce: second)
+        XCTAssertEqual(snapshot.attempts.count, 0, "run 1's result is not read into run 2")
+        let result = snapshot.result(runName: "run", commandLine: [])
+        XCTAssertEqual(result.tests.map(\.outcome), [.notRun, .notRun, .notRun])
+        XCTAssertEqual(result.accounting.description, "3 planned, 3 accounted for (0 with a result, 3 not run)")
+        // And a's salvage never writes over another run's plan.
+        XCTAssertEqual(try a.salvage(tests: tests, result: RunResult(metadata: meta, tests: [], batches: []), metadata: meta),
+                       "nothing: the queue now holds another run")
+    }
+
+    private var meta: RunMetadata { RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "", commandLine: []) }
+
+    func testADeletedQueueKeyLeavesTestsNotRunWithAReasonAndTheRunFinished() throws {
+        let a = try machine("a")
+        try a.join(tests: tests, plan: plan)
+        guard case .batch(let id, let batch) = try a.lease() else { return XCTFail() }
+        for t in batch.tests { XCTAssertTrue(try a.record(t, quarantined: false, attempt: attempt(1, .passed), retry: nil)) }
+        _ = try redis().command(["DEL", a.queue])  // evicted: the second batch is gone
+        XCTAssertTrue(try a.ack(id, record: record(0), leftovers: []))
+        XCTAssertEqual(try a.lease(), .done)
+        let snapshot = try a.snapshot(nonce: a.nonce)
+        XCTAssertNotNil(snapshot.finishedAt, "the first done marks the plan finished")
+        let result = snapshot.result(runName: "run", commandLine: [])
+        XCTAssertEqual(result.tests.map(\.outcome), [.passed, .passed, .notRun])
+        XCTAssertEqual(result.tests[2].reason, "the queue has no result for it: its batch was lost (an evicted or deleted key?)")
+        XCTAssertEqual(result.counts.failing, 1, "a test that never ran fails the run")
+        XCTAssertEqual(result.accounting.description, "3 planned, 3 accounted for (2 with a result, 1 not run)")
+
+        // Joining it again (CI re-runs a job with the same queue name) says it is over.
+        let late = try machine("late")
+        guard case .finished(let nonce, let at, let lost) = try late.join(tests: tests, plan: plan) else { return XCTFail("finished") }
+        XCTAssertEqual(nonce, a.nonce)
+        XCTAssertFalse(lost)
+        XCTAssertLessThan(abs(at.timeIntervalSinceNow), 60)
+        XCTAssertEqual(try redis().command(["LLEN", a.queue]).integer, 0, "a finished queue gets no new batches")
+    }
+
+    func testAnEvictedBatchesKeyMarksTheRunLostForEveryMachine() throws {
+        let a = try machine("a"), b = try machine("b")
+        try a.join(tests: tests, plan: plan)
+        try b.join(tests: tests, plan: plan)
+        _ = try redis().command(["DEL", a.batches])
+        guard case .batchMissing? = lostKind({ _ = try a.lease() }) else { return XCTFail("a batch without its tests") }
+        XCTAssertEqual(lostKind { _ = try b.lease() }, .marked, "b learns the run is lost")
+    }
+
+    func testLostMachinesPutTheirResultsBackAndTheRestIsNotRun() throws {
+        let a = try machine("a"), b = try machine("b")
+        try a.join(tests: tests, plan: plan)
+        try b.join(tests: tests, plan: plan)
+        _ = try redis().command(["FLUSHALL"])  // or a restart without persistence
+        func ran(_ t: TestID, _ outcome: AttemptOutcome) -> RunResult {
+            RunResult(metadata: meta, tests: [TestRecord(id: t, attempts: [attempt(1, outcome)])], batches: [record(0)])
+        }
+        XCTAssertEqual(try a.salvage(tests: tests, result: ran(tests[0], .passed), metadata: meta),
+                       "restored the run's plan (marked lost) with this machine's 1 results")
+        XCTAssertEqual(lostKind { _ = try b.lease() }, .marked, "the restored plan is not a live queue")
+        XCTAssertEqual(try b.salvage(tests: tests, result: ran(tests[1], .failed), metadata: meta),
+                       "added this machine's 1 results to the run (marked lost)")
+        let snapshot = try a.snapshot()
+        XCTAssertTrue(snapshot.lost)
+        let result = snapshot.result(runName: "run", commandLine: [])
+        XCTAssertEqual(result.tests.map(\.outcome), [.passed, .failed, .notRun])
+        XCTAssertEqual(result.tests[2].reason, "the queue was lost mid-run (Redis lost its keys) and no machine put back a result for it")
+        XCTAssertEqual(result.metadata.machines, ["a", "b"])
+        guard case .finished(_, _, true) = try machine("c").join(tests: tests, plan: plan) else { return XCTFail("a lost run is over") }
+    }
+
+    func testAResultForATestOutsideThePlanIsRefusedNotReported() throws {
+        let a = try machine("a")
+        try a.join(tests: tests, plan: [])
+        let evil = TestID("Evil.Tests/testRm")
+        XCTAssertTrue(try a.record(evil, quarantined: false, attempt: attempt(1, .passed), retry: nil))
+        XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .passed), retry: nil))
+        let result = try a.snapshot(nonce: a.nonce).result(runName: "run", commandLine: [])
+        XCTAssertEqual(result.tests.map(\.id), tests, "every planned test once, nothing else")
+        XCTAssertEqual(result.refused, [evil])
+        XCTAssertEqual(result.accounting.description,
+                       "3 planned, 3 accounted for (1 with a result, 2 not run); 1 result for unplanned tests refused")
     }
 }

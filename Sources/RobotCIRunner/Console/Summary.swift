@@ -8,6 +8,9 @@ struct Summary {
     let planTime: Double
     let writeTime: Double
     let failOnFlaky: Bool
+    /// Queue mode: this machine ran a share of a run whose accounting and verdict are the
+    /// whole run's (printed after this table), so this table's verdict is labelled as a share.
+    var queueShare = false
 
     /// Not-run tests named one per line, at most this many (a lost queue may leave thousands).
     static let notRunListed = 20
@@ -49,13 +52,18 @@ struct Summary {
                             m.wallTime, serial, speedup, m.shards, result.shardEfficiency * 100))
         lines.append(String(format: "  planning %.3fs, report writing %.3fs", planTime, writeTime))
         lines.append("  report: \(reportDir)/index.html, \(reportDir)/junit.xml, \(reportDir)/results.json")
-        lines.append("robotci: \(result.accounting)")
-        let verdict: String
+        if queueShare {
+            lines.append("robotci: \(c.total) tests ran on this machine (its share of the queue run; the whole run's accounting follows)")
+        } else {
+            lines.append("robotci: \(result.accounting)")
+        }
+        var verdict: String
         if m.interrupted { verdict = "INTERRUPTED (partial report written)" }
         else if c.notRun > 0 { verdict = "FAILED (\(c.notRun) planned test\(c.notRun == 1 ? "" : "s") did not run)" }
         else if c.failing > 0 { verdict = "FAILED" }
         else if failOnFlaky && c.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
         else { verdict = "PASSED" }
+        if queueShare { verdict = "this machine's share: " + verdict }
         lines.append("robotci: \(verdict)")
         // The plain closing line CI log readers understand (flaky tests passed in the end).
         lines.append("robotci: \(c.passed + c.flaky) passed, \(c.failing) failed, \(c.skipped + c.quarantined) skipped")

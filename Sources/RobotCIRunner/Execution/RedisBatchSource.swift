@@ -17,16 +17,19 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     private var launchFailures = LaunchFailures()
     private var stopped = false
     private var finished = false
-    private(set) var lost: QueueError?
+    private(set) var lost: QueueLost?
     /// Batches this machine leased (a run that leased none and lost Redis exits 2).
     private(set) var leasedCount = 0
 
     /// Whether a test is quarantined (stored with its results, for the merged report).
     let quarantine: @Sendable (TestID) -> Bool
+    /// The tests this machine discovered: it runs no other id, whatever a batch says.
+    let discovered: Set<TestID>
 
-    init(queue: RedisQueue, maxRetries: Int, quarantine: @escaping @Sendable (TestID) -> Bool) {
+    init(queue: RedisQueue, maxRetries: Int, discovered: [TestID], quarantine: @escaping @Sendable (TestID) -> Bool) {
         self.queue = queue
         self.maxRetries = maxRetries
+        self.discovered = Set(discovered)
         self.quarantine = quarantine
     }
 
@@ -55,8 +58,10 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
         return true
     }
 
-    private func markLost(_ error: Error) {
-        let message = (error as? QueueError) ?? QueueError("\(error)")
+    /// The queue cannot be trusted any more (its run vanished or changed, Redis is gone, a
+    /// batch was forged): no more leases; the first cause is kept and printed once.
+    func markLost(_ error: Error) {
+        let message = (error as? QueueLost) ?? QueueLost(.unreachable, "lost the queue \(queue.address): \(error)")
         let first: Bool = condition.withLock {
             guard lost == nil else { return false }
             lost = message
@@ -86,6 +91,17 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
             case .wait:
                 condition.withLock { _ = condition.wait(until: Date().addingTimeInterval(0.2)) }
             case .batch(let id, let batch):
+                let foreign = batch.tests.filter { !discovered.contains($0) }
+                guard foreign.isEmpty else {
+                    // Running an id this machine never listed would run code nobody asked
+                    // for, and its result could not be trusted: the queue was tampered with.
+                    let names = foreign.prefix(5).map(\.rawValue).joined(separator: ", ")
+                    markLost(QueueLost(.tampered, "the queue \(queue.address) handed this machine batch \(id) with "
+                        + "\(foreign.count) test\(foreign.count == 1 ? "" : "s") it did not discover (\(names)\(foreign.count > 5 ? ", …" : "")): "
+                        + "the queue was tampered with or another run wrote into it; nothing of that batch ran here. "
+                        + "Use a new queue name, on a Redis only this run's machines write to"))
+                    return nil
+                }
                 return condition.withLock {
                     let local = nextLocalID
                     nextLocalID += 1

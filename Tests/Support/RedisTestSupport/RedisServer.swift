@@ -11,20 +11,22 @@ public final class RedisServer {
     public let directory: URL
     private let process: Process
 
-    public init() throws {
-        port = RedisServer.freePort()
+    /// `port`: a restart on the port of a stopped server (a Redis restarted without
+    /// persistence); nil picks a free one.
+    public init(port: Int? = nil) throws {
+        self.port = port ?? RedisServer.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+        process.arguments = ["--port", String(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", directory.path, "--daemonize", "no"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // Ready when it accepts a connection.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if RedisServer.canConnect(port) { return }
+            if RedisServer.canConnect(self.port) { return }
             usleep(20_000)
         }
         stop()
