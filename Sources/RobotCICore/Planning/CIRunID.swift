@@ -6,6 +6,11 @@ public enum CIRunID {
         public var id: String
         /// The variables it came from, e.g. `GITHUB_RUN_ID+GITHUB_RUN_ATTEMPT (GitHub Actions)`.
         public var source: String
+
+        public init(id: String, source: String) {
+            self.id = id
+            self.source = source
+        }
     }
 
     /// The variables robotci reads, in order (for messages).

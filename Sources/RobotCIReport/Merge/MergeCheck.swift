@@ -1,3 +1,4 @@
+import Foundation
 import RobotCICore
 
 /// What `robotci merge` must account for, worked out from the inputs' plans before anything
@@ -22,6 +23,14 @@ public struct MergeCheck: Sendable, Equatable {
     static func name(_ tests: [TestID]) -> String {
         let shown = tests.prefix(namedTests).map(\.rawValue).joined(separator: ", ")
         return tests.count > namedTests ? "\(shown) and \(tests.count - namedTests) more" : shown
+    }
+
+    /// When a run started, for telling an earlier run's input from this run's.
+    static func started(_ m: RunMetadata) -> String {
+        guard m.startedAt > 0 else { return "start time unknown" }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return "started " + f.string(from: Date(timeIntervalSince1970: m.startedAt))
     }
 
     /// How an input is named in messages: its label and its path.
@@ -71,7 +80,8 @@ public struct MergeCheck: Sendable, Equatable {
         if Set(parts.map(\.0.result.metadata.runID)).count > 1 {
             let ids = listing { input, _ in
                 let m = input.result.metadata
-                return "run id '\(m.runID)' (" + (m.runIDSource.map { "from \($0)" } ?? "made up by robotci: no CI run id was set") + ")"
+                return "run id '\(m.runID)' (" + (m.runIDSource.map { "from \($0)" } ?? "made up by robotci: no CI run id was set")
+                    + "), \(started(m))"
             }
             var hint = ""
             let github = parts.compactMap { $0.0.result.metadata.runIDSource }.contains { $0.hasPrefix("GITHUB_RUN_ID") }

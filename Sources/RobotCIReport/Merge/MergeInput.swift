@@ -59,8 +59,9 @@ public struct MergeInput {
             switch journalRun(journal) {
             case .some(let m) where m.runID != result.metadata.runID || m.startedAt != result.metadata.startedAt:
                 var input = try loadJournal(journal, folder: folder)
-                input.warnings.insert("\(url.path) is from an earlier run (run id '\(result.metadata.runID)'); a later run "
-                    + "(run id '\(m.runID)') started in \(folder.path) and did not finish: merging its journal results.jsonl instead", at: 0)
+                input.warnings.insert("\(url.path) is from an earlier run (run id '\(result.metadata.runID)', \(MergeCheck.started(result.metadata))); "
+                    + "a later run (run id '\(m.runID)', \(MergeCheck.started(m))) began in \(folder.path) and did not finish: "
+                    + "merging its journal results.jsonl instead", at: 0)
                 return input
             case .none:
                 throw MergeError("\(url.path) is from an earlier run: a later run started in \(folder.path) and was cut off before "
