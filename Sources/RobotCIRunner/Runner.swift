@@ -31,8 +31,8 @@ public final class Runner {
     private let stopSwitch = StopSwitch()
     /// With `--partition`: the whole suite, how it was split, and this machine's place.
     private var partitionPlan: PartitionPlan?
-    /// The last runs' durations (`timings.json` in the report folder), read once: the
-    /// partition split and the plan both use them.
+    /// The last runs' durations (`timings.json` in the report folder), read once: they order
+    /// this machine's tests (longest first), never the partition split (see `partitionSplit`).
     private lazy var previousTimings: Timings =
         ReportReader.timings(in: URL(fileURLWithPath: config.reportDir).standardizedFileURL) ?? Timings()
 
@@ -79,14 +79,51 @@ public final class Runner {
         // With a queue every machine pulls from the whole suite: no static share.
         let partition = config.queue == nil ? try resolvedPartition() : nil
         if let partition {
-            let timings = previousTimings
-            partitionPlan = PartitionPlan(
-                index: partition.index, count: partition.count, suite: tests,
-                split: "durations from \(config.reportDir)/timings.json",
-                splitDigest: Partitioner.planDigest(of: tests, timings: timings, count: partition.count))
-            tests = Partitioner.shares(of: tests, timings: timings, count: partition.count)[partition.index - 1]
+            // The split uses only what every machine shares: the selected tests, N, and an
+            // explicit --partition-timings file. This machine's own timings.json only orders
+            // its share (Planner), never decides it.
+            let (share, plan) = Partitioner.plan(suite: tests, index: partition.index, count: partition.count,
+                                                 split: try partitionSplit())
+            partitionPlan = plan
+            tests = share
+            say("robotci: partition \(partition): \(share.count) of \(plan.suite.count) tests, \(plan.split)")
         }
         return (TestBundleInfo(driver: driver), tests, all.count, partition)
+    }
+
+    /// How partitions cut the suite: `--partition-timings FILE` (the same file on every
+    /// machine), else an even split. A missing or unreadable file is an error, not a silent
+    /// fall-back: one machine splitting evenly while the others split by time would leave
+    /// tests on no machine.
+    private func partitionSplit() throws -> Partitioner.Split {
+        guard let path = config.partitionTimings else { return .even }
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ConfigError("--partition-timings \(path): cannot read it (\((error as NSError).localizedDescription)); "
+                + "every partition must read the same timings.json: hand it to every job, or drop the flag for an even split")
+        }
+        do {
+            return .timings(try JSONDecoder().decode(Timings.self, from: data), source: path)
+        } catch {
+            throw ConfigError("--partition-timings \(path): not a robotci timings.json (\(error)); "
+                + "pass the timings.json a robotci report or `robotci merge` wrote, or drop the flag for an even split")
+        }
+    }
+
+    /// This run's id, and where it came from. A partition takes the CI's run id (shared by
+    /// every job of the pipeline), so `robotci merge` can tell this run's results from an
+    /// earlier run's left in a reused folder; without one it warns, since merge will refuse
+    /// partitions whose made-up ids differ.
+    private func runID(partitioned: Bool) -> (id: String, source: String?) {
+        if let explicit = environment[WorkerVariable.runID.name], !explicit.isEmpty { return (explicit, WorkerVariable.runID.name) }
+        guard partitioned else { return (Self.makeRunID(), nil) }
+        if let detected = CIRunID.detect(environment) { return (detected.id, detected.source) }
+        let id = Self.makeRunID()
+        say("robotci: warning: this partition has no run id from the CI (none of \(CIRunID.variables) is set), so it uses "
+            + "'\(id)'; `robotci merge` refuses partitions whose run ids differ (that is how it tells this run's results from "
+            + "an earlier run's): set ROBOTCI_RUN_ID to the same value on every machine of the run")
+        return (id, nil)
     }
 
     /// `--partition`, else the CI system's parallel-job variables (announced).
@@ -344,11 +381,13 @@ public final class Runner {
 
     /// Who, where and what this run is: its id, the machine, the commit.
     private func makeMetadata(clock: RunClock, shards: Int, partition: Partition?) -> RunMetadata {
-        RunMetadata(
-            runID: environment[WorkerVariable.runID.name] ?? Self.makeRunID(), startedAt: clock.startedAt, wallTime: 0,
+        let (id, source) = runID(partitioned: partition != nil)
+        return RunMetadata(
+            runID: id, startedAt: clock.startedAt, wallTime: 0,
             shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
             gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
-            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan?.splitDigest)
+            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan?.splitDigest,
+            runIDSource: source)
     }
 
     private func compile(_ patterns: [String], flag: String) throws -> [NSRegularExpression] {

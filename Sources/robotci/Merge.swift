@@ -10,10 +10,16 @@ struct Merge: ParsableCommand {
             Each input is a robotci report folder (results.json), a results.json, a results.jsonl \
             journal (a run cut short), or a JUnit XML file. Attachment paths that lead outside \
             their report folder are refused. \
-            Writes junit.xml, results.json, timings.json (for the next run's --partition split), \
-            history.json (the inputs' histories merged; partitions with one run id fold into one run), \
-            index.html and attachments/ into --output. A corrupt or foreign input is rejected with \
-            its path and reason, exit 2, and nothing is written. Exit 1 when a merged test failed.
+            Writes junit.xml, results.json, timings.json, history.json (the inputs' histories merged; \
+            partitions with one run id fold into one run), index.html and attachments/ into --output. \
+            Partitions are checked against the plan they recorded: every test of the suite must have \
+            run on exactly one of them. \
+            Exit 2, nothing written: a corrupt or foreign input, or inputs that cannot be one run \
+            (different run ids, e.g. a folder left from an earlier run; different suites, splits or N; \
+            a partition given twice; a test in two partitions' shares). \
+            Exit 1, report written: a test failed or was not run (a partition missing, a test in no \
+            partition's share, an interrupted input). Exit 0 otherwise. Ends with the accounting line, \
+            e.g. "40 planned, 40 accounted for".
             """
     )
 
@@ -29,12 +35,22 @@ struct Merge: ParsableCommand {
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         ExitStatus.run {
-            let result = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output)) { warning in
-                FileHandle.standardError.write(Data("robotci: warning: \(warning)\n".utf8))
-            }
+            func say(_ line: String) { FileHandle.standardError.write(Data("robotci: \(line)\n".utf8)) }
+            let merged = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output)) { say("warning: \($0)") }
+            let result = merged.result
+            for note in merged.notes { say("merge: \(note)") }
             let c = result.counts
-            FileHandle.standardError.write(Data("robotci: merged \(inputs.count) inputs: \(c.total) tests, \(c.passed) passed, \(c.failing) failing, \(c.flaky) flaky, \(c.skipped) skipped → \(output)/\n".utf8))
+            say("merged \(inputs.count) inputs: \(c.total) tests, \(c.passed) passed, \(c.failing) failing, \(c.flaky) flaky, \(c.skipped) skipped → \(output)/")
             if GitHubReporter.isWanted(reporter: reporter, environment: env) { GitHubReporter.report(result, environment: env) }
+            let notRun = result.tests.filter { $0.outcome == .notRun }
+            if !notRun.isEmpty {
+                // Name them: "the run is incomplete" is only actionable with the tests and why.
+                var text = "error: \(notRun.count) planned test\(notRun.count == 1 ? "" : "s") did not run:"
+                for t in notRun.prefix(20) { text += "\n  \(t.id.rawValue): \(t.reason ?? "no result")" }
+                if notRun.count > 20 { text += "\n  … and \(notRun.count - 20) more (all in \(output)/results.json)" }
+                say(text)
+            }
+            say(result.accounting.description)
             return c.failing > 0 ? 1 : 0
         }
     }

@@ -44,6 +44,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("partition-count"), help: ArgumentHelp(ConfigKey.help("partition-count"), valueName: "n"))
     var partitionCount: String?
 
+    @Option(name: .customLong("partition-timings"), help: ArgumentHelp(ConfigKey.help("partition-timings"), valueName: "file"))
+    var partitionTimings: String?
+
     @Option(help: ArgumentHelp(ConfigKey.help("reporter"), valueName: "reporter"))
     var reporter: String?
 

@@ -159,3 +159,71 @@ final class PartitionParsingTests: XCTestCase {
         XCTAssertEqual(ConfigError("x: y").description, "x: y")
     }
 }
+
+/// The default split: the sorted suite dealt round-robin, the same on every machine whatever
+/// its own report folder holds.
+final class EvenSplitTests: XCTestCase {
+    private func suite(_ count: Int) -> [TestID] { (0..<count).map { TestID("Mod\($0 % 3).Class\($0 % 7)/test\($0)") } }
+
+    func testEveryTestExactlyOnceAndCountsWithinOne() {
+        for size in [0, 1, 5, 40, 41, 333] {
+            let tests = suite(size)
+            for n in 1...8 {
+                let shares = Partitioner.evenShares(of: tests, count: n)
+                XCTAssertEqual(shares.count, n)
+                XCTAssertEqual(shares.flatMap { $0 }.sorted(), tests.sorted(), "size \(size) N=\(n)")
+                let counts = shares.map(\.count)
+                XCTAssertLessThanOrEqual((counts.max() ?? 0) - (counts.min() ?? 0), 1, "size \(size) N=\(n): \(counts)")
+                for share in shares { XCTAssertEqual(share, share.sorted()) }
+            }
+        }
+    }
+
+    func testDeterministicAndIndependentOfInputOrderAndDuplicates() {
+        let tests = suite(120)
+        var rng = SplitMix64(seed: 5)
+        for n in 1...6 {
+            let reference = Partitioner.evenShares(of: tests, count: n)
+            XCTAssertEqual(Partitioner.evenShares(of: tests.shuffled(using: &rng), count: n), reference)
+            XCTAssertEqual(Partitioner.evenShares(of: tests + tests.prefix(3), count: n), reference)
+        }
+    }
+
+    func testPlanRecordsTheSplitAndADigestEveryMachineAgreesOn() {
+        let tests = suite(40)
+        let plans = (1...4).map { Partitioner.plan(suite: tests.shuffled(), index: $0, count: 4, split: .even) }
+        XCTAssertEqual(Set(plans.map(\.plan.splitDigest)).count, 1)
+        XCTAssertEqual(Set(plans.map(\.plan.suiteDigest)), [RunPlan.digest(of: tests)])
+        XCTAssertEqual(plans.map(\.share.count), [10, 10, 10, 10])
+        XCTAssertEqual(plans[1].plan.split, "an even split of the 40 selected tests (sorted by id, dealt round-robin)")
+        XCTAssertEqual(Partitioner.recomputedShares(of: plans[2].plan), Partitioner.evenShares(of: tests, count: 4))
+        XCTAssertNotEqual(Partitioner.plan(suite: tests, index: 1, count: 5, split: .even).plan.splitDigest, plans[0].plan.splitDigest,
+                          "N is part of the split")
+        XCTAssertNotEqual(Partitioner.plan(suite: Array(tests.dropLast()), index: 1, count: 4, split: .even).plan.splitDigest,
+                          plans[0].plan.splitDigest, "the suite is part of the split")
+    }
+
+    func testATimingsSplitIsRecordedWithItsDurationsAndCannotBeRecomputed() {
+        let tests = suite(30)
+        let a = Timings(tests: [tests[0].rawValue: 30, tests[1].rawValue: 2])
+        let b = Timings(tests: [tests[0].rawValue: 1, tests[1].rawValue: 2])
+        let pa = Partitioner.plan(suite: tests, index: 1, count: 3, split: .timings(a, source: "shared/timings.json"))
+        let pb = Partitioner.plan(suite: tests, index: 1, count: 3, split: .timings(b, source: "shared/timings.json"))
+        XCTAssertEqual(pa.share, Partitioner.shares(of: tests, timings: a, count: 3)[0])
+        XCTAssertEqual(pa.plan.split, "durations from shared/timings.json (2 of 30 tests known)")
+        XCTAssertNotEqual(pa.plan.splitDigest, pb.plan.splitDigest, "machines reading different files disagree, and merge sees it")
+        XCTAssertNotEqual(pa.plan.splitDigest, Partitioner.plan(suite: tests, index: 1, count: 3, split: .even).plan.splitDigest)
+        XCTAssertNil(Partitioner.recomputedShares(of: pa.plan))
+    }
+
+    func testRunIDComesFromTheCIOrROBOTCI_RUN_ID() {
+        XCTAssertNil(CIRunID.detect([:]))
+        XCTAssertEqual(CIRunID.detect(["GITHUB_RUN_ID": "99", "GITHUB_RUN_ATTEMPT": "2"])?.id, "99-2")
+        XCTAssertEqual(CIRunID.detect(["GITHUB_RUN_ID": "99"])?.id, "99-1")
+        XCTAssertEqual(CIRunID.detect(["CI_PIPELINE_ID": "512"]), CIRunID.Detected(id: "512", source: "CI_PIPELINE_ID (GitLab)"))
+        XCTAssertEqual(CIRunID.detect(["BUILDKITE_BUILD_ID": "b"])?.id, "b")
+        XCTAssertEqual(CIRunID.detect(["CIRCLE_WORKFLOW_ID": "w"])?.id, "w")
+        XCTAssertEqual(CIRunID.detect(["ROBOTCI_RUN_ID": "mine", "CI_PIPELINE_ID": "512"])?.id, "mine", "explicit wins")
+        XCTAssertNil(CIRunID.detect(["ROBOTCI_RUN_ID": " "]))
+    }
+}

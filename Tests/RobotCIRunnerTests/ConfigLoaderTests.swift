@@ -75,6 +75,7 @@ final class ConfigLoaderTests: XCTestCase {
         queue: redis://127.0.0.1:6379/run-1
         queue-lease-timeout: 4.5
         history: cache/history.json
+        partition-timings: cache/timings.json
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -106,6 +107,7 @@ final class ConfigLoaderTests: XCTestCase {
         expected.quarantine = ["Mod.C/testFlaky"]
         expected.partition = try Partition(index: 2, count: 4)
         expected.partitionCount = 4
+        expected.partitionTimings = "cache/timings.json"
         expected.reporter = "github"
         expected.basePort = 20000
         expected.buildConfiguration = "release"

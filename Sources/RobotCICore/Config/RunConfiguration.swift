@@ -26,6 +26,9 @@ public struct RunConfiguration: Sendable, Equatable {
     public var partition: Partition?
     /// N for a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` gives K).
     public var partitionCount: Int?
+    /// A `timings.json` every partition reads (e.g. the last merged report's): the split
+    /// balances expected time. Nil: an even split by count. Never a machine's own folder.
+    public var partitionTimings: String?
     /// `github`, `plain` or nil (auto).
     public var reporter: String?
     /// First port of the shard port range; nil: ports assigned by the OS.

@@ -73,6 +73,9 @@ public struct OutcomeCounts: Codable, Sendable, Equatable {
 /// Where a run happened and how it was asked for (shown in the report's summary).
 public struct RunMetadata: Codable, Sendable, Equatable {
     public var runID: String
+    /// Where `runID` came from (`ROBOTCI_RUN_ID`, `CI_PIPELINE_ID (GitLab)`, …); nil when robotci
+    /// made it up. `robotci merge` names it when partitions' run ids differ.
+    public var runIDSource: String?
     /// Seconds since 1970 when the run started.
     public var startedAt: Double
     public var wallTime: Double
@@ -98,8 +101,9 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,
         robotciVersion: String, commandLine: [String], gitCommit: String? = nil,
         gitBranch: String? = nil, hostname: String? = nil, partition: String? = nil,
-        machines: [String]? = nil, interrupted: Bool = false, partitionPlan: String? = nil
+        machines: [String]? = nil, interrupted: Bool = false, partitionPlan: String? = nil, runIDSource: String? = nil
     ) {
+        self.runIDSource = runIDSource
         self.partitionPlan = partitionPlan
         self.runID = runID
         self.startedAt = startedAt

@@ -10,10 +10,11 @@ public struct MergeInput {
     /// The folder whose `attachments/` artifact paths are relative to (nil for JUnit files).
     public var reportDirectory: URL?
     public var timings: Timings?
-    /// The folder's `history.json` (nil: none, or unreadable; see `warning`).
+    /// The folder's `history.json` (nil: none, or unreadable; see `warnings`).
     public var history: RunHistory? = nil
-    /// Why the folder's history could not be used (the merge goes on without it).
-    public var warning: String? = nil
+    /// Things worth a warning that do not stop the merge (an unusable history, a journal's
+    /// skipped lines, a results.json older than the folder's journal).
+    public var warnings: [String] = []
 
     /// Loads and validates an input; every problem names the path and the reason.
     public static func load(_ path: String) throws -> MergeInput {
@@ -40,15 +41,51 @@ public struct MergeInput {
 
     /// A run's journal, for a machine whose robotci was killed before it wrote results.json.
     private static func loadJournal(_ url: URL, folder: URL) throws -> MergeInput {
-        let result: RunResult
-        do { result = try ReportReader.load(url).result } catch { throw MergeError("\(error)") }
-        return try validated(result, from: url, folder: folder)
+        let loaded: ReportReader.Loaded
+        do { loaded = try ReportReader.load(url) } catch { throw MergeError("\(error)") }
+        var input = try validated(loaded.result, from: url, folder: folder)
+        input.warnings = loaded.warnings + input.warnings
+        return input
     }
 
     private static func loadResults(_ url: URL, folder: URL) throws -> MergeInput {
         let result: RunResult
         do { result = try ReportReader.results(at: url) } catch { throw MergeError("\(error)") }
+        // A run clears the folder's journal when it starts and writes results.json when it
+        // ends: a journal of another run beside results.json means a later run started here
+        // and never finished, so results.json is the earlier run's. Use the journal.
+        let journal = folder.appendingPathComponent("results.jsonl")
+        if FileManager.default.fileExists(atPath: journal.path) {
+            switch journalRun(journal) {
+            case .some(let m) where m.runID != result.metadata.runID || m.startedAt != result.metadata.startedAt:
+                var input = try loadJournal(journal, folder: folder)
+                input.warnings.insert("\(url.path) is from an earlier run (run id '\(result.metadata.runID)', \(MergeCheck.started(result.metadata))); "
+                    + "a later run (run id '\(m.runID)', \(MergeCheck.started(m))) began in \(folder.path) and did not finish: "
+                    + "merging its journal results.jsonl instead", at: 0)
+                return input
+            case .none:
+                throw MergeError("\(url.path) is from an earlier run: a later run started in \(folder.path) and was cut off before "
+                    + "its journal results.jsonl had a first entry, so this machine has no results of that run. Run its partition "
+                    + "again, or leave the folder out (merge then reports its tests as not run)")
+            default: break
+            }
+        }
         return try validated(result, from: url, folder: folder)
+    }
+
+    /// The metadata of the run that wrote a journal (its first entry), nil when it has none.
+    private static func journalRun(_ url: URL) -> RunMetadata? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        // The first entry is the run's metadata: small. Read only up to its newline.
+        var data = Data()
+        while data.count < 4 << 20, let chunk = try? handle.read(upToCount: 64 << 10), !chunk.isEmpty {
+            data.append(chunk)
+            if chunk.contains(UInt8(ascii: "\n")) { break }
+        }
+        guard let line = data.split(separator: UInt8(ascii: "\n")).first,
+              case .run(let m)? = try? JSONDecoder().decode(JournalEntry.self, from: Data(line)) else { return nil }
+        return m
     }
 
     private static func validated(_ result: RunResult, from url: URL, folder: URL) throws -> MergeInput {
@@ -71,7 +108,7 @@ public struct MergeInput {
             // An input is only read: a bad history is left where it is, not moved aside.
             let (history, warning) = RunHistory.load(from: historyURL, moveAside: false)
             input.history = warning == nil ? history : nil
-            input.warning = warning.map { "\($0); merging without it" }
+            if let warning { input.warnings.append("\(warning); merging without it") }
         }
         return input
     }

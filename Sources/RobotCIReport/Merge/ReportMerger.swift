@@ -7,7 +7,7 @@ public enum ReportMerger {
     /// `attachments/<machine>/…`; `copies` lists the files to copy there. Histories: each
     /// input's `history.json` (or, without one, its run as a single history entry);
     /// partitions of one run id fold into one run.
-    public static func mergeWithHistory(_ inputs: [MergeInput])
+    public static func mergeWithHistory(_ inputs: [MergeInput], check: MergeCheck)
         -> (result: RunResult, timings: Timings, history: RunHistory, copies: [(from: URL, to: String)]) {
         var history = RunHistory()
         for input in inputs {
@@ -16,11 +16,15 @@ public enum ReportMerger {
             let withRun = own.runs.contains { $0.id == input.result.metadata.runID } ? own : own.recording(input.result)
             history = history.merged(with: withRun)
         }
-        let (result, timings, copies) = mergeRuns(inputs)
+        let (result, timings, copies) = mergeRuns(inputs, check: check)
         return (result, timings, history, copies)
     }
 
-    static func mergeRuns(_ inputs: [MergeInput]) -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)]) {
+    /// One run from the inputs, assembled by `RunAssembly` with the checked plan: every
+    /// planned test once (its attempts from every input that ran it), a planned test no input
+    /// ran `notRun` with the reason merge knows (a missing partition, no partition's share) or
+    /// else the one its input gave (e.g. interrupted).
+    static func mergeRuns(_ inputs: [MergeInput], check: MergeCheck) -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)]) {
         var labels: [String] = []
         for input in inputs {
             var label = input.machine
@@ -29,10 +33,8 @@ public enum ReportMerger {
             labels.append(label)
         }
         let origin = inputs.map(\.result.metadata.startedAt).filter { $0 > 0 }.min() ?? 0
-        var order: [TestID] = []
-        var attempts: [TestID: [Attempt]] = [:]
-        var quarantined: Set<TestID> = []
-        var batches: [BatchRecord] = []
+        var assembly = RunAssembly(plan: check.plan)
+        var inputReasons: [TestID: String] = [:]
         var copies: [(URL, String)] = []
         var timings = Timings()
         var batchOffset = 0
@@ -59,67 +61,63 @@ public enum ReportMerger {
                 b.machine = label
                 b.start += shift
                 b.end += shift
-                batches.append(b)
+                assembly.add(b)
             }
             for test in input.result.tests {
-                if attempts[test.id] == nil { order.append(test.id) }
-                if test.quarantined { quarantined.insert(test.id) }
+                if let reason = test.reason, test.attempts.isEmpty, inputReasons[test.id] == nil {
+                    inputReasons[test.id] = "\(label): \(reason)"
+                }
                 for a in test.attempts {
                     var a = a
                     a.machine = label
                     a.batch += batchOffset
                     a.start += shift
                     a.artifacts = reroot(a.artifacts)
-                    attempts[test.id, default: []].append(a)
+                    assembly.add(test.id, quarantined: test.quarantined, attempt: a)
                 }
             }
             batchOffset += maxBatch + 1
             if let t = input.timings { timings.tests.merge(t.tests) { _, new in new } }
         }
-        var tests: [TestRecord] = []
-        for id in order.sorted() {
-            var list = attempts[id] ?? []
-            for i in list.indices { list[i].number = i + 1 }
-            tests.append(TestRecord(id: id, attempts: list, quarantined: quarantined.contains(id)))
-        }
-        timings = timings.updated(with: tests)
         let first = inputs.first?.result.metadata
         let partitions = inputs.compactMap(\.result.metadata.partition)
+        var runIDs: [String] = []
+        for id in inputs.map(\.result.metadata.runID) where !runIDs.contains(id) { runIDs.append(id) }
         let metadata = RunMetadata(
-            runID: inputs.map(\.result.metadata.runID).joined(separator: "+"), startedAt: origin, wallTime: end,
+            runID: runIDs.joined(separator: "+"), startedAt: origin, wallTime: end,
             shards: inputs.reduce(0) { $0 + $1.result.metadata.shards }, retries: first?.retries ?? 0,
             robotciVersion: first?.robotciVersion ?? "", commandLine: CommandLine.arguments,
             gitCommit: first?.gitCommit, gitBranch: first?.gitBranch, hostname: nil,
             partition: partitions.isEmpty ? nil : partitions.joined(separator: ", "), machines: labels,
             interrupted: inputs.contains { $0.result.metadata.interrupted })
-        return (RunResult(metadata: metadata, tests: tests, batches: batches), timings, copies)
-    }
-
-    /// Partitions of one run that split the suite from different inputs (each machine's own
-    /// timings.json, or other filters): some test may have run on no machine or on two.
-    static func partitionMismatch(_ inputs: [MergeInput]) -> String? {
-        let planned = inputs.compactMap { input -> (String, String)? in
-            guard let plan = input.result.metadata.partitionPlan else { return nil }
-            return (input.machine, plan)
+        var result = assembly.result(metadata: metadata) { id in
+            check.reasons[id] ?? inputReasons[id] ?? "no input has a result for it"
         }
-        guard Set(planned.map(\.1)).count > 1 else { return nil }
-        let groups = Dictionary(grouping: planned, by: \.1).values.map { $0.map(\.0).sorted().joined(separator: ", ") }.sorted()
-        return "the partitions split the suite from different inputs (\(groups.map { "[\($0)]" }.joined(separator: " vs "))): "
-            + "each computed its share from its own timings.json or test list, so a test may have run on no machine or on two. "
-            + "Give every machine the same timings.json (the merged report's) and the same filters."
+        // Attempts from several inputs are one test's history: number them in order.
+        for i in result.tests.indices {
+            for j in result.tests[i].attempts.indices { result.tests[i].attempts[j].number = j + 1 }
+        }
+        timings = timings.updated(with: result.tests)
+        return (result, timings, copies)
     }
 
-    /// Loads every input, merges, and writes the output folder. Any bad input fails
-    /// before the output folder is touched.
-    public static func run(inputs paths: [String], output: URL, warn: (String) -> Void = { _ in }) throws -> RunResult {
+    /// What a merge produced: the run written, and what the checks found worth saying.
+    public struct Merged: Sendable {
+        public var result: RunResult
+        public var notes: [String]
+    }
+
+    /// Loads and checks every input, merges, and writes the output folder. Any bad input, and
+    /// inputs that cannot be one run (`MergeCheck`), fail before the output folder is touched.
+    public static func run(inputs paths: [String], output: URL, warn: (String) -> Void = { _ in }) throws -> Merged {
         guard !paths.isEmpty else { throw MergeError("no inputs: give one or more report folders or JUnit files") }
         let inputs = try paths.map(MergeInput.load)
-        for w in inputs.compactMap(\.warning) { warn(w) }
-        if let mismatch = partitionMismatch(inputs) { warn(mismatch) }
-        let (result, timings, history, copies) = mergeWithHistory(inputs)
-        // Every input was validated by `load` above, so a bad input never gets here and
-        // the output folder stays untouched. Attachments are copied before rendering so
-        // the HTML report can inline the small ones (steps, mock journal, tree).
+        for w in inputs.flatMap(\.warnings) { warn(w) }
+        let check = try MergeCheck.check(inputs)
+        let (result, timings, history, copies) = mergeWithHistory(inputs, check: check)
+        // Every input was validated by `load` and `check` above, so a bad input never gets
+        // here and the output folder stays untouched. Attachments are copied before rendering
+        // so the HTML report can inline the small ones (steps, mock journal, tree).
         let fm = FileManager.default
         do {
             try fm.createDirectory(at: output, withIntermediateDirectories: true)
@@ -133,7 +131,7 @@ public enum ReportMerger {
         } catch {
             throw MergeError("cannot write the merged report into \(output.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }
-        return result
+        return Merged(result: result, notes: check.notes)
     }
 
     static func safeName(_ s: String) -> String {

@@ -156,6 +156,12 @@ extension ConfigKey {
         ConfigKey("partition-count", .int, flag: .option("N"), default: "—", help: "N for a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` gives K)") {
             $1.partitionCount = try $0.int(min: 1)
         },
+        ConfigKey("partition-timings", .string, flag: .option("FILE"), default: "even split",
+                  help: "a `timings.json` every partition reads alike (e.g. the last merged report's): balances the shares by time") {
+            let v = try $0.scalar()
+            guard !v.isEmpty else { throw $0.fail("'partition-timings' needs a file path (the same timings.json on every machine), or leave it out for an even split") }
+            $1.partitionTimings = v
+        },
         ConfigKey("reporter", .string, flag: .option("R"), default: "auto", help: "`github` annotations and job summary, `plain`, or `auto`") {
             $1.reporter = try $0.choice(["github", "plain", "auto"])
         },
