@@ -40,15 +40,31 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing written")
     }
 
-    func testCorruptJournalLineExitsTwoNamingTheLine() throws {
+    /// A torn line (a full disk mid-write) costs that line only: the rest is rebuilt, and the
+    /// warning names the line.
+    func testCorruptJournalLineIsSkippedNamingTheLine() throws {
         let input = dir.appendingPathComponent("results.jsonl")
         let run = ReportFixtures.mixedRun()
         let first = String(decoding: try JSONEncoder().encode(JournalEntry.run(run.metadata)), as: UTF8.self)
-        try Data((first + "\n{broken\n").utf8).write(to: input)
+        let test = try XCTUnwrap(run.tests.first)
+        let attempt = String(decoding: try JSONEncoder().encode(
+            JournalEntry.attempt(test: test.id, quarantined: false, attempt: try XCTUnwrap(test.attempts.first))), as: UTF8.self)
+        try Data((first + "\n{broken\n" + attempt + "\n").utf8).write(to: input)
+        let out = dir.appendingPathComponent("out")
+        let (status, stderr) = try robotci(["report", "--results", input.path, "--output", out.path])
+        XCTAssertEqual(status, 0, stderr)
+        XCTAssertTrue(stderr.contains("\(input.path):2: skipped a corrupt journal entry"), stderr)
+        let results = try String(contentsOf: out.appendingPathComponent("results.json"), encoding: .utf8)
+        XCTAssertTrue(results.contains(test.id.rawValue), "the entry after the torn line is kept")
+    }
+
+    func testJournalWithNothingReadableExitsTwo() throws {
+        let input = dir.appendingPathComponent("results.jsonl")
+        try Data("{broken\nalso broken\n".utf8).write(to: input)
         let out = dir.appendingPathComponent("out")
         let (status, stderr) = try robotci(["report", "--results", input.path, "--output", out.path])
         XCTAssertEqual(status, 2)
-        XCTAssertTrue(stderr.contains("\(input.path):2:"), stderr)
+        XCTAssertTrue(stderr.contains("has no readable entries (2 corrupt lines)"), stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
     }
 
