@@ -79,6 +79,9 @@ enum QueueScripts {
     /// Every script after join also takes the plan key last and the nonce first (`sameRun`).
     static let lease = QueueScript(keys: [.queue, .leases, .owner, .batches, .alive, .done, .since], inRun: true, """
         \(now)
+        -- A machine stopped the run (--max-failures): nothing new starts anywhere.
+        local stopped = redis.call('HGET', plan, 'stopped')
+        if stopped then return {'stopped', stopped} end
         local lease = tonumber(ARGV[2])
         redis.call('ZADD', KEYS[5], now + lease, ARGV[1])
         for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
@@ -118,6 +121,15 @@ enum QueueScripts {
         redis.call('ZADD', KEYS[2], now + lease, pick)
         redis.call('HSET', KEYS[3], pick, ARGV[1])
         return {'batch', pick, redis.call('HGET', KEYS[4], pick)}
+        """)
+
+    /// Stops the run for every machine (`--max-failures`). ARGV: the reason. The first
+    /// reason stays; the run counts as finished, so a later join says so.
+    static let stop = QueueScript(keys: [], inRun: true, """
+        \(now)
+        redis.call('HSETNX', plan, 'stopped', ARGV[1])
+        redis.call('HSETNX', plan, 'finished', now)
+        return 1
         """)
 
     /// Extends this machine's leases. KEYS: leases, owner, alive. ARGV: machine, lease ms, ids….

@@ -26,6 +26,8 @@ public final class RedisQueue: @unchecked Sendable {
         case wait
         /// The queue is empty and nothing is leased: the run is over.
         case done
+        /// A machine stopped the run early (`--max-failures`), for this reason.
+        case stopped(reason: String)
     }
 
     /// Separates a result field's parts (nonce, test, attempt) and tags this run's records.
@@ -217,6 +219,7 @@ public final class RedisQueue: @unchecked Sendable {
             }
             return .batch(id: id, batch)
         case "done": return .done
+        case "stopped": return .stopped(reason: parts.count > 1 ? parts[1].text ?? "stopped" : "stopped")
         case "missing":
             let id = parts.count > 1 ? parts[1].text ?? "?" : "?"
             throw QueueLost(.batchMissing(id: Int(id) ?? 0), "lost the queue \(address): batch \(id) is queued but its tests are gone "
@@ -224,6 +227,17 @@ public final class RedisQueue: @unchecked Sendable {
         case "wait": return .wait
         default: throw QueueError("the queue \(address) answered a lease with \(reply); is it a robotci queue of this version?")
         }
+    }
+
+    /// Stops the run on every machine: later leases answer `.stopped(reason)`.
+    public func stop(reason: String) throws {
+        _ = try run(QueueScripts.stop, args: [reason])
+    }
+
+    /// Why another machine stopped the run, if one did (read by the heartbeat, so machines
+    /// busy with long batches hear of it too).
+    public func stopReason() throws -> String? {
+        try withConnection { c in try c.command(["HGET", plan, "stopped"]) }.text
     }
 
     /// Extends the leases of `ids`; returns those this machine no longer holds.
@@ -341,6 +355,7 @@ public final class RedisQueue: @unchecked Sendable {
         snapshot.plan = list.map { RunPlan(tests: $0) }
         snapshot.finishedAt = fields["finished"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
         snapshot.lost = fields["lost"] != nil
+        snapshot.stopped = fields["stopped"]
         let prefix = runNonce + Self.separator
         func ours(_ text: String) -> Substring? { text.hasPrefix(prefix) ? text.dropFirst(prefix.count) : nil }
         for (name, body) in Self.pairs(meta) {

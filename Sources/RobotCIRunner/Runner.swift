@@ -181,7 +181,9 @@ public final class Runner {
         let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               joined: joined, metadata: metadata, quarantined: isQuarantined)
-        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
+        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures)
+        // Another machine of the queue stopped the run (--max-failures): so does this one.
+        shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
         let planTime = clock.now() - planStart
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
         let browsers: ShardBrowsers? = driver.usesShardBrowser
@@ -199,13 +201,14 @@ public final class Runner {
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
         metadata.wallTime = clock.now()
-        metadata.interrupted = RunInterruption.shared.isInterrupted
+        metadata.interrupted = RunInterruption.shared.bySignal
+        metadata.stoppedEarly = RunInterruption.shared.earlyStop
         journal.append(.finished(metadata))
         journal.close()
         shared?.close(metadata)
         let notRunReason = metadata.interrupted
             ? "the run was interrupted (SIGINT/SIGTERM) before this test had a result"
-            : "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
+            : metadata.stoppedEarly ?? "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
         let result = recorder.result(metadata: metadata) { _ in notRunReason }
         let writeStart = clock.now()
         let history = pastRuns.recording(result)

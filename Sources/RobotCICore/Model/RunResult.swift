@@ -96,6 +96,8 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var machines: [String]?
     /// True when the run was interrupted and the report is partial.
     public var interrupted: Bool
+    /// Why robotci stopped the run before its queue was empty (`--max-failures`), if it did.
+    public var stoppedEarly: String?
 
     public init(
         runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,

@@ -149,6 +149,17 @@ extension ConfigKey {
         ConfigKey("fail-on-flaky", .bool, flag: .toggle, default: "off", help: "flaky tests make the run fail") {
             $1.failOnFlaky = try $0.bool()
         },
+        ConfigKey("max-failures", .int, flag: .option("N"), default: "off",
+                  help: "after N tests failed for good, start nothing new and stop the running batches; the rest are `notRun` (exit 1)") {
+            $1.maxFailures = try $0.int(min: 1)
+        },
+        ConfigKey("last-failed", .bool, flag: .toggle, default: "off",
+                  help: "run only the tests that did not pass in the previous run (failed, crashed, timed out, not run), read from the report folder or `--history`") {
+            $1.lastFailed = try $0.bool()
+        },
+        ConfigKey("last-failed-with-flaky", .bool, flag: .toggle, default: "off", help: "with `--last-failed`: the previous run's flaky tests too") {
+            $1.lastFailedWithFlaky = try $0.bool()
+        },
         ConfigKey("partition", .string, flag: .option("K/N"), default: "—", help: "run this machine's share (see *Running on many machines*)") { value, config in
             let text = try value.scalar()
             do { config.partition = try Partition(parsing: text) } catch let e as ConfigError { throw value.fail(e.message) }

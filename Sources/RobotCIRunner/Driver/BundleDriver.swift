@@ -42,7 +42,12 @@ struct BundleDriver: TestDriver {
                                          event: { reader.handleEvent($0) })
         var termination = timedOut ? "killed (test timeout \(Int(testTimeout)) s)" : end.description
         var isolate: [TestID] = []
-        if batch.isInterrupted {
+        if let reason = RunInterruption.shared.earlyStop {
+            // Stopped by robotci (--max-failures): what finished before the kill stands, the
+            // test it was running did not finish.
+            termination = "killed (run stopped early)"
+            isolate = reader.finishStopped(reason: reason)
+        } else if batch.isInterrupted {
             termination = "killed (interrupted)"
         } else {
             isolate = reader.finish(end: end, timedOut: timedOut)
@@ -237,6 +242,16 @@ struct BundleOutputReader {
             }
         }
         return again
+    }
+
+    /// The run was stopped early and this process killed: the held results the line order
+    /// vouches for are reported (no summary can come), the running test is `notRun`.
+    mutating func finishStopped(reason: String) -> [TestID] {
+        settleCurrent()
+        if let c = current { batch.notRun(c.id, reason: reason) }
+        current = nil
+        for (test, attempt) in held where !doubted.contains(test) { report(test, attempt) }
+        return []
     }
 
     /// Why the held results cannot be trusted as a whole, or nil when XCTest's summary, the
