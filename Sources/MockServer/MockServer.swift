@@ -16,12 +16,12 @@ import WorkerContract
 /// scenarios) without leaving the loop, closure routes in a task. Every request is
 /// recorded; `stop()` writes the journal to the test's artifacts folder.
 public actor MockServer {
-    /// The port the server listens on, on 127.0.0.1 (and ::1 when available); the
-    /// requested port (0 when automatic) until `start()` has bound it.
+    /// The port the server listens on, on 127.0.0.1 and ::1; the requested port (0 when
+    /// automatic) until `start()` has bound it.
     ///
-    /// SwiftMockServer's `port` is `UInt16` and `async`; this one is `Int` and synchronous
-    /// (`await server.port` still compiles, with a warning).
-    public nonisolated var port: Int { boundPort.withLock { $0 } }
+    /// `UInt16`, as SwiftMockServer's; readable without `await` (`await server.port`, as
+    /// SwiftMockServer's tests write it, compiles too).
+    public nonisolated var port: UInt16 { UInt16(clamping: boundPort.withLock { $0 }) }
     let shared: SharedState
     private let portChoice: PortChoice
     private let boundPort: Locked<Int>
@@ -103,8 +103,15 @@ public actor MockServer {
         connections.closeAllNow()
     }
 
-    /// `http://127.0.0.1:PORT`, to hand to the app under test.
+    /// `http://[::1]:PORT`, as SwiftMockServer's, to hand to the app under test;
+    /// `http://127.0.0.1:PORT` when ::1 is not served (a host without IPv6, or
+    /// ``Configuration/ipv6`` off). Both loopbacks answer on the same port.
     public var baseURL: String {
+        listener?.servesIPv6 ?? shared.ipv6 ? "http://[::1]:\(port)" : "http://127.0.0.1:\(port)"
+    }
+
+    /// `http://127.0.0.1:PORT`, for a client that cannot use IPv6.
+    public nonisolated var ipv4BaseURL: String {
         "http://127.0.0.1:\(port)"
     }
 
@@ -124,17 +131,18 @@ public actor MockServer {
         let bound: Listener
         switch portChoice {
         case .exact(let port):
-            bound = try await Listener.bind(port: port, shared: shared, connections: connections)
+            bound = try await Listener.bind(port: port, ipv6: shared.ipv6, shared: shared, connections: connections)
         case .automatic:
             let workerPort = ProcessInfo.processInfo.environment[WorkerVariable.mockPort.name].flatMap {
                 Int($0.trimmingCharacters(in: .whitespaces))
             }
             if let workerPort, (1...65535).contains(workerPort),
-                let onWorkerPort = try? await Listener.bind(port: workerPort, shared: shared, connections: connections)
+                let onWorkerPort = try? await Listener.bind(
+                    port: workerPort, ipv6: shared.ipv6, shared: shared, connections: connections)
             {
                 bound = onWorkerPort
             } else {
-                bound = try await Listener.bind(port: 0, shared: shared, connections: connections)
+                bound = try await Listener.bind(port: 0, ipv6: shared.ipv6, shared: shared, connections: connections)
             }
         }
         listener = bound
@@ -168,7 +176,7 @@ public actor MockServer {
         await running.close()
         await connections.closeAll()
         if let artifactsDirectory {
-            try JournalWriter.write(shared.journal.entries, to: artifactsDirectory)
+            try JournalWriter.write(shared.journal.all, to: artifactsDirectory)
         }
     }
 

@@ -87,6 +87,30 @@ public enum HTTPParser: Sendable {
             method: method, path: path, query: query, headerFields: fields, body: body)
     }
 
+    /// Whether `data` holds a whole request: the head has ended (`\r\n\r\n`) and, when it
+    /// declares a body, all of it has arrived (`Content-Length` bytes, or a chunked body up
+    /// to its last chunk). A head with an unreadable `Content-Length` is never complete.
+    public static func hasCompleteRequest(_ data: Data) -> Bool {
+        guard let headEnd = data.range(of: Data("\r\n\r\n".utf8)),
+            let head = String(data: data[data.startIndex..<headEnd.lowerBound], encoding: .utf8)
+        else { return false }
+        let body = data[headEnd.upperBound...]
+        for line in head.components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if name == "content-length" {
+                guard let length = Int(value), length >= 0 else { return false }
+                return body.count >= length
+            }
+            if name == "transfer-encoding", value.lowercased().hasSuffix("chunked") {
+                return body.starts(with: Data("0\r\n\r\n".utf8))
+                    || body.range(of: Data("\r\n0\r\n\r\n".utf8)) != nil
+            }
+        }
+        return true
+    }
+
     /// The response as HTTP/1.1 bytes: status line, headers (with `Content-Length` and
     /// `Connection: close`), body.
     public static func serialize(_ response: MockHTTPResponse) -> Data {
