@@ -30,7 +30,7 @@ public actor MockServer {
     private let artifactsDirectory: URL?
 
     /// How `start()` picks the port to bind.
-    enum PortChoice: Sendable {
+    enum PortChoice: Sendable, Equatable {
         /// Exactly this port (0: a free one); a port in use is an error.
         case exact(Int)
         /// `ROBOTCI_MOCK_PORT` when robotci set it and it is free, else a free port
@@ -41,8 +41,8 @@ public actor MockServer {
     /// Starts a server and returns it, ready for routes.
     ///
     /// - Parameters:
-    ///   - port: the port to listen on; `nil` uses `ROBOTCI_MOCK_PORT` when robotci set it,
-    ///     else 0, which lets the OS pick a free port.
+    ///   - port: the port to listen on (0: a free one); `nil` uses `ROBOTCI_MOCK_PORT` when
+    ///     robotci set it and it is free, else a free port, so a test may start several.
     ///   - artifactsDirectory: where `stop()` writes `mock-requests.json`; `nil` uses
     ///     `ROBOTCI_ARTIFACTS_DIR` when set, else the journal is not written.
     ///   - configuration: default response, body limit, journal size.
@@ -52,9 +52,9 @@ public actor MockServer {
         configuration: Configuration = Configuration()
     ) async throws -> MockServer {
         let environment = ProcessInfo.processInfo.environment
-        let chosenPort = try resolvePort(port, environment: environment)
+        let choice = try portChoice(port, environment: environment)
         let artifacts = resolveArtifactsDirectory(artifactsDirectory, environment: environment)
-        let server = MockServer(portChoice: .exact(chosenPort), artifacts: artifacts, configuration: configuration)
+        let server = MockServer(portChoice: choice, artifacts: artifacts, configuration: configuration)
         try await server.start()
         return server
     }
@@ -180,13 +180,16 @@ public actor MockServer {
         }
     }
 
-    /// The explicit port, else `ROBOTCI_MOCK_PORT`, else 0 (a free port).
-    static func resolvePort(_ port: Int?, environment: [String: String]) throws -> Int {
+    /// The explicit port exactly; without one, automatic (`ROBOTCI_MOCK_PORT` when free, else
+    /// any free port), after checking that `ROBOTCI_MOCK_PORT`, when set, is a port number.
+    static func portChoice(_ port: Int?, environment: [String: String]) throws -> PortChoice {
         if let port {
-            return try validated(port, source: "port")
+            return .exact(try validated(port, source: "port"))
         }
-        guard let text = environment[WorkerVariable.mockPort.name], !text.isEmpty else { return 0 }
-        return try parsePort(text, source: WorkerVariable.mockPort.name)
+        if let text = environment[WorkerVariable.mockPort.name], !text.isEmpty {
+            _ = try parsePort(text, source: WorkerVariable.mockPort.name)
+        }
+        return .automatic
     }
 
     /// The explicit folder, else `ROBOTCI_ARTIFACTS_DIR`, else none.

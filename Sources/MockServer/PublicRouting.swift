@@ -53,7 +53,7 @@ public enum RouterEngine: Sendable {
 /// SwiftMockServer's stand-alone HTTP/1.1 parser and serializer, for testing request
 /// handling without a socket. The server itself parses with SwiftNIO.
 public enum HTTPParser: Sendable {
-    /// Parses one complete request (request line, headers, body).
+    /// Parses one complete request (request line with a standard method, headers, body).
     /// - Throws: ``MockServerError`` `.invalidRequest` naming what is malformed.
     public static func parse(_ data: Data) throws -> MockHTTPRequest {
         let separator = Data("\r\n\r\n".utf8)
@@ -69,8 +69,9 @@ public enum HTTPParser: Sendable {
             throw MockServerError.invalidRequest("malformed request line '\(requestLine)'; expected 'METHOD /path HTTP/1.1'")
         }
         let token = String(parts[0])
-        guard let method = HTTPMethod(rawValue: token) else {
-            throw MockServerError.invalidRequest("'\(token)' is not an HTTP method")
+        // SwiftMockServer's parser knows the standard methods only; the server itself takes any token.
+        guard let method = HTTPMethod(rawValue: token), HTTPMethod.allCases.contains(method) else {
+            throw MockServerError.invalidRequest("'\(token)' is not a standard HTTP method (\(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         var fields: [(name: String, value: String)] = []
         for line in lines where !line.isEmpty {

@@ -217,13 +217,13 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 
 @Suite("Environment")
 struct EnvironmentTests {
-    @Test("the port comes from the argument, else ROBOTCI_MOCK_PORT, else 0")
+    @Test("an explicit port is exact; without one, automatic (ROBOTCI_MOCK_PORT when free, else any)")
     func port() throws {
-        #expect(try MockServer.resolvePort(8080, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == 8080)
-        #expect(try MockServer.resolvePort(nil, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == 9000)
-        #expect(try MockServer.resolvePort(nil, environment: [:]) == 0)
+        #expect(try MockServer.portChoice(8080, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == .exact(8080))
+        #expect(try MockServer.portChoice(nil, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == .automatic)
+        #expect(try MockServer.portChoice(nil, environment: [:]) == .automatic)
         let error = #expect(throws: MockServerError.self) {
-            try MockServer.resolvePort(nil, environment: ["ROBOTCI_MOCK_PORT": "http"])
+            try MockServer.portChoice(nil, environment: ["ROBOTCI_MOCK_PORT": "http"])
         }
         #expect(error?.message == "ROBOTCI_MOCK_PORT must be a port number between 0 and 65535 (0 picks a free port), got 'http'")
     }
