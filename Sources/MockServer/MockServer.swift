@@ -27,7 +27,7 @@ public actor MockServer {
     private let boundPort: Locked<Int>
     private var listener: Listener?
     private let connections: ConnectionRegistry
-    private let artifactsDirectory: URL?
+    let artifactsDirectory: URL?
 
     /// How `start()` picks the port to bind.
     enum PortChoice: Sendable, Equatable {
@@ -147,6 +147,7 @@ public actor MockServer {
         }
         listener = bound
         boundPort.withLock { $0 = bound.port }
+        RunningServers.shared.add(self)
     }
 
     /// SwiftMockServer's convenience: `start()`, then `baseURL`.
@@ -173,6 +174,7 @@ public actor MockServer {
     public func stopOrThrow() async throws {
         guard let running = listener else { return }
         listener = nil
+        RunningServers.shared.remove(self)
         await running.close()
         await connections.closeAll()
         if let artifactsDirectory {
