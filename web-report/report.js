@@ -565,11 +565,14 @@
     const reqs = x.value.map((r) => {
       r = (r && typeof r === 'object') ? r : {};
       const q = r.query && typeof r.query === 'object' ? new URLSearchParams(r.query).toString() : str(r.query);
-      const unmatched = !r.matchedRoute;
-      const head = str(r.method) + ' ' + str(r.path) + (q ? '?' + q : '') + ' → ' + str(r.status) + (unmatched ? '  (no route matched)' : '  (' + str(r.matchedRoute) + ')');
+      // A CORS preflight the server answered itself: shown, marked, never in what tests count.
+      const preflight = r.preflight === true;
+      const unmatched = !r.matchedRoute && !preflight;
+      const head = str(r.method) + ' ' + str(r.path) + (q ? '?' + q : '') + ' → ' + str(r.status) +
+        (preflight ? '  [CORS preflight: answered by the mock, not in requests]' : unmatched ? '  (no route matched)' : '  (' + str(r.matchedRoute) + ')');
       const headers = r.headers && typeof r.headers === 'object'
         ? Object.keys(r.headers).map((k) => k + ': ' + str(r.headers[k])).join('\n') : str(r.headers);
-      return h('details', { class: 'req' + (unmatched ? ' unmatched' : '') },
+      return h('details', { class: 'req' + (unmatched ? ' unmatched' : '') + (preflight ? ' preflight' : '') },
         h('summary', null, head),
         r.time !== undefined ? h('div', { class: 'cut' }, 'at ' + str(r.time)) : null,
         r.error ? h('div', { class: 'failure' }, h('pre', null, str(r.error))) : null,

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-3tUSs71mL5mioLx5W0ynyl2dEIRnthsS4q6WHV9OUf0="
+    static let scriptHash = "sha256-9SqaQU7sUx72Brdu7fWUR1Pmmnwg8PUibvzV88wpMbQ="
 
     static let html = ####"""
 <!doctype html>
@@ -226,6 +226,7 @@ details { margin: 2px 0; }
 details > summary { cursor: pointer; }
 .req summary { font-family: var(--mono); font-size: 12.5px; word-break: break-all; }
 .req.unmatched summary { color: var(--failed); }
+.req.preflight summary { color: var(--muted); font-style: italic; }
 .links { display: flex; flex-wrap: wrap; gap: 4px 12px; }
 
 .toolbar { display: flex; align-items: center; gap: 6px; margin-bottom: 8px; flex-wrap: wrap; }
@@ -840,11 +841,14 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     const reqs = x.value.map((r) => {
       r = (r && typeof r === 'object') ? r : {};
       const q = r.query && typeof r.query === 'object' ? new URLSearchParams(r.query).toString() : str(r.query);
-      const unmatched = !r.matchedRoute;
-      const head = str(r.method) + ' ' + str(r.path) + (q ? '?' + q : '') + ' → ' + str(r.status) + (unmatched ? '  (no route matched)' : '  (' + str(r.matchedRoute) + ')');
+      // A CORS preflight the server answered itself: shown, marked, never in what tests count.
+      const preflight = r.preflight === true;
+      const unmatched = !r.matchedRoute && !preflight;
+      const head = str(r.method) + ' ' + str(r.path) + (q ? '?' + q : '') + ' → ' + str(r.status) +
+        (preflight ? '  [CORS preflight: answered by the mock, not in requests]' : unmatched ? '  (no route matched)' : '  (' + str(r.matchedRoute) + ')');
       const headers = r.headers && typeof r.headers === 'object'
         ? Object.keys(r.headers).map((k) => k + ': ' + str(r.headers[k])).join('\n') : str(r.headers);
-      return h('details', { class: 'req' + (unmatched ? ' unmatched' : '') },
+      return h('details', { class: 'req' + (unmatched ? ' unmatched' : '') + (preflight ? ' preflight' : '') },
         h('summary', null, head),
         r.time !== undefined ? h('div', { class: 'cut' }, 'at ' + str(r.time)) : null,
         r.error ? h('div', { class: 'failure' }, h('pre', null, str(r.error))) : null,

@@ -22,3 +22,55 @@ func nonLoopbackIPv4Addresses() -> [String] {
     }
     return result
 }
+
+/// This machine's global IPv6 addresses (not ::1, not link-local), for the same check.
+func nonLoopbackIPv6Addresses() -> [String] {
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0, let first = list else { return [] }
+    defer { freeifaddrs(list) }
+    var result: [String] = []
+    var cursor: UnsafeMutablePointer<ifaddrs>? = first
+    while let entry = cursor {
+        defer { cursor = entry.pointee.ifa_next }
+        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET6) else { continue }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+            var raw = ipv6.pointee.sin6_addr
+            _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(INET6_ADDRSTRLEN))
+        }
+        let string = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if string != "::1", !string.lowercased().hasPrefix("fe80") { result.append(string) }
+    }
+    return result
+}
+
+/// A socket listening on [::1]:(free port), owned by this test rather than the server;
+/// `nil` when the host has no IPv6 loopback.
+final class IPv6LoopbackHolder {
+    let port: UInt16
+    private let fd: Int32
+
+    init?() {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            return nil
+        }
+        self.fd = fd
+        port = UInt16(bigEndian: address.sin6_port)
+    }
+
+    deinit {
+        close(fd)
+    }
+}
