@@ -228,6 +228,9 @@
     fact('Commit', META.gitCommit ? META.gitCommit.slice(0, 12) : null);
     fact('Branch', META.gitBranch);
     fact('Partition', META.partition);
+    fact('Re-run of', META.rerunOf ? 'run ' + META.rerunOf + ' (--last-failed)' : null);
+    fact('Stopped early', META.stoppedEarly);
+    fact('Accounted for', META.accounting);
     fact('Machines', META.machines && META.machines.length ? META.machines.join(', ') : null);
     fact('Host', META.hostname);
     fact('robotci', META.version);

@@ -29,6 +29,10 @@ public final class Runner {
     /// point kills every process group robotci started.
     private var signals: SignalTrap?
     private let stopSwitch = StopSwitch()
+    /// With `--last-failed`: the previous run's tests that did not pass (read before the
+    /// report folder is touched).
+    private var lastFailed: LastFailed?
+
     /// With `--partition`: the whole suite, how it was split, and this machine's place.
     private var partitionPlan: PartitionPlan?
     /// The last runs' durations (`timings.json` in the report folder), read once: they order
@@ -75,6 +79,13 @@ public final class Runner {
         if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty) {
             let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" }
             throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')")
+        }
+        if let lastFailed {
+            let again = lastFailed.select(tests)
+            let gone = lastFailed.previous.count - again.count
+            say("robotci: --last-failed: \(again.count) of the \(lastFailed.previous.count) tests that did not pass in run \(lastFailed.runID) "
+                + "(\(lastFailed.source))" + (gone > 0 ? "; \(gone) of them no longer exist or are filtered out" : ""))
+            tests = again
         }
         // With a queue every machine pulls from the whole suite: no static share.
         let partition = config.queue == nil ? try resolvedPartition() : nil
@@ -141,6 +152,17 @@ public final class Runner {
     /// Runs the suite and returns the process exit code.
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
+        if config.lastFailed {
+            let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
+            let last = try LastFailed.load(reportDir: reportURL, history: config.history.map { URL(fileURLWithPath: $0).standardizedFileURL },
+                                           withFlaky: config.lastFailedWithFlaky)
+            guard !last.previous.isEmpty else {
+                say("robotci: --last-failed: every test of run \(last.runID) passed (\(last.source)); nothing to run again")
+                say("robotci: 0 planned, 0 accounted for")
+                return 0
+            }
+            lastFailed = last
+        }
         let quarantine = try compile(config.quarantine, flag: "quarantine")
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
@@ -181,7 +203,8 @@ public final class Runner {
         let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               joined: joined, metadata: metadata, quarantined: isQuarantined)
-        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures)
+        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
+                                   maxRetries: config.retries)
         // Another machine of the queue stopped the run (--max-failures): so does this one.
         shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
         let planTime = clock.now() - planStart
@@ -203,6 +226,7 @@ public final class Runner {
         metadata.wallTime = clock.now()
         metadata.interrupted = RunInterruption.shared.bySignal
         metadata.stoppedEarly = RunInterruption.shared.earlyStop
+        metadata.rerunOf = lastFailed?.runID
         journal.append(.finished(metadata))
         journal.close()
         shared?.close(metadata)
@@ -217,6 +241,11 @@ public final class Runner {
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
                 queueShare: redis != nil).print(to: stderr)
+        if let lastFailed {
+            let lines = lastFailed.outcomes(in: result)
+            say("robotci: a re-run of run \(lastFailed.runID)'s \(lines.count) tests that did not pass; what came of each (then → now):\n"
+                + lines.prefix(50).joined(separator: "\n") + (lines.count > 50 ? "\n  … and \(lines.count - 50) more (results.json has all)" : ""))
+        }
         suggestQuarantine(history) { isQuarantined(TestID($0)) }
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)

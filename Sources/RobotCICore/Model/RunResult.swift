@@ -98,6 +98,8 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var interrupted: Bool
     /// Why robotci stopped the run before its queue was empty (`--max-failures`), if it did.
     public var stoppedEarly: String?
+    /// With `--last-failed`: the run whose tests that did not pass this run ran again.
+    public var rerunOf: String?
 
     public init(
         runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-9SqaQU7sUx72Brdu7fWUR1Pmmnwg8PUibvzV88wpMbQ="
+    static let scriptHash = "sha256-AXOjIcHIKBmOXAnp2Ejq8/w6N1xf2o/uo1jD1Ko5b1s="
 
     static let html = ####"""
 <!doctype html>
@@ -504,6 +504,9 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     fact('Commit', META.gitCommit ? META.gitCommit.slice(0, 12) : null);
     fact('Branch', META.gitBranch);
     fact('Partition', META.partition);
+    fact('Re-run of', META.rerunOf ? 'run ' + META.rerunOf + ' (--last-failed)' : null);
+    fact('Stopped early', META.stoppedEarly);
+    fact('Accounted for', META.accounting);
     fact('Machines', META.machines && META.machines.length ? META.machines.join(', ') : null);
     fact('Host', META.hostname);
     fact('robotci', META.version);

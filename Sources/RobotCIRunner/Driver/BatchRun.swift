@@ -57,6 +57,16 @@ final class BatchRun {
         router.attemptFinished(test, attempt)
     }
 
+    /// The retries a failing test gets (`--retries`): an attempt past them fails for good.
+    var maxRetries: Int { router.maxRetries }
+
+    /// The output says a test of this batch failed for good (counted for `--max-failures`
+    /// before its held result is reported).
+    func provisionalFailure(_ test: TestID) { router.provisionalFailure(batch: item.id, test: test) }
+
+    /// The batch's held results are about to be reported.
+    func provisionalSettled() { router.provisionalSettled(batch: item.id) }
+
     /// A test of the batch that gets no result here and will not run again: the run ends
     /// with it `notRun`, for `reason`.
     func notRun(_ test: TestID, reason: String) {

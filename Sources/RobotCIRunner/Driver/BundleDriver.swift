@@ -198,6 +198,7 @@ struct BundleOutputReader {
         if outcome == .failed && failures.isEmpty { failures.append(FailureMessage(message: "test failed without an error message")) }
         held.append((c.id, attempt(c, outcome: outcome, duration: result.seconds, failures: failures)))
         current = nil
+        if outcome == .failed && batch.item.attempt > batch.maxRetries { batch.provisionalFailure(c.id) }
     }
 
     private func attempt(_ c: Current, outcome: AttemptOutcome, duration: Double, failures: [FailureMessage]) -> Attempt {
@@ -214,6 +215,7 @@ struct BundleOutputReader {
     /// hanging class `setUp`) blames the next test.
     mutating func finish(end: ChildProcess.Termination, timedOut: Bool) -> [TestID] {
         settleCurrent()
+        batch.provisionalSettled()
         let blamed = blame(end: end, timedOut: timedOut)
         let alone = batch.item.tests.count == 1
         if alone, case .exited(let code) = end, !blamed, let only = held.first {
@@ -248,6 +250,7 @@ struct BundleOutputReader {
     /// vouches for are reported (no summary can come), the running test is `notRun`.
     mutating func finishStopped(reason: String) -> [TestID] {
         settleCurrent()
+        batch.provisionalSettled()
         if let c = current { batch.notRun(c.id, reason: reason) }
         current = nil
         for (test, attempt) in held where !doubted.contains(test) { report(test, attempt) }

@@ -46,6 +46,8 @@ final class RunRecorder: @unchecked Sendable {
         return attempt.outcome.isFailure && !retrying && !quarantined
     }
 
+    func isQuarantined(_ test: TestID) -> Bool { quarantine(test) }
+
     /// A test that ends this run without a result, and why (kept unless a result comes later).
     func notRun(_ test: TestID, reason: String) {
         lock.withLock { assembly.markNotRun(test, reason: reason) }
