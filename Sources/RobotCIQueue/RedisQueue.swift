@@ -188,6 +188,7 @@ public final class RedisQueue: @unchecked Sendable {
         case "planned": joined = .planned(nonce: part(1))
         case "joined": joined = .joined(nonce: part(1))
         case "finished":
+            finishedMark = part(4)
             let ms = Double(part(4)) ?? 0
             joined = .finished(nonce: part(1), at: Date(timeIntervalSince1970: ms / 1000), lost: part(5) == "lost")
         default: throw QueueError("the queue \(address) answered join with \(reply); is it a robotci queue of this version?")
@@ -205,6 +206,19 @@ public final class RedisQueue: @unchecked Sendable {
         if case .finished = joined { return joined }
         try touch()
         return joined
+    }
+
+    /// The plan's `finished` mark as the join saw it (a re-open must name it).
+    private var finishedMark: String?
+
+    /// Re-opens the finished run joined for `batches` (its tests that did not pass, at their
+    /// next attempt numbers). True when this machine re-opened it; false when another
+    /// machine already had (this one then just leases).
+    public func reopen(_ batches: [QueuedBatch]) throws -> Bool {
+        guard let finishedMark else { throw QueueError("robotci bug: re-opening \(address) before a join found it finished") }
+        let reply = try run(QueueScripts.reopen, args: [finishedMark] + batches.map(json))
+        try touch()
+        return reply.array?.first?.text == "reopened"
     }
 
     /// Leases the next batch for one shard.

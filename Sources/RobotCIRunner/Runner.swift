@@ -171,9 +171,12 @@ public final class Runner {
         }
         let (info, tests, total, partition) = try discover()
         // Join before the report folder is touched: a queue whose run is over runs nothing here.
-        let joined = try redis.map { try joinQueue($0, tests: tests, driver: info.driver) }
+        var joined = try redis.map { try joinQueue($0, tests: tests, driver: info.driver) }
         if let redis, case .finished(let nonce, let at, let lost)? = joined?.join {
-            return finishedQueue(redis, nonce: nonce, at: at, lost: lost)
+            guard !lost, let reopened = try reopenQueue(redis, nonce: nonce, at: at, shards: max(1, config.shards)) else {
+                return finishedQueue(redis, nonce: nonce, at: at, lost: lost)
+            }
+            joined = (.joined(nonce: nonce), reopened)
         }
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
@@ -391,6 +394,31 @@ public final class Runner {
 
     /// `--queue` found its run already over (CI's "re-run failed jobs" keeps the queue name):
     /// say so plainly and exit with that run's verdict, never repeating it silently.
+    /// CI re-ran a job of a queue run that is over (the queue name is the same): the run's
+    /// tests that did not pass run again, in the same run at their next attempt numbers, so
+    /// the queue's report shows both. Returns the number of batches queued (by this machine
+    /// or another that re-opened first), nil when nothing needs to run again.
+    private func reopenQueue(_ redis: RedisQueue, nonce: String, at: Date, shards: Int) throws -> Int? {
+        let whole = try redis.snapshot(nonce: nonce).result(runName: redis.address.name, commandLine: commandLine)
+        let again = whole.tests.filter { $0.outcome.failsBuild }
+        guard !again.isEmpty else { return nil }
+        // Each test at its next attempt number; tests of one attempt number share batches.
+        let byAttempt = Dictionary(grouping: again) { ($0.attempts.map(\.number).max() ?? 0) + 1 }
+        let size = max(1, min(config.maxBatchSize, (again.count + shards * 2 - 1) / (shards * 2)))
+        var batches: [QueuedBatch] = []
+        for attempt in byAttempt.keys.sorted() {
+            let ids = (byAttempt[attempt] ?? []).map(\.id)
+            for start in stride(from: 0, to: ids.count, by: size) {
+                batches.append(QueuedBatch(tests: Array(ids[start..<min(ids.count, start + size)]), attempt: attempt))
+            }
+        }
+        let first = try redis.reopen(batches)
+        say("robotci: the queue \(redis.address.name) finished earlier (run \(nonce), at \(ISO8601DateFormatter().string(from: at))) with "
+            + "\(again.count) test\(again.count == 1 ? "" : "s") that did not pass; " + (first ? "re-opened it: " : "another machine re-opened it: ")
+            + "they run again in the same run (new attempts), the rest keep their verdicts")
+        return batches.count
+    }
+
     private func finishedQueue(_ redis: RedisQueue, nonce: String, at: Date, lost: Bool) -> Int32 {
         let when = ISO8601DateFormatter().string(from: at)
         let advice = "use a new queue name per CI attempt (e.g. include the CI attempt number: GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID) to run again"
