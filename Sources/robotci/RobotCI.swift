@@ -7,7 +7,7 @@ struct RobotCI: AsyncParsableCommand {
         commandName: "robotci",
         abstract: "Runs robot-pattern UI test suites across worker processes and reports on them.",
         version: "0.1.0",
-        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self, Config.self]
+        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self, Config.self, Init.self]
     )
 
     /// ArgumentParser exits 64 on a usage error; robotci's contract is 2 for usage,
