@@ -75,6 +75,7 @@ public struct ProjectInitializer {
         }
         files += SuiteTemplates.files(names, app: app)
         if app == .samplePage { files.append(("sample-app/index.html", ProjectTemplates.samplePage)) }
+        files.append((".gitignore", ProjectTemplates.gitignore))
         files.append(("robotci.yml", ProjectTemplates.config(names, addedToExistingPackage: existingManifest != nil)))
         files.append((Self.workflowPath, ProjectTemplates.githubWorkflow(dependency: options.dependency, robotciVersion: options.robotciVersion)))
 

@@ -127,6 +127,13 @@ enum ProjectTemplates {
             """
     }
 
+    /// The build and the report are outputs; an existing .gitignore is left alone like any file.
+    static let gitignore = """
+        .build/
+        /robotci-report/
+
+        """
+
     /// A page that calls the mock server, so the first `robotci run` is green and the report
     /// shows a mock journal; the team replaces it with its app (`robotci init --app-url`).
     static let samplePage = """
