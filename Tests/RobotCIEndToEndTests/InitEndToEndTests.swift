@@ -12,8 +12,12 @@ import Glibc
 final class InitEndToEndTests: XCTestCase {
     func testInitThenRunIsGreenInAFreshFolderAndASecondInitChangesNothing() throws {
         try skipUnlessThePackageMirrorAnswers()
-        let folder = E2E.temporaryDirectory("init")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        // A fixed folder name (so a fixed package and bundle name) in a fresh temporary folder:
+        // the shared build folder then holds one bundle of this test, not one per run.
+        let parent = E2E.temporaryDirectory("init")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("team-app")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         XCTAssertFalse(folder.path.hasPrefix(E2E.root.path + "/"), "the team's folder is outside robotci's checkout")
 
         // init
@@ -40,7 +44,7 @@ final class InitEndToEndTests: XCTestCase {
         let report = folder.appendingPathComponent("robotci-report")
         XCTAssertTrue(FileManager.default.fileExists(atPath: report.appendingPathComponent("index.html").path), "the HTML report")
         let verdicts = try E2E.junitVerdicts(report.appendingPathComponent("junit.xml"))
-        let robotTests = verdicts.filter { $0.key.contains("UITests.HomeUITests/") }
+        let robotTests = verdicts.filter { $0.key.hasPrefix("TeamAppUITests.HomeUITests/") }
         XCTAssertGreaterThanOrEqual(robotTests.count, 2, "\(verdicts.keys)")
         XCTAssertTrue(robotTests.values.allSatisfy { $0.verdict == "passed" }, "\(robotTests.mapValues(\.verdict))")
 
