@@ -35,11 +35,12 @@ struct SwiftPackage {
         }
         // Newest first: a build folder shared by several packages keeps their older bundles,
         // and the one just built (or last built, with --skip-build) is this package's.
-        let modified = { (name: String) -> Date in
-            ((try? fm.attributesOfItem(atPath: "\(dir)/\(name)"))?[.modificationDate] as? Date) ?? .distantPast
+        func modified(_ name: String) -> Date {
+            let attributes = try? fm.attributesOfItem(atPath: "\(dir)/\(name)")
+            return attributes?[.modificationDate] as? Date ?? .distantPast
         }
-        let bundles = entries.filter { $0.hasSuffix("PackageTests.xctest") }
-            .map { ($0, modified($0)) }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
+        let dated: [(name: String, date: Date)] = entries.filter { $0.hasSuffix("PackageTests.xctest") }.map { ($0, modified($0)) }
+        let bundles: [String] = dated.sorted { a, b in a.date != b.date ? a.date > b.date : a.name < b.name }.map(\.name)
         guard let name = bundles.first ?? entries.first(where: { $0.hasSuffix(".xctest") }) else {
             throw RunnerError.noTestBundle(dir)
         }
