@@ -61,7 +61,7 @@ final class ConfigCommandEndToEndTests: XCTestCase {
         let sample = E2E.root.appendingPathComponent("config/robotci.yml").path
         let r = try E2E.run(["config", "--config", sample], cwd: NSTemporaryDirectory())
         XCTAssertEqual(r.status, 0, r.stderr)
-        let keyLines = r.stdout.split(separator: "\n").prefix { !$0.isEmpty }
+        let keyLines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
         XCTAssertGreaterThanOrEqual(keyLines.count, 20)
         for line in keyLines { XCTAssertTrue(line.hasSuffix("(default)"), "config/robotci.yml sets a value: \(line)") }
     }
