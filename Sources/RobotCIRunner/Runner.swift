@@ -466,12 +466,12 @@ public final class Runner {
     }
 
     /// This machine's id in a queue: `ROBOTCI_MACHINE`, else host name and pid.
-    static func machineID(_ environment: [String: String]) -> String {
+    public static func machineID(_ environment: [String: String]) -> String {
         if let m = environment["ROBOTCI_MACHINE"], !m.isEmpty { return m }
         return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
     }
 
-    static func makeRunID() -> String {
+    public static func makeRunID() -> String {
         let f = DateFormatter()
         f.dateFormat = "yyyyMMdd-HHmmss"
         f.timeZone = TimeZone(identifier: "UTC")

@@ -7,7 +7,7 @@ import XCTest
 // behaviour its README and doc comments promise. A plain `import MockServer` (no @testable): only
 // public API is used. Every symbol exercised is tagged `// [n]`; the count is in docs/RobotKit.md.
 
-/// Written exactly as shared/reference 000's `UITestCase` holds its server:
+/// Written exactly as an iOS reference suite's `UITestCase` holds its server (see Examples/ReferenceSuite):
 /// `MockServer.create()` in `setUp`, `await serverMock.stop()` (no `try`) in `tearDown`.
 final class ReferenceStyleTearDownTests: XCTestCase {
     private(set) var serverMock: MockServer!
