@@ -4,27 +4,16 @@ import Glibc
 
 /// This machine's IPv4 addresses other than loopback (for checking the server ignores them).
 func nonLoopbackIPv4Addresses() -> [String] {
-    var list: UnsafeMutablePointer<ifaddrs>?
-    guard getifaddrs(&list) == 0, let first = list else { return [] }
-    defer { freeifaddrs(list) }
-    var result: [String] = []
-    var cursor: UnsafeMutablePointer<ifaddrs>? = first
-    while let entry = cursor {
-        defer { cursor = entry.pointee.ifa_next }
-        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
-        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-            var raw = ipv4.pointee.sin_addr
-            _ = inet_ntop(AF_INET, &raw, &text, socklen_t(INET_ADDRSTRLEN))
-        }
-        let string = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if !string.hasPrefix("127.") { result.append(string) }
-    }
-    return result
+    addresses(family: AF_INET).filter { !$0.hasPrefix("127.") }
 }
 
 /// This machine's global IPv6 addresses (not ::1, not link-local), for the same check.
 func nonLoopbackIPv6Addresses() -> [String] {
+    addresses(family: AF_INET6).filter { $0 != "::1" && !$0.lowercased().hasPrefix("fe80") }
+}
+
+/// Every address of `family` (AF_INET or AF_INET6) on this machine's interfaces, as text.
+private func addresses(family: Int32) -> [String] {
     var list: UnsafeMutablePointer<ifaddrs>?
     guard getifaddrs(&list) == 0, let first = list else { return [] }
     defer { freeifaddrs(list) }
@@ -32,14 +21,20 @@ func nonLoopbackIPv6Addresses() -> [String] {
     var cursor: UnsafeMutablePointer<ifaddrs>? = first
     while let entry = cursor {
         defer { cursor = entry.pointee.ifa_next }
-        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET6) else { continue }
+        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(family) else { continue }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-            var raw = ipv6.pointee.sin6_addr
-            _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(INET6_ADDRSTRLEN))
+        if family == AF_INET {
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                var raw = v4.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &raw, &text, socklen_t(INET6_ADDRSTRLEN))
+            }
+        } else {
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                var raw = v6.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(INET6_ADDRSTRLEN))
+            }
         }
-        let string = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if string != "::1", !string.lowercased().hasPrefix("fe80") { result.append(string) }
+        result.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
     return result
 }
