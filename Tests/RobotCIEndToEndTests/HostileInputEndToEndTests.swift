@@ -18,4 +18,47 @@ final class HostileInputEndToEndTests: XCTestCase {
         XCTAssertLessThan(seconds, 5, "refused before any expansion")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("junit.xml").path))
     }
+
+    /// A command-driver suite whose test leaves a FIFO named `console.log` (the report inlines
+    /// that name) beside a screenshot, has a 100-character CJK name (300 bytes: over the
+    /// 255-byte file-name limit in the old slug), and claims `time="3600000"`.
+    /// Before: report writing blocked on the FIFO forever; the CJK test's artifacts were
+    /// dropped silently; the hour count went into timings.json. Now: the FIFO is skipped with a
+    /// warning, the artifacts are kept, the time is capped at the batch's wall time.
+    func testFIFOArtifactLongCJKNameAndHugeTimeAreHandled() throws {
+        let dir = E2E.temporaryDirectory("hostile-artifacts")
+        let package = dir.appendingPathComponent("suite")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        let cjk = String(repeating: "测试名称很长", count: 17).prefix(100)
+        try "\(cjk)\n".write(to: package.appendingPathComponent("names.txt"), atomically: true, encoding: .utf8)
+        try """
+            driver: command
+            list: sed 's/^/hostile::/' names.txt
+            run: sh run.sh {junit} {tests}
+            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
+        try """
+            mkfifo "$ROBOTCI_ARTIFACTS_DIR/console.log"
+            printf 'png' > "$ROBOTCI_ARTIFACTS_DIR/shot.png"
+            name=$(cat names.txt)
+            printf '<testsuite name="hostile"><testcase classname="hostile" name="%s" time="3600000"><failure message="boom"/></testcase></testsuite>' "$name" > "$1"
+            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+        let report = dir.appendingPathComponent("report")
+        let r = try E2E.run(["run", "--package", package.path, "--retries", "0", "--test-timeout", "20",
+                             "--report-dir", report.path], timeout: 120)
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        let attempts = try E2E.attemptsByTest(in: report)
+        let attempt = try XCTUnwrap(attempts["hostile::\(cjk)"]?.first, "\(attempts.keys)")
+        let paths = (attempt["artifacts"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        let shot = try XCTUnwrap(paths.first { $0.hasSuffix("/shot.png") }, "the screenshot is kept: \(paths)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: report.appendingPathComponent(shot).path), shot)
+        for component in shot.split(separator: "/") { XCTAssertLessThanOrEqual(component.utf8.count, 255, shot) }
+        XCTAssertFalse(paths.contains { $0.hasSuffix("console.log") }, "the FIFO is no artifact: \(paths)")
+        XCTAssertLessThan(attempt["duration"] as? Double ?? .infinity, 60, "time=3600000 capped at the batch's wall time")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: report.appendingPathComponent("attachments/batches").path)
+            .filter { $0.hasSuffix(".log") }
+            .map { try String(contentsOf: report.appendingPathComponent("attachments/batches/\($0)"), encoding: .utf8) }
+            .joined()
+        XCTAssertTrue(logs.contains("console.log is a FIFO, not a regular file; skipped"), logs)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: report.appendingPathComponent("index.html").path))
+    }
 }

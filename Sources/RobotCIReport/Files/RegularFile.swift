@@ -37,27 +37,44 @@ public enum RegularFile {
 
     /// The whole file, or an error naming it: not a regular file, or over `limit` bytes.
     public static func read(_ path: String, limit: Int, what: String = "file") throws -> Data {
+        try withOpenFile(path, what: what) { fd, size in
+            guard size <= limit else {
+                throw RegularFileError("\(path): the \(what) is \(size) bytes, more than robotci reads (\(limit) bytes); "
+                                       + "is it the right file? split it, or leave out large captured output")
+            }
+            return try readUp(to: size, from: fd, path: path, what: what)
+        }
+    }
+
+    /// The first `maxBytes` bytes of a regular file and its whole size.
+    public static func readPrefix(_ path: String, maxBytes: Int, what: String = "file") throws -> (data: Data, size: Int) {
+        try withOpenFile(path, what: what) { fd, size in
+            (try readUp(to: min(size, max(0, maxBytes)), from: fd, path: path, what: what), size)
+        }
+    }
+
+    /// Opens `path` for reading and hands over its descriptor and size, if it is a regular file.
+    private static func withOpenFile<R>(_ path: String, what: String, _ body: (Int32, Int) throws -> R) throws -> R {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked on the
-        // descriptor itself so a file swapped after the check is still refused.
+        // descriptor itself, so a file swapped after a check is still refused.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw RegularFileError("\(path): cannot read the \(what): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw RegularFileError("\(path): cannot read the \(what): \(String(cString: strerror(errno)))") }
         guard st.st_mode & S_IFMT == S_IFREG else {
-            throw RegularFileError("\(path): the \(what) is not a regular file (a FIFO, device or socket); write a plain file there")
+            throw RegularFileError("\(path): the \(what) is not a regular file (a FIFO, device, socket or folder); write a plain file there")
         }
-        let size = Int(st.st_size)
-        guard size <= limit else {
-            throw RegularFileError("\(path): the \(what) is \(size) bytes, more than robotci reads (\(limit) bytes); "
-                                   + "is it the right file? split it, or leave out large captured output")
-        }
-        var data = Data(count: size)
+        return try body(fd, Int(st.st_size))
+    }
+
+    private static func readUp(to count: Int, from fd: Int32, path: String, what: String) throws -> Data {
+        var data = Data(count: count)
         var filled = 0
         let failed = data.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) -> Int32? in
             guard let base = raw.baseAddress else { return nil }
-            while filled < size {
-                let n = systemRead(fd, base + filled, size - filled)
+            while filled < count {
+                let n = systemRead(fd, base + filled, count - filled)
                 if n < 0 { if errno == EINTR { continue }; return errno }
                 if n == 0 { break }  // shrank while being read
                 filled += n

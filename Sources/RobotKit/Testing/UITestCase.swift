@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import WorkerContract
 import XCTest
 
 /// Base class for robot tests: owns a `MockServer` per test (on the worker's
@@ -129,7 +130,7 @@ open class UITestCase: XCTestCase {
         let safe = String(testName.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("robotkit-artifacts", isDirectory: true)
-            .appendingPathComponent(safe, isDirectory: true)
+            .appendingPathComponent(BoundedFileName.bounded(safe), isDirectory: true)
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
