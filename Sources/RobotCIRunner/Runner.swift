@@ -146,6 +146,9 @@ public final class Runner {
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers).run()
         browsers?.shutDown()
+        // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
+        // its environment, a browser of a dead chromedriver) is a stray of this run.
+        ChildRegistry.shared.reapStrays()
         progress.finish()
         signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)

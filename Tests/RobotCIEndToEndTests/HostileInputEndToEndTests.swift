@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Hostile inputs given to the built `robotci` (issue 27).
 final class HostileInputEndToEndTests: XCTestCase {
@@ -60,5 +63,41 @@ final class HostileInputEndToEndTests: XCTestCase {
             .joined()
         XCTAssertTrue(logs.contains("console.log is a FIFO, not a regular file; skipped"), logs)
         XCTAssertTrue(FileManager.default.fileExists(atPath: report.appendingPathComponent("index.html").path))
+    }
+
+    /// Two shards: one test daemonises a server (setsid, its parent exits: re-parented to
+    /// robotci) and needs it for 3 s; a test on the other shard ends meanwhile. Before: the
+    /// stray reaper after the quick batch killed every orphan of robotci, the other shard's
+    /// server included, and the first test failed. Now the reaper takes only the finished
+    /// batch's orphans (its `ROBOTCI_PROCESS_TAG`), and the server dies when its own batch ends.
+    func testStrayReaperSparesAnotherShardsRunningBatch() throws {
+        let package = E2E.temporaryDirectory("strays").appendingPathComponent("suite")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try """
+            driver: command
+            list: printf 'procs::daemon\\nprocs::quick\\n'
+            run: sh run.sh {junit} {tests}
+            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
+        try """
+            verdict=""
+            case "$2" in
+            *daemon*)
+              ( setsid sleep 300 & echo $! > daemon.pid )
+              sleep 3
+              kill -0 "$(cat daemon.pid)" 2>/dev/null || verdict='<failure message="my server was killed by another shard"/>'
+              name=daemon ;;
+            *) sleep 1; name=quick ;;
+            esac
+            printf '<testsuite name="procs"><testcase classname="procs" name="%s">%s</testcase></testsuite>' "$name" "$verdict" > "$1"
+            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+        let report = package.deletingLastPathComponent().appendingPathComponent("report")
+        let r = try E2E.run(["run", "--package", package.path, "--shards", "2", "--retries", "0", "--test-timeout", "20",
+                             "--report-dir", report.path], timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        let v = try E2E.junitVerdicts(report.appendingPathComponent("junit.xml"))
+        XCTAssertEqual(v.mapValues(\.verdict), ["procs/daemon": "passed", "procs/quick": "passed"], r.stderr)
+        let pid = try XCTUnwrap(Int32(String(contentsOf: package.appendingPathComponent("daemon.pid"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertNotEqual(kill(pid, 0), 0, "the daemon died with its own batch")
     }
 }

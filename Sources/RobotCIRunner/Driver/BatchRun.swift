@@ -125,7 +125,8 @@ final class BatchRun {
         splitter.finish(handle)
         let result = (child.wait(), timedOut)
         ended = result
-        ChildRegistry.shared.reapStrays()
+        // This batch's orphans only: other shards' batches may still need theirs.
+        ChildRegistry.shared.reapStrays(tag: child.tag)
         return result
     }
 
