@@ -114,3 +114,41 @@ public enum BoundedFileName {
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 }
+
+/// Request headers that carry credentials: kept out of `mock-requests.json` and the report
+/// (which inlines that file), with enough left to debug by (`Bearer ***`, `session=***`).
+public enum SensitiveHeader {
+    /// Lower-case names.
+    public static let names: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token", "x-amz-security-token",
+    ]
+
+    public static func isSensitive(_ name: String) -> Bool { names.contains(name.lowercased()) }
+
+    /// `value` with its secret parts masked: an authorization's scheme stays (`Basic ***`), a
+    /// cookie's names and attributes stay (`id=***; Path=/`); any other header is unchanged.
+    public static func masked(name: String, value: String) -> String {
+        switch name.lowercased() {
+        case "authorization", "proxy-authorization":
+            guard let space = value.firstIndex(of: " ") else { return "***" }
+            return value[..<space] + " ***"
+        case "cookie", "set-cookie":
+            let attributes: Set<String> = ["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "partitioned", "priority"]
+            return value.split(separator: ";", omittingEmptySubsequences: false).map { part -> String in
+                guard let equals = part.firstIndex(of: "=") else { return String(part) }
+                let key = part[..<equals]
+                if attributes.contains(key.drop(while: { $0 == " " }).lowercased()) { return String(part) }
+                return key + "=***"
+            }.joined(separator: ";")
+        default:
+            return isSensitive(name) ? "***" : value
+        }
+    }
+
+    /// Every header of a request, sensitive ones masked.
+    public static func masked(_ headers: [String: String]) -> [String: String] {
+        var out = headers
+        for (name, value) in headers where isSensitive(name) { out[name] = masked(name: name, value: value) }
+        return out
+    }
+}

@@ -87,7 +87,7 @@ struct Report: AsyncParsableCommand {
     /// timings.json, index.html).
     private func writeQueueReport(_ url: String) throws -> Int32 {
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        let address = try QueueAddress(parsing: url)
+        let address = try QueueAddress(parsing: url, environment: ProcessInfo.processInfo.environment)
         let redis = try RedisQueue(address: address, machine: "report")
         let result = try redis.snapshot().result(runName: address.name, commandLine: CommandLine.arguments)
         do {
@@ -97,7 +97,7 @@ struct Report: AsyncParsableCommand {
         }
         let c = result.counts
         let machines = result.metadata.machines ?? []
-        print("wrote \(directory.path)/ from \(url): \(c.total) tests on \(machines.count) machines, \(c.failing) failing, \(c.flaky) flaky"
+        print("wrote \(directory.path)/ from \(address): \(c.total) tests on \(machines.count) machines, \(c.failing) failing, \(c.flaky) flaky"
               + (result.metadata.interrupted ? " (incomplete: a machine was interrupted or tests have no result)" : ""))
         return 0
     }

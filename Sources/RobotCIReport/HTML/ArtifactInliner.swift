@@ -51,13 +51,26 @@ struct ArtifactInliner {
             else { return nil }
             budget -= data.count
             // The end of a run of steps or requests is where a failure shows; keep it.
-            let kept = Array(items.suffix(maxItems))
+            // A journal another tool (or an older MockServer) wrote may hold credentials.
+            let kept = items.suffix(maxItems).map { artifact.kind == .mock ? Self.maskingHeaders($0) : $0 }
             return .json(.array(kept), cutItems: items.count - kept.count)
         }
         guard let (data, size) = try? RegularFile.readPrefix(url.path, maxBytes: min(maxTextBytes, budget)) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         budget -= data.count
         return .text(text, cutBytes: max(0, size - data.count))
+    }
+
+    /// A journal entry with its `headers` object's credentials masked (`SensitiveHeader`).
+    static func maskingHeaders(_ entry: JSONValue) -> JSONValue {
+        guard case .object(var fields) = entry, case .object(let headers)? = fields["headers"] else { return entry }
+        var masked = headers
+        for (name, value) in headers where SensitiveHeader.isSensitive(name) {
+            if case .string(let text) = value { masked[name] = .string(SensitiveHeader.masked(name: name, value: text)) }
+            else { masked[name] = .string("***") }
+        }
+        fields["headers"] = .object(masked)
+        return .object(fields)
     }
 
     private func isJSON(_ kind: Artifact.Kind) -> Bool { kind == .steps || kind == .mock }
