@@ -100,4 +100,24 @@ final class HostileInputEndToEndTests: XCTestCase {
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         XCTAssertNotEqual(kill(pid, 0), 0, "the daemon died with its own batch")
     }
+
+    /// Before: a build command's echoed output and a failing list command's output (shown in
+    /// the error) went to the console, CI's log, unmasked.
+    func testBuildAndListOutputAreMasked() throws {
+        let package = E2E.temporaryDirectory("masked-build").appendingPathComponent("suite")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        let token = "tok-\(UUID().uuidString)"
+        try """
+            driver: command
+            build: 'echo "building with $DEPLOY_TOKEN and postgres://app:short@db/x"'
+            list: 'echo "cannot list: DEPLOY_TOKEN=$DEPLOY_TOKEN" >&2; exit 3'
+            run: true {tests} {junit}
+            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
+        let r = try E2E.run(["run", "--package", package.path], env: ["DEPLOY_TOKEN": token], timeout: 60)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("building with *** and postgres://app:***@db/x"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot list: DEPLOY_TOKEN=***"), r.stderr)
+        XCTAssertFalse((r.stdout + r.stderr).contains(token))
+        XCTAssertFalse(r.stderr.contains(":short@"))
+    }
 }
