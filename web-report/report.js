@@ -79,12 +79,16 @@
     const name = D.names[x[2]];
     return { kind: D.kinds[x[0]], path, name, opening: openingOf(name), href: x[3] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > 4, value: x[4], cut: x[5] || 0 };
   }
-  // A link to an artifact file: a new tab for inert types, a download for the rest.
+  // A link to an artifact file: a new tab for inert types, a download for the rest. From
+  // file:// Chromium ignores `download` (file URLs count as cross-origin) and navigates: the
+  // file then opens in a new tab, in a file origin of its own, never replacing this page.
+  const fromDisk = location.protocol === 'file:';
   function fileLink(x, label) {
     if (!x.href) return null;
-    return x.opening === 'download'
-      ? h('a', { href: x.href, download: x.name, 'data-opening': 'download', title: x.path + ' (downloaded: it is not shown in the browser)' }, label)
-      : h('a', { href: x.href, target: '_blank', rel: 'noopener noreferrer', 'data-opening': x.opening, title: x.path }, label);
+    if (x.opening !== 'download') return h('a', { href: x.href, target: '_blank', rel: 'noopener noreferrer', 'data-opening': x.opening, title: x.path }, label);
+    const attrs = { href: x.href, download: x.name, 'data-opening': 'download', title: x.path + ' (downloaded: it is not shown in the browser)' };
+    if (fromDisk) Object.assign(attrs, { target: '_blank', rel: 'noopener noreferrer' });
+    return h('a', attrs, label);
   }
   const shardKey = (m, w) => (m >= 0 ? MACH[m] + '#' : '') + w;
   const shardLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'shard ' + w;

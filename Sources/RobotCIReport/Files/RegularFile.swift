@@ -17,8 +17,20 @@ public enum RegularFile {
         case regular(size: Int)
         case directory
         case missing
-        /// FIFO, socket, device or symbolic link: a word for messages.
+        case symbolicLink
+        /// FIFO, socket or device: a word for messages.
         case special(String)
+
+        /// What it is, for a message ("a FIFO", "a symbolic link").
+        public var noun: String {
+            switch self {
+            case .regular: return "a regular file"
+            case .directory: return "a folder"
+            case .missing: return "missing"
+            case .symbolicLink: return "a symbolic link"
+            case .special(let word): return word
+            }
+        }
     }
 
     public static func kind(ofItemAt path: String) -> Kind {
@@ -29,7 +41,7 @@ public enum RegularFile {
         case S_IFDIR: return .directory
         case S_IFIFO: return .special("a FIFO")
         case S_IFSOCK: return .special("a socket")
-        case S_IFLNK: return .special("a symbolic link")
+        case S_IFLNK: return .symbolicLink
         case S_IFCHR, S_IFBLK: return .special("a device")
         default: return .special("a special file")
         }

@@ -171,11 +171,12 @@ final class BatchRun {
     /// False (and `url` removed, with a warning) when it is no regular file or folder; inside
     /// a folder, such entries are removed the same way and the folder is kept.
     private func keepOnlyPlainFiles(_ url: URL, shownAs label: String) -> Bool {
-        switch RegularFile.kind(ofItemAt: url.path) {
+        let kind = RegularFile.kind(ofItemAt: url.path)
+        switch kind {
         case .regular: return true
         case .missing: return false
-        case .special(let what):
-            log.write(Substring("robotci: warning: artifact \(label) is \(what), not a regular file; skipped (the report reads only plain files)"))
+        case .special, .symbolicLink:
+            log.write(Substring("robotci: warning: artifact \(label) is \(kind.noun), not a regular file; skipped (the report reads only plain files)"))
             try? FileManager.default.removeItem(at: url)
             return false
         case .directory:
