@@ -80,15 +80,14 @@
     return { kind: D.kinds[x[0]], path, name, opening: openingOf(name), href: x[3] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > 4, value: x[4], cut: x[5] || 0 };
   }
   // A link to an artifact file: a new tab for inert types, a download for the rest. From
-  // file:// Chromium ignores `download` (file URLs count as cross-origin) and navigates: the
-  // file then opens in a new tab, in a file origin of its own, never replacing this page.
+  // file:// Chromium ignores `download` (file URLs count as cross-origin) and would open the
+  // file, whose script then shares every file:// page's storage: there it gets no link.
   const fromDisk = location.protocol === 'file:';
   function fileLink(x, label) {
     if (!x.href) return null;
     if (x.opening !== 'download') return h('a', { href: x.href, target: '_blank', rel: 'noopener noreferrer', 'data-opening': x.opening, title: x.path }, label);
-    const attrs = { href: x.href, download: x.name, 'data-opening': 'download', title: x.path + ' (downloaded: it is not shown in the browser)' };
-    if (fromDisk) Object.assign(attrs, { target: '_blank', rel: 'noopener noreferrer' });
-    return h('a', attrs, label);
+    if (fromDisk) return h('span', { class: 'nolink', 'data-opening': 'download', title: 'Not opened from a report on disk: it could run script. It is in the report folder.' }, label, ' (', x.path, ')');
+    return h('a', { href: x.href, download: x.name, 'data-opening': 'download', title: x.path + ' (downloaded: it is not shown in the browser)' }, label);
   }
   const shardKey = (m, w) => (m >= 0 ? MACH[m] + '#' : '') + w;
   const shardLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'shard ' + w;

@@ -127,21 +127,25 @@ final class BrowserArtifactTests: XCTestCase {
     }
 
     /// From `file://` (a report opened from disk or a CI artifact) Chromium ignores `download`
-    /// (file URLs are cross-origin to each other) and would navigate: the link opens a new tab
-    /// instead, so the report stays, and the file's script reaches nothing of the report.
-    func testActiveFilesFromDiskNeverReplaceTheReport() throws {
+    /// (file URLs are cross-origin to each other) and opens the file, whose script shares the
+    /// storage of every file:// page. Before: these links opened and their scripts ran. Now an
+    /// active file is named with its path but not linked; images and text still are.
+    func testActiveFilesFromDiskAreNotOpenable() throws {
         try openDetail(root.appendingPathComponent("index.html"))
-        let page = try browser.script("return location.href;") as? String
-        try browser.script("window.reportMark = 'still-the-report'; return null;")
-        for name in ["evil.svg", "evil.xhtml", "claimed-screenshot.svg"] {
-            let link = "#detail .links a[href$=\"/\(name)\"]"
-            XCTAssertEqual(try browser.script("return document.querySelector('\(link)').getAttribute('rel');") as? String, "noopener noreferrer")
-            try browser.click(try browser.element(link))
+        let hrefs = try XCTUnwrap(try browser.script("return [...document.querySelectorAll('#detail a[href]')].map(a => a.getAttribute('href'));") as? [String])
+        for file in Self.active {
+            XCTAssertFalse(hrefs.contains { $0.hasSuffix("/" + file.name) }, "\(file.name) is not linked: \(hrefs)")
+        }
+        XCTAssertTrue(hrefs.contains { $0.hasSuffix("/notes.txt") } && hrefs.contains { $0.hasSuffix("/shot.png") }, "\(hrefs)")
+        let named = try XCTUnwrap(try browser.script("return [...document.querySelectorAll('#detail .nolink')].map(e => e.textContent);") as? [String])
+        XCTAssertEqual(named.count, Self.active.count, "\(named)")
+        XCTAssertTrue(named.contains { $0.contains("attachments/hostile/1/evil.svg") }, "\(named)")
+        // Every link there is, clicked: none runs an artifact's script.
+        for href in hrefs where href.hasPrefix("attachments/") {
+            try browser.click(try browser.element("#detail a[href=\"\(href)\"]"))
             usleep(300_000)
-            XCTAssertEqual(try browser.script("return location.href;") as? String, page, "\(name) did not replace the report")
-            XCTAssertEqual(try browser.script("return window.reportMark;") as? String, "still-the-report")
         }
         let ran = try browser.script("return Object.keys(localStorage).filter(k => k.startsWith('ran-'));") as? [String]
-        XCTAssertEqual(ran, [], "no artifact's script reached the report's storage")
+        XCTAssertEqual(ran, [], "no artifact's script ran")
     }
 }
