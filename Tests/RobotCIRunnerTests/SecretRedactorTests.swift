@@ -78,13 +78,15 @@ final class SecretRedactorTests: XCTestCase {
         let env = [
             "DOCKER_AUTH_CONFIG": #"{"auths":{"r.io":{"auth":"dXNlcjpwYXNz"}}}"#, "CI_JOB_JWT": "eyJhbGciOiJSUzI1NiJ9.payload.sig",
             "DB_PASS": "pass-value-1", "SMTP_PWD": "pwd-value-2", "NPM_AUTH": "auth-value-3", "GIT_AUTHOR_NAME": "Jane Doe Smith",
-            "PASSAGE_DIR": "/srv/passage",
+            "PASSAGE_DIR": "/srv/passage", "PWD": "/work/checkout", "OLDPWD": "/work/elsewhere",
         ]
         let r = SecretRedactor(environment: env)
         for name in ["DOCKER_AUTH_CONFIG", "CI_JOB_JWT", "DB_PASS", "SMTP_PWD", "NPM_AUTH"] {
             XCTAssertEqual(r.redact("x \(env[name] ?? "") y"), "x *** y", name)
         }
         XCTAssertEqual(r.redact("by Jane Doe Smith in /srv/passage"), "by Jane Doe Smith in /srv/passage")
+        XCTAssertEqual(r.redact("in /work/checkout from /work/elsewhere"), "in /work/checkout from /work/elsewhere",
+                       "the shell's PWD is a folder, not a password (make test found it masked)")
     }
 
     /// Before: `DATABASE_URL=postgres://u:p@h` was not secret-looking and printed whole.

@@ -43,8 +43,12 @@ public struct SecretRedactor: Sendable {
         needles = forms.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
+    /// The shell's working folders: `PWD` is no password.
+    static let notSecret: Set<String> = ["PWD", "OLDPWD"]
+
     static func isSecretName(_ name: String) -> Bool {
         let upper = name.uppercased()
+        guard !notSecret.contains(upper) else { return false }
         return secretWords.contains { upper.contains($0) } || secretSuffixes.contains { upper.hasSuffix($0) }
             || upper.split(separator: "_").contains { secretParts.contains(String($0)) }
     }
