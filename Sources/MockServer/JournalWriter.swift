@@ -5,7 +5,7 @@ import WorkerContract
 ///
 /// The file is a JSON array, one object per request in arrival order:
 /// `method`, `path`, `query` (string or null), `headers` (object; repeated fields joined
-/// with `, `), `body` + `bodyEncoding` (`utf8` or `base64`), `time` (ISO 8601, UTC, ms),
+/// with `, `; credentials masked: `SensitiveHeader`), `body` + `bodyEncoding` (`utf8` or `base64`), `time` (ISO 8601, UTC, ms),
 /// `matchedRoute` (`GET /character/:id`, or null when nothing matched), `status`
 /// (null if the connection closed before the answer), `error` (null unless it failed),
 /// `preflight` (true for a CORS preflight the server answered itself: listed here, never
@@ -59,7 +59,9 @@ enum JournalWriter {
                 method: entry.request.method.rawValue,
                 path: entry.request.path,
                 query: entry.request.query,
-                headers: entry.request.headers,
+                // Credentials a test's app sent (Authorization, Cookie…) stay out of the file
+                // and so out of the report, which inlines it.
+                headers: SensitiveHeader.masked(entry.request.headers),
                 body: text ?? (entry.request.body ?? Data()).base64EncodedString(),
                 bodyEncoding: text == nil ? "base64" : "utf8",
                 time: formatter.string(from: entry.timestamp),

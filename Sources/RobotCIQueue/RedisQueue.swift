@@ -64,9 +64,10 @@ public final class RedisQueue: @unchecked Sendable {
         self.machine = machine
         self.leaseTimeout = leaseTimeout
         do {
-            connection = try RedisConnection(host: address.host, port: address.port, timeout: 5)
+            connection = try RedisConnection(address: address, timeout: 5)
         } catch let e as RedisError {
-            throw QueueError("\(e.message); is redis-server running there? check --queue (or ROBOTCI_QUEUE / 'queue' in robotci.yml)")
+            let hint = e.kind == .connection ? "is redis-server running there? " : ""
+            throw QueueError("\(e.message); \(hint)check --queue (or ROBOTCI_QUEUE / 'queue' in robotci.yml)")
         }
     }
 
@@ -102,7 +103,7 @@ public final class RedisQueue: @unchecked Sendable {
                 do {
                     let c: RedisConnection
                     if let existing = connection { c = existing } else {
-                        c = try RedisConnection(host: address.host, port: address.port, timeout: 5)
+                        c = try RedisConnection(address: address, timeout: 5)
                         connection = c
                     }
                     return try body(c)

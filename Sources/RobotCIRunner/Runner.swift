@@ -15,15 +15,19 @@ public final class Runner {
     let config: RunConfiguration
     let commandLine: [String]
     let environment: [String: String]
+    /// Masks secrets in everything robotci prints or writes: build and list output included.
+    public let redactor: SecretRedactor
     private let stderr = FileHandle.standardError
 
     public init(config: RunConfiguration, commandLine: [String], environment: [String: String]) {
         self.config = config
         self.commandLine = commandLine
         self.environment = environment
+        let queuePassword = config.queue.flatMap { try? QueueAddress(parsing: $0, environment: environment) }?.password
+        redactor = SecretRedactor(environment: environment, also: [queuePassword].compactMap { $0 })
     }
 
-    private func say(_ text: String) { stderr.write(Data((text + "\n").utf8)) }
+    private func say(_ text: String) { stderr.write(Data((redactor.redact(text) + "\n").utf8)) }
 
     /// Installed before the first child is spawned (the build), so an interrupt at any
     /// point kills every process group robotci started.
@@ -166,7 +170,7 @@ public final class Runner {
         let quarantine = try compile(config.quarantine, flag: "quarantine")
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
-            try RedisQueue(address: QueueAddress(parsing: url), machine: Self.machineID(environment),
+            try RedisQueue(address: QueueAddress(parsing: url, environment: environment), machine: Self.machineID(environment),
                            leaseTimeout: config.queueLeaseTimeout)
         }
         let (info, tests, total, partition) = try discover()
@@ -196,7 +200,6 @@ public final class Runner {
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 
         // The collaborators, each built whole: who records, who queues, who routes, who runs.
-        let redactor = SecretRedactor(environment: environment)
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.rawValue) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
@@ -214,7 +217,9 @@ public final class Runner {
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
         let browsers: ShardBrowsers? = driver.usesShardBrowser
             ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
-        let executor = BatchExecutor(driver: driver, baseEnvironment: environment, testTimeout: config.testTimeout,
+        // Tests have no use for the queue's login; what they are not given they cannot print.
+        let testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
+        let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment, testTimeout: config.testTimeout,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
                                      redactor: redactor, browsers: browsers)
 
@@ -222,6 +227,9 @@ public final class Runner {
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers).run()
         browsers?.shutDown()
+        // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
+        // its environment, a browser of a dead chromedriver) is a stray of this run.
+        ChildRegistry.shared.reapStrays()
         progress.finish()
         signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)

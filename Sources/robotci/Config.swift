@@ -39,7 +39,7 @@ struct Config: ParsableCommand {
             for key in ConfigKey.all {
                 let name = key.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 switch given[key.name] {
-                case (.scalar(let v), let from)?: print("\(name)  \(v)  (\(from))")
+                case (.scalar(let v), let from)?: print("\(name)  \(URLCredentials.masked(v))  (\(from))")
                 case (.list(let l), let from)?: print("\(name)  [\(l.joined(separator: ", "))]  (\(from))")
                 case nil: print("\(name)  \(key.defaultText.replacingOccurrences(of: "`", with: ""))  (default)")
                 }

@@ -170,6 +170,22 @@ final class HTMLReportTests: XCTestCase {
         }
     }
 
+    /// A journal not written by this MockServer (another tool, an older version) may hold
+    /// credentials: they are masked as the journal is inlined into index.html.
+    func testInlinedMockJournalHasItsCredentialsMasked() throws {
+        let dir = try temporaryDirectory().appendingPathComponent("report")
+        try ReportFixtures.writeArtifacts(into: dir)
+        let html = HTMLReport.render(ReportFixtures.mixedRun(), reportDirectory: dir)
+        XCTAssertFalse(html.contains("FIXTURE-TOKEN-9"))
+        XCTAssertFalse(html.contains("FIXTURE-COOKIE"))
+        let data = try Self.data(html)
+        let tests = try XCTUnwrap(data["tests"] as? [[Any]])
+        let coupon = try XCTUnwrap(tests.first { $0[1] as? String == "testCoupon" })
+        let mock = try XCTUnwrap(try Self.artifacts(try XCTUnwrap((coupon[4] as? [[Any]])?.first), in: data).first { $0.kind == "mock" })
+        let headers = try XCTUnwrap((mock.value as? [[String: Any]])?.first?["headers"] as? [String: String])
+        XCTAssertEqual(headers, ["Accept": "application/json", "authorization": "Bearer ***", "Cookie": "sid=***"])
+    }
+
     func testWriteReplacesIndexAtomically() throws {
         let dir = try temporaryDirectory().appendingPathComponent("out/report")
         try HTMLReport.write(ReportFixtures.mixedRun(), to: dir)

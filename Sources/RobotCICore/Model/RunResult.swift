@@ -82,6 +82,8 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var shards: Int
     public var retries: Int
     public var robotciVersion: String
+    /// robotci's arguments, passwords in URLs masked (`--queue redis://:***@host/run`): this is
+    /// written to results.json and shown in the report.
     public var commandLine: [String]
     public var gitCommit: String?
     public var gitBranch: String?
@@ -115,7 +117,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.shards = shards
         self.retries = retries
         self.robotciVersion = robotciVersion
-        self.commandLine = commandLine
+        self.commandLine = commandLine.map(URLCredentials.masked)
         self.gitCommit = gitCommit
         self.gitBranch = gitBranch
         self.hostname = hostname

@@ -187,7 +187,7 @@ extension ConfigKey {
         ConfigKey("max-batch-size", .int, flag: .option("N"), default: "2000", help: "most tests per worker process (1 = a process per test)") {
             $1.maxBatchSize = try $0.int(min: 1)
         },
-        ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://HOST:PORT/NAME`: pull batches from a queue shared by many machines (see *One queue for many machines*)") { value, config in
+        ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://[USER:PASSWORD@]HOST:PORT/NAME`: pull batches from a queue shared by many machines; the password may come from `ROBOTCI_QUEUE_PASSWORD` (see *One queue for many machines*)") { value, config in
             let text = try value.scalar()
             do { _ = try QueueAddress(parsing: text) } catch let e as QueueError { throw value.fail(e.message) }
             config.queue = text
