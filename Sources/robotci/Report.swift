@@ -99,14 +99,10 @@ struct Report: AsyncParsableCommand {
         }
         let c = result.counts
         let machines = result.metadata.machines ?? []
-<<<<<<< HEAD
         let state = snapshot.lost ? "lost mid-run; what the machines that came back had"
             : snapshot.finishedAt == nil ? "not finished" : "finished"
-        print("wrote \(directory.path)/ from \(url) (run \(snapshot.nonce), \(state)): \(c.total) tests on \(machines.count) machines, "
+        print("wrote \(directory.path)/ from \(address) (run \(snapshot.nonce), \(state)): \(c.total) tests on \(machines.count) machines, "
               + "\(c.failing) failing, \(c.flaky) flaky, \(c.notRun) not run"
-=======
-        print("wrote \(directory.path)/ from \(address): \(c.total) tests on \(machines.count) machines, \(c.failing) failing, \(c.flaky) flaky"
->>>>>>> issue27
               + (result.metadata.interrupted ? " (incomplete: a machine was interrupted or tests have no result)" : ""))
         // The accounting line and what never ran: the queue's results checked against its plan.
         print("robotci report: \(result.accounting)")

@@ -128,18 +128,4 @@ open class UITestCase: XCTestCase {
         let trimmed = testName.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
         return String(trimmed.split(whereSeparator: { $0 == "." || $0 == " " }).last ?? Substring(trimmed))
     }
-<<<<<<< HEAD
-=======
-
-    /// `$TMPDIR/robotkit-artifacts/CLASS.TEST/`, emptied for the new run of the test.
-    private static func temporaryArtifactsDirectory(for testName: String) -> URL {
-        let safe = String(testName.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("robotkit-artifacts", isDirectory: true)
-            .appendingPathComponent(BoundedFileName.bounded(safe), isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
->>>>>>> issue27
 }
