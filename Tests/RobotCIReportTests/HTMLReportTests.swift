@@ -99,7 +99,8 @@ final class HTMLReportTests: XCTestCase {
         let counts = try XCTUnwrap(meta["counts"] as? [String: Int])
         let c = run.counts
         XCTAssertEqual(counts, ["total": c.total, "passed": c.passed, "failed": c.failed, "flaky": c.flaky,
-                                "skipped": c.skipped, "timedOut": c.timedOut, "crashed": c.crashed, "quarantined": c.quarantined])
+                                "skipped": c.skipped, "timedOut": c.timedOut, "crashed": c.crashed, "quarantined": c.quarantined,
+                                "notRun": c.notRun])
         XCTAssertEqual(c.failed, 2)
         XCTAssertEqual(c.flaky, 1)
         XCTAssertEqual(meta["wallTime"] as? Int, 10_000)
