@@ -34,7 +34,9 @@ final class InitEndToEndTests: XCTestCase {
         let written = RobotCIDependencyPath.path(in: manifest)
         XCTAssertNotNil(written, manifest)
         if let written {
-            XCTAssertEqual(URL(fileURLWithPath: written, relativeTo: folder).standardizedFileURL.path, E2E.root.standardizedFileURL.path, manifest)
+            let resolved = written.hasPrefix("/") ? URL(fileURLWithPath: written) : folder.appendingPathComponent(written)
+            XCTAssertEqual(resolved.standardizedFileURL.resolvingSymlinksInPath().path,
+                           E2E.root.standardizedFileURL.resolvingSymlinksInPath().path, manifest)
         }
 
         // run, right after init
