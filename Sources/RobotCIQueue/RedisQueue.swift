@@ -165,9 +165,6 @@ public final class RedisQueue: @unchecked Sendable {
 
     // MARK: protocol
 
-    /// The digest every machine's test list must match: FNV-1a of the sorted ids.
-    public static func digest(of tests: [TestID]) -> String { RunPlan.digest(of: tests) }
-
     /// A fresh run nonce: 128 random bits, hex.
     static func makeNonce() -> String {
         (0..<2).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined(separator: "-")
@@ -179,7 +176,7 @@ public final class RedisQueue: @unchecked Sendable {
     /// joined here (its nonce).
     @discardableResult
     public func join(tests: [TestID], plan batches: [QueuedBatch]) throws -> QueueJoin {
-        let digest = Self.digest(of: tests)
+        let digest = RunPlan.digest(of: tests)
         let list = json(tests.sorted())
         let reply = try run(QueueScripts.join, args: [Self.makeNonce(), digest, String(tests.count), list] + batches.map(json))
         let parts = (reply.array ?? []).map { $0.text ?? "" }
@@ -327,7 +324,7 @@ public final class RedisQueue: @unchecked Sendable {
             b.machine = machine
             return tagged(json(JournalEntry.batch(b)))
         }
-        let reply = try run(QueueScripts.salvage, args: [nonce, Self.digest(of: tests), String(tests.count), json(tests.sorted()), tagged(machine),
+        let reply = try run(QueueScripts.salvage, args: [nonce, RunPlan.digest(of: tests), String(tests.count), json(tests.sorted()), tagged(machine),
                                     json(metadata), String(pairs.count / 2)] + pairs + records)
         try touch()
         switch reply.array?.first?.text {

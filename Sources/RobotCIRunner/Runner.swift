@@ -394,14 +394,10 @@ public final class Runner {
     static func notRunLines(_ result: RunResult) -> String? {
         let notRun = result.tests.filter { $0.outcome == .notRun }
         guard !notRun.isEmpty else { return nil }
-        var lines = ["robotci: \(notRun.count) of \(result.tests.count) planned tests never ran:"]
-        for t in notRun.prefix(20) { lines.append("  NOT RUN     \(t.id): \(t.reason ?? "no result")") }
-        if notRun.count > 20 { lines.append("  … and \(notRun.count - 20) more") }
+        let lines = ["robotci: \(notRun.count) of \(result.tests.count) planned tests never ran:"] + Summary.notRunListing(notRun)
         return lines.joined(separator: "\n")
     }
 
-    /// `--queue` found its run already over (CI's "re-run failed jobs" keeps the queue name):
-    /// say so plainly and exit with that run's verdict, never repeating it silently.
     /// CI re-ran a job of a queue run that is over (the queue name is the same): the run's
     /// tests that did not pass run again, in the same run at their next attempt numbers, so
     /// the queue's report shows both. Returns the number of batches queued (by this machine
@@ -427,6 +423,8 @@ public final class Runner {
         return batches.count
     }
 
+    /// `--queue` found its run already over with nothing to re-run (or lost): say so plainly
+    /// and exit with that run's verdict, never repeating it silently.
     private func finishedQueue(_ redis: RedisQueue, nonce: String, at: Date, lost: Bool) -> Int32 {
         let when = ISO8601DateFormatter().string(from: at)
         let advice = "use a new queue name per CI attempt (e.g. include the CI attempt number: GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID) to run again"

@@ -109,8 +109,7 @@ struct Report: AsyncParsableCommand {
         let notRun = result.tests.filter { $0.outcome == .notRun }
         if !notRun.isEmpty {
             print("robotci report: \(notRun.count) of \(result.tests.count) planned tests never ran:")
-            for t in notRun.prefix(20) { print("  NOT RUN     \(t.id): \(t.reason ?? "no result")") }
-            if notRun.count > 20 { print("  … and \(notRun.count - 20) more (every one is in junit.xml and results.json)") }
+            for line in Summary.notRunListing(notRun) { print(line) }
         }
         if let refused = result.refused, !refused.isEmpty {
             Self.printError("warning: the queue holds results for \(refused.count) test\(refused.count == 1 ? "" : "s") outside its plan, refused: "
