@@ -80,9 +80,18 @@ public final class Runner {
         var tests = all.filter { id in
             (filters.isEmpty || filters.contains { $0.matches(id.rawValue) }) && !skips.contains { $0.matches(id.rawValue) }
         }
-        if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty) {
-            let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" }
-            throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')")
+        if !config.tags.isEmpty {
+            let tags = try driver.tags()
+            let wanted = Set(config.tags)
+            tests = tests.filter { !(tags[$0] ?? []).isDisjoint(with: wanted) }
+            let known = Set(tags.values.joined()).sorted()
+            say("robotci: --tag \(config.tags.joined(separator: ", ")): \(tests.count) Swift Testing test\(tests.count == 1 ? "" : "s") "
+                + "(tags in this suite: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+        }
+        if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty || !config.tags.isEmpty) {
+            let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" } + config.tags.map { "--tag '\($0)'" }
+            throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')"
+                + (config.tags.isEmpty ? "" : " and the tags (only Swift Testing tests have tags, e.g. @Test(.tags(.smoke)))"))
         }
         if let lastFailed {
             let again = lastFailed.select(tests)
@@ -90,6 +99,15 @@ public final class Runner {
             say("robotci: --last-failed: \(again.count) of the \(lastFailed.previous.count) tests that did not pass in run \(lastFailed.runID) "
                 + "(\(lastFailed.source))" + (gone > 0 ? "; \(gone) of them no longer exist or are filtered out" : ""))
             tests = again
+        }
+        if config.repetitions > 1 {
+            // Each repetition is a test of the run (planned, retried, reported on its own);
+            // before the partition split, so repetitions spread over machines too.
+            say("robotci: " + (config.untilFailure
+                ? "--until-failure: \(tests.count) tests, up to \(config.repetitions) repetitions, until one fails for good"
+                    + (config.retries > 0 ? " (retries apply to each repetition: one that passes on a retry is flaky and does not stop the run; --retries 0 stops at the first failing run)" : "")
+                : "--repeat-each \(config.repetitions): \(tests.count) tests × \(config.repetitions) = \(tests.count * config.repetitions) test runs, each repetition its own test with its own retries"))
+            tests = TestID.repeating(tests, count: config.repetitions)
         }
         // With a queue every machine pulls from the whole suite: no static share.
         let partition = config.queue == nil ? try resolvedPartition() : nil
@@ -168,6 +186,7 @@ public final class Runner {
             lastFailed = last
         }
         let quarantine = try compile(config.quarantine, flag: "quarantine")
+        let rules = try TestRules(config)
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
             try RedisQueue(address: QueueAddress(parsing: url, environment: environment), machine: Self.machineID(environment),
@@ -197,20 +216,21 @@ public final class Runner {
         let planStart = clock.now()
         let planned = Planner.order(tests, timings: previous)
         let partitionText = partition.map { " (partition \($0) of \(total) tests)" } ?? ""
-        say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
+        let rulesText = config.rules.isEmpty ? "" : " (\(config.rules.count) rule\(config.rules.count == 1 ? "" : "s") override per test: robotci config shows them)"
+        say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s\(rulesText); report in \(config.reportDir)/")
 
         // The collaborators, each built whole: who records, who queues, who routes, who runs.
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
-        let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.rawValue) } }
+        let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.base.rawValue) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
         // run's and this machine reports only what it ran; the whole-run verdict accounts.
         let plan = redis == nil ? RunPlan(tests: tests, partition: partitionPlan) : nil
         let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor)
         let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
-                                              joined: joined, metadata: metadata, quarantined: isQuarantined)
+                                              joined: joined, metadata: metadata, quarantined: isQuarantined, rules: rules)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
-                                   maxRetries: config.retries)
+                                   rules: rules, untilFailure: config.untilFailure)
         // Another machine of the queue stopped the run (--max-failures): so does this one.
         shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
         let planTime = clock.now() - planStart
@@ -219,7 +239,7 @@ public final class Runner {
             ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
         // Tests have no use for the queue's login; what they are not given they cannot print.
         let testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
-        let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment, testTimeout: config.testTimeout,
+        let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
                                      redactor: redactor, browsers: browsers)
 
@@ -238,6 +258,7 @@ public final class Runner {
         metadata.interrupted = RunInterruption.shared.bySignal
         metadata.stoppedEarly = RunInterruption.shared.earlyStop
         metadata.rerunOf = lastFailed?.runID
+        metadata.repetitions = repetitionSummary(router: router)
         journal.append(.finished(metadata))
         journal.close()
         shared?.close(metadata)
@@ -252,6 +273,7 @@ public final class Runner {
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
                 queueShare: redis != nil).print(to: stderr)
+        if let repetitions = result.metadata.repetitions { say("robotci: \(repetitions)") }
         if let lastFailed {
             let lines = lastFailed.outcomes(in: result)
             say("robotci: a re-run of run \(lastFailed.runID)'s \(lines.count) tests that did not pass; what came of each (then → now):\n"
@@ -264,31 +286,39 @@ public final class Runner {
         return exitCode(result, shared: shared, redis: redis)
     }
 
+    /// With `--repeat-each`/`--until-failure`: how many repetitions ran (those with a result)
+    /// and, with `--until-failure`, the one whose failure stopped new ones.
+    private func repetitionSummary(router: AttemptRouter) -> RepetitionSummary? {
+        guard config.repetitions > 1 else { return nil }
+        return RepetitionSummary(count: config.repetitions, untilFailure: config.untilFailure, ran: router.recorder.highestRepetition,
+                                 firstFailure: router.firstFailure)
+    }
+
     /// Joins the queue: the first machine plans the run (its batches cut as if twice this
     /// machine's shards pulled, so they shrink towards the end as others share the tail).
     private func joinQueue(_ redis: RedisQueue, tests: [TestID], driver: any TestDriver) throws -> (join: QueueJoin, batches: Int) {
         let shards = max(1, min(config.shards, max(tests.count, 1)))
         let cutter = BatchCutter(maximumTests: config.maxBatchSize)
         let plan = WorkQueue(planned: Planner.order(tests, timings: previousTimings), shards: shards * 2, maxRetries: config.retries,
-                             cutter: cutter, group: { driver.batchGroup(of: $0) }).cutAll()
+                             cutter: cutter, group: { driver.batchGroup(of: $0.base) }).cutAll()
         return (try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) }), plan.count)
     }
 
     /// The local queue, or with `--queue` the shared one (already joined).
     private func batchSource(planned: [PlannedTest], tests: [TestID], shards: Int, driver: any TestDriver, redis: RedisQueue?,
                              joined: (join: QueueJoin, batches: Int)?, metadata: RunMetadata,
-                             quarantined: @escaping @Sendable (TestID) -> Bool) throws
+                             quarantined: @escaping @Sendable (TestID) -> Bool, rules: TestRules) throws
         -> (source: BatchSource, shared: RedisBatchSource?)
     {
         guard let redis, let joined else {
-            return (WorkQueue(planned: planned, shards: shards, maxRetries: config.retries, cutter: BatchCutter(maximumTests: config.maxBatchSize),
-                              group: { driver.batchGroup(of: $0) }), nil)
+            return (WorkQueue(planned: planned, shards: shards, rules: rules, cutter: BatchCutter(maximumTests: config.maxBatchSize),
+                              group: { driver.batchGroup(of: $0.base) }), nil)
         }
         try redis.announce(metadata)
         let what: String
         if case .planned = joined.join { what = "planned \(joined.batches) batches" } else { what = "joined" }
         say("robotci: queue \(redis.address) as \(redis.machine): \(what) (run \(joined.join.nonce))")
-        let source = RedisBatchSource(queue: redis, maxRetries: config.retries, discovered: tests, quarantine: quarantined)
+        let source = RedisBatchSource(queue: redis, rules: rules, discovered: tests, quarantine: quarantined)
         source.startHeartbeat()
         return (source, source)
     }
@@ -406,12 +436,21 @@ public final class Runner {
         let whole = try redis.snapshot(nonce: nonce).result(runName: redis.address.name, commandLine: commandLine)
         let again = whole.tests.filter { $0.outcome.failsBuild }
         guard !again.isEmpty else { return nil }
-        // Each test at its next attempt number; tests of one attempt number share batches.
-        let byAttempt = Dictionary(grouping: again) { ($0.attempts.map(\.number).max() ?? 0) + 1 }
+        // Each test at its next attempt number; tests of one attempt number (and one
+        // repetition: a process runs an id once) share batches.
+        struct Group: Hashable, Comparable {
+            var attempt: Int
+            var repetition: Int
+            static func < (a: Group, b: Group) -> Bool { (a.attempt, a.repetition) < (b.attempt, b.repetition) }
+        }
+        let byAttempt = Dictionary(grouping: again) {
+            Group(attempt: ($0.attempts.map(\.number).max() ?? 0) + 1, repetition: $0.id.repetition?.index ?? 0)
+        }
         let size = max(1, min(config.maxBatchSize, (again.count + shards * 2 - 1) / (shards * 2)))
         var batches: [QueuedBatch] = []
-        for attempt in byAttempt.keys.sorted() {
-            let ids = (byAttempt[attempt] ?? []).map(\.id)
+        for group in byAttempt.keys.sorted() {
+            let attempt = group.attempt
+            let ids = (byAttempt[group] ?? []).map(\.id)
             for start in stride(from: 0, to: ids.count, by: size) {
                 batches.append(QueuedBatch(tests: Array(ids[start..<min(ids.count, start + size)]), attempt: attempt))
             }

@@ -32,7 +32,7 @@ struct Config: ParsableCommand {
                 return 0
             }
             let layers = try options.layers(environment: env)
-            _ = try RunOptions.configuration(from: layers)  // every value checked, as robotci run would
+            let resolved = try RunOptions.configuration(from: layers)  // every value checked, as robotci run would
             var given: [String: (ConfigLoader.Value, String)] = [:]
             for layer in layers { given.merge(layer) { _, later in later } }
             let width = ConfigKey.all.map(\.name.count).max() ?? 0
@@ -41,8 +41,15 @@ struct Config: ParsableCommand {
                 switch given[key.name] {
                 case (.scalar(let v), let from)?: print("\(name)  \(URLCredentials.masked(v))  (\(from))")
                 case (.list(let l), let from)?: print("\(name)  [\(l.joined(separator: ", "))]  (\(from))")
+                case (.mappings, let from)?: print("\(name)  \(resolved.rules.count) rule\(resolved.rules.count == 1 ? "" : "s")  (\(from))")
                 case nil: print("\(name)  \(key.defaultText.replacingOccurrences(of: "`", with: ""))  (default)")
                 }
+            }
+            if !resolved.rules.isEmpty {
+                // Each rule as it applies (first match wins), its unset fields the global values.
+                print("")
+                print("rules (first match wins; a field left out is the global one: retries \(resolved.retries), test-timeout \(Int(resolved.testTimeout)) s):")
+                for (i, rule) in resolved.rules.enumerated() { print("  \(i + 1). \(rule.summary)") }
             }
             // Not keys (they name a run, not configure it) but read from the environment the same way.
             print("")

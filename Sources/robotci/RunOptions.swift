@@ -35,6 +35,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp(ConfigKey.help("skip"), valueName: "regex"))
     var skip: [String] = []
 
+    @Option(help: ArgumentHelp(ConfigKey.help("tag"), valueName: "name"))
+    var tag: [String] = []
+
     @Flag(name: .customLong("fail-on-flaky"), help: ArgumentHelp(ConfigKey.help("fail-on-flaky")))
     var failOnFlaky = false
 
@@ -46,6 +49,12 @@ struct RunOptions: ParsableArguments {
 
     @Flag(name: .customLong("last-failed-with-flaky"), help: ArgumentHelp(ConfigKey.help("last-failed-with-flaky")))
     var lastFailedWithFlaky = false
+
+    @Option(name: .customLong("repeat-each"), help: ArgumentHelp(ConfigKey.help("repeat-each"), valueName: "n"))
+    var repeatEach: String?
+
+    @Flag(name: .customLong("until-failure"), help: ArgumentHelp(ConfigKey.help("until-failure")))
+    var untilFailure = false
 
     @Option(help: ArgumentHelp(ConfigKey.help("partition"), valueName: "k/n"))
     var partition: String?

@@ -28,6 +28,16 @@ public struct RunConfiguration: Sendable, Equatable {
     public var lastFailed = false
     /// With `lastFailed`: flaky tests of the previous run run again too.
     public var lastFailedWithFlaky = false
+    /// Swift Testing tags (`--tag`): keep only tests that have one of them (empty: no tag filter).
+    public var tags: [String] = []
+    /// Run every selected test this many times, each repetition a test of its own
+    /// (`id (repeat k of n)`); nil: once. With `untilFailure`, the most repetitions.
+    public var repeatEach: Int?
+    /// Repeat the selected tests until a repetition fails for good, at most `repeatEach`
+    /// (default `RunConfiguration.untilFailureCap`) times.
+    public var untilFailure = false
+    /// Per-test settings (`rules:` in robotci.yml), first match wins.
+    public var rules: [TestRule] = []
     /// Regexes of tests that run and are reported but never fail the build.
     public var quarantine: [String] = []
     /// This machine's share, `K/N` (1-based).
@@ -64,6 +74,12 @@ public struct RunConfiguration: Sendable, Equatable {
     public var queueLeaseTimeout = 30.0
 
     public enum Driver: String, Sendable, Equatable, CaseIterable { case swift, command }
+
+    /// Most repetitions `--until-failure` starts when `--repeat-each` does not say.
+    public static let untilFailureCap = 100
+
+    /// How many times each selected test runs (1 without `--repeat-each`/`--until-failure`).
+    public var repetitions: Int { repeatEach ?? (untilFailure ? Self.untilFailureCap : 1) }
 
     public init(shards: Int) { self.shards = shards }
 }

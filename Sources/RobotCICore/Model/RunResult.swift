@@ -102,6 +102,9 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var stoppedEarly: String?
     /// With `--last-failed`: the run whose tests that did not pass this run ran again.
     public var rerunOf: String?
+    /// With `--repeat-each`/`--until-failure`: how the tests were repeated (each repetition is
+    /// a test of its own, `id (repeat k of n)`).
+    public var repetitions: RepetitionSummary?
 
     public init(
         runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,

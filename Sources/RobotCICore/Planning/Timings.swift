@@ -17,10 +17,11 @@ public struct Timings: Codable, Sendable, Equatable {
     }
 
     /// These timings updated with a run's results; tests not in the run keep their old value
-    /// so a partition's report does not erase what other machines measured.
+    /// so a partition's report does not erase what other machines measured. Repetitions
+    /// (`--repeat-each`) are left out: a burn-in run is no measure of the suite's next run.
     public func updated(with tests: [TestRecord]) -> Timings {
         var copy = self
-        for t in tests where t.outcome != .skipped && !t.attempts.isEmpty {
+        for t in tests where t.outcome != .skipped && !t.attempts.isEmpty && t.id.repetition == nil {
             copy.tests[t.id.rawValue] = t.representativeDuration
         }
         return copy
@@ -46,12 +47,20 @@ public enum Planner {
     public static let defaultEstimate = 1.0
 
     /// Tests ordered longest-first (ties by name, so every machine orders them the same).
+    /// Repetitions (`--repeat-each`) go repetition by repetition, each longest-first, and
+    /// expect their test's duration.
     public static func order(_ tests: [TestID], timings: Timings) -> [PlannedTest] {
         let fallback = timings.median ?? defaultEstimate
-        return tests.map { id in
-            if let t = timings[id] { return PlannedTest(id: id, expected: t, known: true) }
-            return PlannedTest(id: id, expected: fallback, known: false)
+        return tests.map { id -> (test: PlannedTest, repetition: Int) in
+            let repetition = id.repetition
+            let planned = timings[repetition?.base ?? id].map { PlannedTest(id: id, expected: $0, known: true) }
+                ?? PlannedTest(id: id, expected: fallback, known: false)
+            return (planned, repetition?.index ?? 0)
         }
-        .sorted { $0.expected != $1.expected ? $0.expected > $1.expected : $0.id < $1.id }
+        .sorted { a, b in
+            if a.repetition != b.repetition { return a.repetition < b.repetition }
+            return a.test.expected != b.test.expected ? a.test.expected > b.test.expected : a.test.id < b.test.id
+        }
+        .map(\.test)
     }
 }

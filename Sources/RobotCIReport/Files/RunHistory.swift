@@ -67,10 +67,15 @@ public struct RunHistory: Codable, Sendable, Equatable {
     /// This history with `result` as a run: a run with the same id (another partition of
     /// the same CI run) is folded into its column; otherwise a new column. Keeps the
     /// newest `limit` runs.
+    /// Repetitions (`--repeat-each`, `--until-failure`) are no run of the suite: they are left
+    /// out (a burn-in of one flaky test must not set its flake rate), and a run of nothing else
+    /// adds no column.
     public func recording(_ result: RunResult, limit: Int = RunHistory.defaultLimit) -> RunHistory {
         let m = result.metadata
+        let tests = result.tests.filter { $0.id.repetition == nil }
+        guard !tests.isEmpty || result.tests.isEmpty else { return self }
         var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit)])
-        for t in result.tests {
+        for t in tests {
             single.tests[t.id.rawValue] = Test(
                 o: String(Self.letter(t.outcome)), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
         }

@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIReport
 
 /// A built XCTest bundle and how to run a subset of it.
 struct TestBundle: Sendable {
@@ -48,6 +49,29 @@ struct TestBundle: Sendable {
         }
         #else
         return []
+        #endif
+    }
+
+    /// Each Swift Testing test's tags, with its suites' (Swift Testing gives a suite's tags to
+    /// every test in it), names without the leading dot (`smoke` for `.smoke`). `--list-tests`
+    /// prints no tags; with an event stream (version 0) it also writes one `test` record per
+    /// test and suite, whose `_tags` (an experimental field version 0 includes) hold them.
+    /// Throws when the toolchain writes no such records.
+    func listSwiftTestingTags() throws -> [TestID: Set<String>] {
+        #if os(Linux)
+        let stream = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-tags-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl")
+        defer { try? FileManager.default.removeItem(at: stream) }
+        let (termination, output) = try runCaptured(path, ["--testing-library", "swift-testing", "--list-tests",
+                                                           "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
+                                                    workingDirectory: workingDirectory)
+        let records = (try? RegularFile.read(stream.path, limit: 64 << 20)).map { String(decoding: $0, as: UTF8.self) }
+        guard termination == .exited(0), let records else {
+            throw RunnerError.discoveryFailed("\(path) (listing Swift Testing tests with their tags: --list-tests --event-stream-output-path)",
+                                              output + "\n(this toolchain's Swift Testing wrote no event stream for --list-tests, so --tag cannot see tags; select the tests with --filter instead)")
+        }
+        return SwiftTestingTags.parse(records)
+        #else
+        throw ConfigError("--tag needs the Swift Testing event stream of a Linux test bundle; on this platform select tests with --filter")
         #endif
     }
 

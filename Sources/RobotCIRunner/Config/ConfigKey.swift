@@ -1,6 +1,7 @@
 import Foundation
 import RobotCICore
 import RobotCIQueue
+import Yams
 
 /// One configuration key, described once: its name (the flag `--name`, the YAML key `name`,
 /// the environment variable `ROBOTCI_NAME`), its type, its default and help, and how a value
@@ -12,7 +13,7 @@ import RobotCIQueue
 /// when the flag, the sample `config/robotci.yml` or the README's table is missing it.
 public struct ConfigKey: @unchecked Sendable {
     /// How a key's value is written (for the docs; the parser checks it).
-    public enum Kind: Sendable { case string, int, number, bool, list }
+    public enum Kind: Sendable { case string, int, number, bool, list, rules }
 
     /// How `robotci run`/`list` take it on the command line.
     public enum Flag: Sendable, Equatable {
@@ -95,10 +96,45 @@ struct ConfigValue {
     }
 
     /// A scalar is a one-element list.
-    func list() -> [String] {
+    func list() throws -> [String] {
         switch value {
         case .list(let l): return l
         case .scalar(let s): return [s]
+        case .mappings: throw fail("'\(key)' takes regexes (a list of strings), not mappings")
+        }
+    }
+
+    /// `rules:`: a list of `{match: REGEX, retries: N, test-timeout: S, retry-on: REGEX}`
+    /// (from YAML; an environment variable holds the same list in YAML flow style).
+    func rules() throws -> [TestRule] {
+        var entries: [[String: String]]
+        switch value {
+        case .mappings(let m): entries = m
+        case .list(let l) where l.isEmpty: entries = []
+        case .scalar(let text):
+            entries = try flowRules(text)
+        case .list:
+            throw fail("'rules' is a list of mappings, e.g.\n  rules:\n    - {match: 'CheckoutUITests/', retries: 0}\n    - {match: 'Slow', test-timeout: 900}")
+        }
+        return try entries.enumerated().map { i, fields in
+            do { return try TestRule(number: i + 1, fields: fields) } catch let e as ConfigError { throw fail(e.message) }
+        }
+    }
+
+    /// `[{match: X, retries: 0}, …]` as YAML flow text (`ROBOTCI_RULES`).
+    private func flowRules(_ text: String) throws -> [[String: String]] {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return [] }
+        let usage = "'rules' must be a YAML list of mappings, e.g. [{match: 'CheckoutUITests/', retries: 0}]"
+        guard let node = try? Yams.compose(yaml: trimmed), let seq = node.sequence else { throw fail(usage) }
+        return try seq.enumerated().map { i, item in
+            guard let mapping = item.mapping else { throw fail("\(usage); entry \(i + 1) is not a mapping") }
+            var fields: [String: String] = [:]
+            for (k, v) in mapping {
+                guard let name = k.string, let value = v.scalar?.string else { throw fail("\(usage); entry \(i + 1) has a field without one value") }
+                fields[name] = value
+            }
+            return fields
         }
     }
 }
@@ -141,10 +177,14 @@ extension ConfigKey {
             $1.skipBuild = try $0.bool()
         },
         ConfigKey("filter", .list, flag: .option("REGEX", repeated: true), default: "all", help: "keep tests whose id (`Module.Class/test`) matches (repeatable)") {
-            $1.filter = $0.list()
+            $1.filter = try $0.list()
         },
         ConfigKey("skip", .list, flag: .option("REGEX", repeated: true), default: "none", help: "drop tests whose id matches (repeatable)") {
-            $1.skip = $0.list()
+            $1.skip = try $0.list()
+        },
+        ConfigKey("tag", .list, flag: .option("NAME", repeated: true), default: "all",
+                  help: "keep Swift Testing tests that have this tag (`smoke` for `.smoke`, a suite's tags included; repeatable: any of them); XCTest tests have none") {
+            $1.tags = try $0.list().map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }
         },
         ConfigKey("fail-on-flaky", .bool, flag: .toggle, default: "off", help: "flaky tests make the run fail") {
             $1.failOnFlaky = try $0.bool()
@@ -159,6 +199,14 @@ extension ConfigKey {
         },
         ConfigKey("last-failed-with-flaky", .bool, flag: .toggle, default: "off", help: "with `--last-failed`: the previous run's flaky tests too") {
             $1.lastFailedWithFlaky = try $0.bool()
+        },
+        ConfigKey("repeat-each", .int, flag: .option("N"), default: "1",
+                  help: "run every selected test N times, each repetition a test of its own (`id (repeat k of N)`) with its own retries, spread over shards; left out of timings and flake rates (see *Re-runs, burn-in and rules*)") {
+            $1.repeatEach = try $0.int(min: 1)
+        },
+        ConfigKey("until-failure", .bool, flag: .toggle, default: "off",
+                  help: "repeat the selected tests until a repetition fails for good, at most `--repeat-each` times (default 100); no repetition starts after the first failure; exit 1 on a failure, 0 when the cap ran clean") {
+            $1.untilFailure = try $0.bool()
         },
         ConfigKey("partition", .string, flag: .option("K/N"), default: "—", help: "run this machine's share (see *Running on many machines*)") { value, config in
             let text = try value.scalar()
@@ -195,11 +243,15 @@ extension ConfigKey {
         ConfigKey("queue-lease-timeout", .number, flag: .option("S"), default: "30", help: "seconds a silent machine keeps its batches before they run elsewhere") {
             $1.queueLeaseTimeout = try $0.seconds()
         },
+        ConfigKey("rules", .rules, flag: .none, default: "none",
+                  help: "per-test settings, first match wins: a list of `{match: REGEX, retries: N, test-timeout: S, retry-on: REGEX}`; a field left out is the global one; with `retry-on`, only a failure whose message it finds is retried") {
+            $1.rules = try $0.rules()
+        },
         ConfigKey("quarantine", .list, flag: .none, default: "none", help: "regexes of tests that run and are reported but never fail the build") {
-            $1.quarantine = $0.list()
+            $1.quarantine = try $0.list()
         },
         ConfigKey("build-arguments", .list, flag: .none, default: "none", help: "extra `swift build` arguments") {
-            $1.buildArguments = $0.list()
+            $1.buildArguments = try $0.list()
         },
         ConfigKey("driver", .string, flag: .none, default: "`swift`", help: "`swift` (XCTest and Swift Testing) or `command` (any runner that writes JUnit)") { value, config in
             let name = try value.choice(RunConfiguration.Driver.allCases.map(\.rawValue),

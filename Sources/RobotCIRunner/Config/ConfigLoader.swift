@@ -12,6 +12,8 @@ public enum ConfigLoader {
     public enum Value: Equatable, Sendable {
         case scalar(String)
         case list([String])
+        /// A list of mappings of scalars (`rules:`), each as field → value.
+        case mappings([[String: String]])
     }
 
     /// Keys robotci understands, with the type each must have (from `ConfigKey.all`).
@@ -41,7 +43,9 @@ public enum ConfigLoader {
                 let hint = closestKey(to: key).map { "did you mean '\($0)'? " } ?? ""
                 throw ConfigError("\(where_): unknown key '\(key)'; \(hint)known keys: \(keys.keys.sorted().joined(separator: ", "))")
             }
-            if let seq = v.sequence {
+            if let seq = v.sequence, seq.contains(where: { $0.mapping != nil }) {
+                out[key] = (.mappings(try mappings(seq, key: key, at: where_)), "\(where_) key '\(key)'")
+            } else if let seq = v.sequence {
                 out[key] = (.list(seq.map { $0.string ?? "" }), "\(where_) key '\(key)'")
             } else if let s = v.scalar {
                 out[key] = (.scalar(s.string), "\(where_) key '\(key)'")
@@ -52,10 +56,35 @@ public enum ConfigLoader {
         return out
     }
 
+    /// A YAML list of mappings whose values are scalars (`rules:`), each as field → value;
+    /// errors name the entry (1-based) and its line.
+    static func mappings(_ seq: Node.Sequence, key: String, at where_: String) throws -> [[String: String]] {
+        try seq.enumerated().map { i, item in
+            let line = item.mark.map { "\($0.line)" } ?? where_
+            guard let mapping = item.mapping else {
+                throw ConfigError("\(where_): key '\(key)', entry \(i + 1) (line \(line)) must be a mapping like {match: REGEX, retries: 0}, not '\(item.string ?? "a list")'")
+            }
+            var fields: [String: String] = [:]
+            for (k, v) in mapping {
+                guard let name = k.string, let value = v.scalar?.string else {
+                    throw ConfigError("\(where_): key '\(key)', entry \(i + 1) (line \(line)): field '\(k.string ?? "?")' needs one value, not a list or a mapping")
+                }
+                fields[name] = value
+            }
+            return fields
+        }
+    }
+
     /// Checks that belong to the whole configuration, after every layer is applied.
     public static func validate(_ c: RunConfiguration) throws {
         if c.queue != nil && (c.partition != nil || c.partitionCount != nil) {
             throw ConfigError("--queue and --partition/--partition-count do not go together: with a queue every machine pulls from the whole suite; drop one of them")
+        }
+        if c.untilFailure && (c.queue != nil || c.partition != nil || c.partitionCount != nil) {
+            throw ConfigError("--until-failure runs on one machine: it stops starting repetitions at the first failure, which other machines of a --queue or --partition run would not hear of; drop --until-failure, or use --repeat-each N (it runs on many machines)")
+        }
+        if !c.tags.isEmpty && c.driver == .command {
+            throw ConfigError("--tag selects Swift Testing tests by their tags; driver: command lists ids only: select its tests with --filter instead")
         }
         guard c.driver == .command else { return }
         let missing = [("list", c.listCommand), ("run", c.runCommand)].filter { $0.1 == nil }.map(\.0)

@@ -11,7 +11,7 @@ import Darwin
 final class Progress: @unchecked Sendable {
     private let lock = NSLock()
     private let interactive: Bool
-    private let total: Int
+    private var total: Int
     private let shards: Int
     private let clock: RunClock
     private var done = 0
@@ -38,6 +38,11 @@ final class Progress: @unchecked Sendable {
             FileHandle.standardError.write(Data((text + "\n").utf8))
             draw(force: true)
         }
+    }
+
+    /// `n` planned tests left the run (`--until-failure`'s dropped repetitions).
+    func withdraw(_ n: Int) {
+        lock.withLock { total = max(done, total - n) }
     }
 
     func batchStarted(shard: Int) {

@@ -11,7 +11,12 @@ import Darwin
 /// environment, the batch's artifacts folder, its log, spawning the child and pumping its
 /// output, moving artifacts into the report, and where finished attempts go.
 final class BatchRun {
+    /// The batch as the driver runs it: each test by the id its runner knows (a repetition,
+    /// `id (repeat k of n)`, runs as `id`; everything the batch reports goes back under the
+    /// id the run planned).
     let item: WorkItem
+    /// The run's id of each of `item.tests` (a repetition's id), where it differs.
+    private let planned: [TestID: TestID]
     let shard: Int
     let ports: PortAllocator.ShardPorts
     /// The worker environment (`ROBOTCI_*`); a driver may add to it before `spawn`.
@@ -23,7 +28,6 @@ final class BatchRun {
     let log: BatchLog
     /// When the batch started (run clock).
     let start: Double
-    let testTimeout: Double
     /// Durations from the last runs (`timings.json`).
     let history: Timings
     let clock: RunClock
@@ -33,10 +37,17 @@ final class BatchRun {
     /// How the child ended, once `pump` returned.
     private(set) var ended: (end: ChildProcess.Termination, timedOut: Bool)?
 
+    /// `item` holds the run's ids; a repetition's runs under its test's id (no two repetitions
+    /// of one test share a batch: `WorkQueue` cuts them apart, `BatchExecutor` checks).
     init(item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts, environment: [String: String], artifactsDirectory: URL,
-         logPath: String, log: BatchLog, start: Double, testTimeout: Double, history: Timings, clock: RunClock,
+         logPath: String, log: BatchLog, start: Double, history: Timings, clock: RunClock,
          layout: ReportLayout, router: AttemptRouter) {
-        self.item = item
+        var runnable = item
+        runnable.tests = item.tests.map(\.base)
+        self.item = runnable
+        var planned: [TestID: TestID] = [:]
+        for id in item.tests where id.repetition != nil { planned[id.base] = id }
+        self.planned = planned
         self.shard = shard
         self.ports = ports
         self.environment = environment
@@ -44,7 +55,6 @@ final class BatchRun {
         self.logPath = logPath
         self.log = log
         self.start = start
-        self.testTimeout = testTimeout
         self.history = history
         self.clock = clock
         self.layout = layout
@@ -53,17 +63,24 @@ final class BatchRun {
 
     var isInterrupted: Bool { RunInterruption.shared.isInterrupted }
 
+    /// The run's id for one of `item.tests` (a repetition's, or the test's own).
+    func plannedID(_ test: TestID) -> TestID { planned[test] ?? test }
+
     /// A finished attempt of one of the batch's tests: journal, progress, retry decision.
     func report(_ test: TestID, _ attempt: Attempt) {
-        router.attemptFinished(test, attempt)
+        router.attemptFinished(plannedID(test), attempt)
     }
 
-    /// The retries a failing test gets (`--retries`): an attempt past them fails for good.
-    var maxRetries: Int { router.maxRetries }
+    /// Seconds `test` may run (`--test-timeout`, or its rule's).
+    func testTimeout(for test: TestID) -> Double { router.rules.testTimeout(for: test) }
+
+    /// Whether this failing attempt is the test's last (no retry left, or its rule's
+    /// `retry-on` does not find the failure).
+    func isFinalFailure(_ test: TestID, _ attempt: Attempt) -> Bool { router.isFinalFailure(plannedID(test), attempt) }
 
     /// The output says a test of this batch failed for good (counted for `--max-failures`
     /// before its held result is reported).
-    func provisionalFailure(_ test: TestID) { router.provisionalFailure(batch: item.id, test: test) }
+    func provisionalFailure(_ test: TestID) { router.provisionalFailure(batch: item.id, test: plannedID(test)) }
 
     /// The batch's held results are about to be reported.
     func provisionalSettled() { router.provisionalSettled(batch: item.id) }
@@ -71,7 +88,7 @@ final class BatchRun {
     /// A test of the batch that gets no result here and will not run again: the run ends
     /// with it `notRun`, for `reason`.
     func notRun(_ test: TestID, reason: String) {
-        router.recorder.notRun(test, reason: reason)
+        router.recorder.notRun(plannedID(test), reason: reason)
     }
 
     /// Starts the batch's process with `environment`; nil (logged) when it cannot start.
@@ -87,7 +104,7 @@ final class BatchRun {
 
     /// The batch's record with how it ended.
     func record(termination: String) -> BatchRecord {
-        BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests,
+        BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests.map(plannedID),
                     termination: termination, mockPort: ports.mock, webDriverPort: ports.webDriver)
     }
 
@@ -163,7 +180,12 @@ final class BatchRun {
 
     /// Moves the files a test left in the artifacts folder into its attempt folder.
     func collectArtifacts(of test: TestID) -> [Artifact] {
-        moveArtifacts(into: layout.attemptDirectory(test, attempt: item.attempt))
+        moveArtifacts(into: attemptDirectory(of: test))
+    }
+
+    /// The report's folder (relative) for this batch's attempt of `test`.
+    func attemptDirectory(of test: TestID) -> String {
+        layout.attemptDirectory(plannedID(test), attempt: item.attempt)
     }
 
     /// Moves every file of the artifacts folder into `relative` (inside the report folder).

@@ -30,6 +30,9 @@ struct BundleDriver: TestDriver {
 
     var usesShardBrowser: Bool { true }
 
+    /// Swift Testing's tests and their tags (XCTest's tests have none).
+    func tags() throws -> [TestID: Set<String>] { try bundle.listSwiftTestingTags() }
+
     func run(_ batch: BatchRun) -> BatchOutcome {
         let isSwiftTesting = batch.item.tests.first.map { swiftTesting.contains($0) } ?? false
         // Swift Testing colours its console lines; escape codes only clutter stored output.
@@ -37,10 +40,9 @@ struct BundleDriver: TestDriver {
         guard let child = batch.spawn(bundle.command(for: batch.item.tests, swiftTesting: isSwiftTesting),
                                       workingDirectory: bundle.workingDirectory, eventChannel: isSwiftTesting) else { return batch.spawnFailed() }
         var reader = BundleOutputReader(batch: batch, swiftTesting: isSwiftTesting)
-        let testTimeout = batch.testTimeout
-        let (end, timedOut) = batch.pump(child, deadline: { reader.deadline(testTimeout) }, handle: { reader.handle($0) },
+        let (end, timedOut) = batch.pump(child, deadline: { reader.deadline() }, handle: { reader.handle($0) },
                                          event: { reader.handleEvent($0) })
-        var termination = timedOut ? "killed (test timeout \(Int(testTimeout)) s)" : end.description
+        var termination = timedOut ? "killed (test timeout \(Int(reader.timeoutInForce)) s)" : end.description
         var isolate: [TestID] = []
         if let reason = RunInterruption.shared.earlyStop {
             // Stopped by robotci (--max-failures): what finished before the kill stands, the
@@ -94,22 +96,33 @@ struct BundleOutputReader {
     private var summary: (executed: Int, skipped: Int, failures: Int)?
     /// When the process last said something about a test (run clock).
     private var lastEvent: Double
+    /// Each test's `--test-timeout` (its rule's, if one sets it).
+    private let timeouts: [TestID: Double]
 
     init(batch: BatchRun, swiftTesting: Bool) {
         self.batch = batch
         self.swiftTesting = swiftTesting
         lastEvent = batch.start
+        timeouts = Dictionary(batch.item.tests.map { ($0, batch.testTimeout(for: $0)) }, uniquingKeysWith: { a, _ in a })
         for id in batch.item.tests { byOutputName[key(id), default: []].append(id) }
     }
 
     private func key(_ id: TestID) -> String { swiftTesting ? id.rawValue : id.outputName }
 
-    /// The process is killed when the running test (or, between tests, the silence since the
-    /// last one) has taken `testTimeout`.
-    func deadline(_ testTimeout: Double) -> Double {
-        if let c = current, c.result == nil { return c.start + testTimeout }
-        return lastEvent + testTimeout
+    /// The process is killed when the running test has taken its test timeout, or, between
+    /// tests, when the silence since the last one has taken the next test's (it is blamed).
+    func deadline() -> Double {
+        if let c = current, c.result == nil { return c.start + timeout(c.id) }
+        return lastEvent + timeoutInForce
     }
+
+    /// The timeout the deadline counts now: the running test's, else the next test's.
+    var timeoutInForce: Double {
+        if let c = current, c.result == nil { return timeout(c.id) }
+        return timeout(batch.item.tests.first { !started.contains($0) } ?? current?.id ?? batch.item.tests.first ?? TestID(""))
+    }
+
+    private func timeout(_ test: TestID) -> Double { timeouts[test] ?? batch.testTimeout(for: test) }
 
     var unstarted: [TestID] { batch.item.tests.filter { !started.contains($0) } }
     var noTestStarted: Bool { started.isEmpty }
@@ -196,9 +209,10 @@ struct BundleOutputReader {
         // A passing test has no failures: error lines before its result line were its own output.
         if outcome == .passed { failures = [] }
         if outcome == .failed && failures.isEmpty { failures.append(FailureMessage(message: "test failed without an error message")) }
-        held.append((c.id, attempt(c, outcome: outcome, duration: result.seconds, failures: failures)))
+        let settled = attempt(c, outcome: outcome, duration: result.seconds, failures: failures)
+        held.append((c.id, settled))
         current = nil
-        if outcome == .failed && batch.item.attempt > batch.maxRetries { batch.provisionalFailure(c.id) }
+        if outcome == .failed && batch.isFinalFailure(c.id, settled) { batch.provisionalFailure(c.id) }
     }
 
     private func attempt(_ c: Current, outcome: AttemptOutcome, duration: Double, failures: [FailureMessage]) -> Attempt {
@@ -298,18 +312,16 @@ struct BundleOutputReader {
 
     /// An attempt that will run again alone: its files go, so the new run's are the only ones.
     private func discard(_ test: TestID) {
-        try? FileManager.default.removeItem(at: batch.layout.directory.appendingPathComponent(
-            batch.layout.attemptDirectory(test, attempt: batch.item.attempt)))
+        try? FileManager.default.removeItem(at: batch.layout.directory.appendingPathComponent(batch.attemptDirectory(of: test)))
     }
 
     /// Reports the crashed or timed-out test, if any; true when one was blamed.
     private mutating func blame(end: ChildProcess.Termination, timedOut: Bool) -> Bool {
-        let testTimeout = batch.testTimeout
         if let c = current {
             let now = batch.clock.now()
             current = nil
             if timedOut {
-                let failure = FailureMessage(message: "timed out: still running after \(Int(testTimeout)) s (--test-timeout); its process group was killed")
+                let failure = FailureMessage(message: "timed out: still running after \(Int(timeout(c.id))) s (--test-timeout); its process group was killed")
                 report(c.id, attempt(c, outcome: .timedOut, duration: now - c.start, failures: c.failures + [failure]))
             } else {
                 let crash = CrashSummary(output: c.output.text)
@@ -322,7 +334,7 @@ struct BundleOutputReader {
         } else if timedOut, let first = batch.item.tests.first(where: { !started.contains($0) }) {
             started.insert(first)
             let c = Current(id: first, start: lastEvent)
-            let failure = FailureMessage(message: "timed out: the process printed nothing for \(Int(testTimeout)) s before this test started (--test-timeout)")
+            let failure = FailureMessage(message: "timed out: the process printed nothing for \(Int(timeout(first))) s before this test started (--test-timeout)")
             report(first, attempt(c, outcome: .timedOut, duration: batch.clock.now() - lastEvent, failures: [failure]))
             return true
         }

@@ -161,7 +161,7 @@ extension CommandDriver {
         // runs (a test without history: a whole test timeout) plus one test timeout of slack.
         // A batch that overruns is killed and its tests run again alone, where the per-test
         // timeout then names the one that hangs.
-        let budget = Self.budget(for: item.tests, history: batch.history, testTimeout: batch.testTimeout)
+        let budget = Self.budget(for: item.tests, history: batch.history, testTimeout: batch.testTimeout(for:))
         var output = OutputBuffer()
         let (end, timedOut) = batch.pump(child, deadline: { batch.start + budget }, handle: { line in
             batch.log.write(line)
@@ -176,7 +176,7 @@ extension CommandDriver {
         // A lone test's files are its own; a batch's shared ones go under
         // `attachments/batches/batch-N/` and are linked from its failing tests.
         let artifacts = batch.moveArtifacts(into: item.tests.count == 1
-            ? batch.layout.attemptDirectory(item.tests[0], attempt: item.attempt) : "attachments/batches/batch-\(item.id)")
+            ? batch.attemptDirectory(of: item.tests[0]) : "attachments/batches/batch-\(item.id)")
         let answered = report(cases, of: batch, artifacts: artifacts)
 
         // Tests the batch gave no result for.
@@ -193,7 +193,7 @@ extension CommandDriver {
             return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
         }
         let why = timedOut
-            ? "timed out: still running after \(Int(batch.testTimeout)) s (--test-timeout); its process group was killed"
+            ? "timed out: still running after \(Int(batch.testTimeout(for: missing[0]))) s (--test-timeout); its process group was killed"
             : "crashed: the run command ended (\(end)) without a result for this test: \(junitProblem ?? "its JUnit file has no <testcase> matching this id (check that 'run' passes {tests} to the runner and writes {junit})")"
         let crash = CrashSummary(output: output.text)
         let failure = FailureMessage(file: crash.file, line: crash.line, message: crash.reason.map { "\(why) — \($0)" } ?? why)
@@ -248,11 +248,28 @@ extension CommandDriver {
     }
 
     static func budget(for tests: [TestID], history: Timings, testTimeout: Double) -> Double {
-        if tests.count == 1 { return testTimeout }
-        let known = tests.compactMap { history[$0] }
-        let unknown = tests.count - known.count
-        // Each remembered duration counts for at most one test timeout: a test that ran longer
-        // was killed, and an inflated timings.json must not keep a hung batch alive.
-        return min(Double(tests.count), Double(unknown) + 1) * testTimeout + known.reduce(0) { $0 + min($1, testTimeout) }
+        budget(for: tests, history: history, testTimeout: { _ in testTimeout })
+    }
+
+    /// Each test's time from history (a test without: its whole timeout), plus, when some test
+    /// has history, the longest timeout of the batch as slack.
+    static func budget(for tests: [TestID], history: Timings, testTimeout: (TestID) -> Double) -> Double {
+        if tests.count == 1 { return testTimeout(tests[0]) }
+        var total = 0.0
+        var slack = 0.0
+        var anyKnown = false
+        for t in tests {
+            let limit = testTimeout(t)
+            slack = max(slack, limit)
+            // Each remembered duration counts for at most one test timeout: a test that ran longer
+            // was killed, and an inflated timings.json must not keep a hung batch alive.
+            if let known = history[t] {
+                anyKnown = true
+                total += min(known, limit)
+            } else {
+                total += limit
+            }
+        }
+        return total + (anyKnown ? slack : 0)
     }
 }

@@ -29,11 +29,18 @@ protocol TestDriver: Sendable {
     /// Runs `batch`'s tests in one child process and reports each attempt through
     /// `batch.report` the moment it is known; returns what the queue must handle next.
     func run(_ batch: BatchRun) -> BatchOutcome
+
+    /// Each test's tags (`--tag`), for the tests that can have some; throws when this kind
+    /// of suite has none.
+    func tags() throws -> [TestID: Set<String>]
 }
 
 extension TestDriver {
     func batchGroup(of test: TestID) -> Int { 0 }
     var usesShardBrowser: Bool { false }
+    func tags() throws -> [TestID: Set<String>] {
+        throw ConfigError("--tag selects Swift Testing tests by their tags; this driver's tests have none: select them with --filter")
+    }
 }
 
 /// The drivers by configuration name.

@@ -10,16 +10,26 @@ final class AttemptRouter: @unchecked Sendable {
     let layout: ReportLayout
     /// `--max-failures`: tests failed for good after which the run stops (nil: never).
     let maxFailures: Int?
-    /// `--retries`: an attempt past them that fails, fails for good.
-    let maxRetries: Int
+    /// `--retries` and `rules:`: which failing attempts run again, the rest fail for good.
+    let rules: TestRules
+    /// `--until-failure`: the first test that fails for good ends the starting of repetitions.
+    let untilFailure: Bool
     private let lock = NSLock()
     private var failedForGood = 0
+    /// With `untilFailure`: the repetition that failed first (the stop is made once).
+    private(set) var firstFailure: TestID? {
+        get { lock.withLock { _firstFailure } }
+        set { lock.withLock { _firstFailure = newValue } }
+    }
+    private var _firstFailure: TestID?
     /// Final failures seen in running batches' output, not yet reported (results are held
     /// until a process ends): they count, so a batch is stopped at the failure that crosses N.
     private var provisional: [Int: Int] = [:]
 
-    init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout, maxFailures: Int? = nil, maxRetries: Int = 0) {
-        self.maxRetries = maxRetries
+    init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout, maxFailures: Int? = nil, rules: TestRules = TestRules(retries: 0),
+         untilFailure: Bool = false) {
+        self.rules = rules
+        self.untilFailure = untilFailure
         self.recorder = recorder
         self.queue = queue
         self.layout = layout
@@ -31,6 +41,7 @@ final class AttemptRouter: @unchecked Sendable {
         let failedForGood = recorder.record(test, attempt) { attempt in
             queue.attemptFinished(test, attempt: attempt)
         }
+        if failedForGood && untilFailure { stopRepetitions(failed: test) }
         guard failedForGood, let maxFailures else { return }
         let count = lock.withLock { () -> Int in
             self.failedForGood += 1
@@ -54,6 +65,29 @@ final class AttemptRouter: @unchecked Sendable {
     func provisionalSettled(batch: Int) {
         guard maxFailures != nil else { return }
         lock.withLock { _ = provisional.removeValue(forKey: batch) }
+    }
+
+    /// Whether a failing `attempt` of `test` is its last (no retry left, or `retry-on` does
+    /// not find its failure).
+    func isFinalFailure(_ test: TestID, _ attempt: Attempt) -> Bool {
+        attempt.outcome.isFailure && !rules.retries(test, after: attempt)
+    }
+
+    /// `--until-failure`: `test` failed for good, so no repetition begins any more; the ones
+    /// begun finish (their tests are the run), the rest leave the run's plan. Only a recorded
+    /// result stops it (never a running batch's provisional failure, which isolation may undo),
+    /// so the failure it names is one the report shows.
+    private func stopRepetitions(failed test: TestID) {
+        let first: Bool = lock.withLock {
+            guard _firstFailure == nil else { return false }
+            _firstFailure = test
+            return true
+        }
+        guard first else { return }
+        let (dropped, begun) = queue.stopNewRepetitions()
+        recorder.withdraw(dropped)
+        FileHandle.standardError.write(Data(("robotci: --until-failure: \(test) failed; no new repetition starts "
+            + "(\(begun) begun run to their end, \(dropped.count) test run\(dropped.count == 1 ? "" : "s") of later repetitions dropped)\n").utf8))
     }
 
     private func stopForFailures(_ maxFailures: Int) {

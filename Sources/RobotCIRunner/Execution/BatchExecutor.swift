@@ -9,7 +9,6 @@ final class BatchExecutor: @unchecked Sendable {
     /// Masks secret environment values in the batch logs (the recorder masks attempts).
     let redactor: SecretRedactor
     let baseEnvironment: [String: String]
-    let testTimeout: Double
     let runID: String
     let layout: ReportLayout
     let clock: RunClock
@@ -19,7 +18,7 @@ final class BatchExecutor: @unchecked Sendable {
     /// Each shard's warm chromedriver, nil when the driver wants none.
     let browsers: ShardBrowsers?
 
-    init(driver: any TestDriver, baseEnvironment: [String: String], testTimeout: Double, runID: String,
+    init(driver: any TestDriver, baseEnvironment: [String: String], runID: String,
          layout: ReportLayout, clock: RunClock, router: AttemptRouter, history: Timings = Timings(),
          redactor: SecretRedactor, browsers: ShardBrowsers? = nil) {
         self.driver = driver
@@ -27,7 +26,6 @@ final class BatchExecutor: @unchecked Sendable {
         self.browsers = browsers
         self.redactor = redactor
         self.baseEnvironment = baseEnvironment
-        self.testTimeout = testTimeout
         self.runID = runID
         self.layout = layout
         self.clock = clock
@@ -35,6 +33,15 @@ final class BatchExecutor: @unchecked Sendable {
     }
 
     func run(_ item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts) -> BatchOutcome {
+        // A process runs an id once: a second repetition of a test in the same batch (the
+        // queue never cuts one, but a queue's batch is data) waits for another batch.
+        var seen = Set<TestID>()
+        var item = item
+        let later = item.tests.filter { !seen.insert($0.base).inserted }
+        if !later.isEmpty {
+            var first = Set<TestID>()
+            item.tests = item.tests.filter { first.insert($0.base).inserted }
+        }
         let start = clock.now()
         let artifactsDir = layout.workDirectory.appendingPathComponent("batch-\(item.id)")
         try? FileManager.default.createDirectory(at: artifactsDir, withIntermediateDirectories: true)
@@ -56,9 +63,12 @@ final class BatchExecutor: @unchecked Sendable {
             env[WorkerVariable.browserDirectory.name] = chromedriver.directory.path
         }
         let batch = BatchRun(item: item, shard: shard, ports: ports, environment: env, artifactsDirectory: artifactsDir,
-                             logPath: logPath, log: log, start: start, testTimeout: testTimeout, history: history,
+                             logPath: logPath, log: log, start: start, history: history,
                              clock: clock, layout: layout, router: router)
-        let outcome = driver.run(batch)
+        var outcome = driver.run(batch)
+        // Back to the run's ids (the driver ran repetitions under their tests' ids).
+        outcome.unstarted = outcome.unstarted.map(batch.plannedID) + later
+        outcome.isolate = outcome.isolate.map(batch.plannedID)
         // A test that hung or was killed may have left the shard's browser wedged mid-command:
         // the next batch gets a new chromedriver and browser.
         if let ended = batch.ended {

@@ -18,15 +18,19 @@ protocol BatchSource: AnyObject, Sendable {
     /// Stops the whole run early (`--max-failures`): like `stop`, and a shared queue tells
     /// every other machine to stop too.
     func stopRun(reason: String)
+    /// `--until-failure`: starts no new repetition; returns the tests of those that never
+    /// began (no longer part of the run) and how many began.
+    func stopNewRepetitions() -> (dropped: [TestID], begun: Int)
 }
 
 extension BatchSource {
     func stopRun(reason: String) { stop() }
+    func stopNewRepetitions() -> (dropped: [TestID], begun: Int) { ([], 0) }
 }
 
 extension WorkQueue {
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
-        attempt.outcome.isFailure && shouldRetry(test, attempt: attempt.number, shard: attempt.shard)
+        rules.retries(test, after: attempt) && shouldRetry(test, attempt: attempt.number, shard: attempt.shard)
     }
 
     func batchFinished(_ record: BatchRecord) {}

@@ -27,7 +27,8 @@ struct LastFailed: Sendable {
                 throw ConfigError("--last-failed: cannot read the previous run: \(error)")
             }
             var previous: [TestID: Outcome] = [:]
-            for t in run.tests where runsAgain(t.outcome, withFlaky: withFlaky) { previous[t.id] = t.outcome }
+            // A repetition (`--repeat-each`) that did not pass re-runs its test.
+            for t in run.tests where runsAgain(t.outcome, withFlaky: withFlaky) { previous[t.id.base] = worse(previous[t.id.base], t.outcome) }
             return LastFailed(runID: run.metadata.runID, previous: previous, source: results.path)
         }
         let historyURL = history ?? reportDir.appendingPathComponent("history.json")
@@ -46,13 +47,19 @@ struct LastFailed: Sendable {
         return LastFailed(runID: loaded.runs[last].id, previous: previous, source: historyURL.path)
     }
 
+    /// Of two verdicts of one test's repetitions, the one to show (a failure over a flake).
+    private static func worse(_ a: Outcome?, _ b: Outcome) -> Outcome {
+        guard let a else { return b }
+        return a.failsBuild ? a : b
+    }
+
     /// `tests` (discovered and filtered) that run again, in their order.
     func select(_ tests: [TestID]) -> [TestID] { tests.filter { previous[$0] != nil } }
 
     /// Console lines: what came of each test that ran again.
     func outcomes(in result: RunResult) -> [String] {
         result.tests.compactMap { t in
-            guard let before = previous[t.id] else { return nil }
+            guard let before = previous[t.id.base] else { return nil }
             return "  \(before.rawValue) → \(t.outcome.rawValue)  \(t.id)"
         }
     }

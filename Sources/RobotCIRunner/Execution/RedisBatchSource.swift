@@ -8,7 +8,8 @@ import RobotCIQueue
 /// batches already running finish into this machine's journal, and the run ends.
 final class RedisBatchSource: BatchSource, @unchecked Sendable {
     let queue: RedisQueue
-    let maxRetries: Int
+    /// Retries per test (`--retries`, `rules:`), and which failures earn one.
+    let rules: TestRules
     private let condition = NSCondition()
     private var nextLocalID = 0
     /// Local batch id → queue batch id, for batches this machine runs now.
@@ -26,9 +27,9 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     /// The tests this machine discovered: it runs no other id, whatever a batch says.
     let discovered: Set<TestID>
 
-    init(queue: RedisQueue, maxRetries: Int, discovered: [TestID], quarantine: @escaping @Sendable (TestID) -> Bool) {
+    init(queue: RedisQueue, rules: TestRules, discovered: [TestID], quarantine: @escaping @Sendable (TestID) -> Bool) {
         self.queue = queue
-        self.maxRetries = maxRetries
+        self.rules = rules
         self.discovered = Set(discovered)
         self.quarantine = quarantine
     }
@@ -123,7 +124,7 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
         if isLost { return false }
         let stopping = condition.withLock { stopped }
-        let retry = attempt.outcome.isFailure && attempt.number <= maxRetries && !stopping
+        let retry = rules.retries(test, after: attempt) && !stopping
             ? QueuedBatch(tests: [test], attempt: attempt.number + 1, avoid: queue.machine) : nil
         do {
             let stored = try queue.record(test, quarantined: quarantine(test), attempt: attempt, retry: retry)

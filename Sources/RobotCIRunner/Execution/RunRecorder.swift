@@ -12,6 +12,9 @@ final class RunRecorder: @unchecked Sendable {
     private let quarantine: (TestID) -> Bool
     let progress: Progress
     private let redactor: SecretRedactor
+    private var _highestRepetition = 0
+    /// The highest repetition (`--repeat-each`) with a recorded attempt; 0 without repetitions.
+    var highestRepetition: Int { lock.withLock { _highestRepetition } }
 
     /// `plan`: the tests this machine must account for (nil in queue mode, where the queue
     /// accounts for the whole run and this machine reports only what it ran).
@@ -34,7 +37,9 @@ final class RunRecorder: @unchecked Sendable {
         let attempt = redactor.redact(attempt)
         let quarantined = quarantine(test)
         let accepted: [Attempt]? = lock.withLock {
-            assembly.add(test, quarantined: quarantined, attempt: attempt) ? assembly.attempts(of: test) : nil
+            guard assembly.add(test, quarantined: quarantined, attempt: attempt) else { return nil }
+            _highestRepetition = max(_highestRepetition, test.repetition?.index ?? 0)
+            return assembly.attempts(of: test)
         }
         guard let all = accepted else {
             FileHandle.standardError.write(Data("robotci: warning: refused a result for \(test.rawValue), which this run did not plan\n".utf8))
@@ -51,6 +56,21 @@ final class RunRecorder: @unchecked Sendable {
     /// A test that ends this run without a result, and why (kept unless a result comes later).
     func notRun(_ test: TestID, reason: String) {
         lock.withLock { assembly.markNotRun(test, reason: reason) }
+    }
+
+    /// Tests the run no longer plans (`--until-failure`: repetitions that never began): the
+    /// smaller plan is journaled, so a rebuild accounts for the same tests.
+    func withdraw(_ tests: [TestID]) {
+        guard !tests.isEmpty else { return }
+        let plan: RunPlan? = lock.withLock {
+            guard let old = assembly.plan else { return nil }
+            let gone = Set(tests)
+            let smaller = RunPlan(tests: old.tests.filter { !gone.contains($0) }, partition: old.partition)
+            assembly.setPlan(smaller)
+            return smaller
+        }
+        if let plan { journal.append(.plan(plan)) }
+        progress.withdraw(tests.count)
     }
 
     func record(_ batch: BatchRecord) {

@@ -27,11 +27,14 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     private var idleShards = 0
     private var nextBatchID = 0
     private var stopped = false
+    /// The highest repetition (`--repeat-each`) a batch was cut from; 0 without repetitions.
+    private var highestRepetitionBegun = 0
     /// Times a test's process died before the test even started (bundle load failures).
     private var launchFailures = LaunchFailures()
 
     let shards: Int
-    let maxRetries: Int
+    /// Retries per test (`--retries`, `rules:`), and which failures earn one.
+    let rules: TestRules
     let cutter: BatchCutter
     /// A single XCTest filter argument must stay under Linux's 128 KiB per-argument limit.
     let maxFilterBytes = 100_000
@@ -42,13 +45,17 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     /// Swift Testing tests run with another command line than its XCTest ones).
     private let group: (TestID) -> Int
 
-    init(planned: [PlannedTest], shards: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
+    convenience init(planned: [PlannedTest], shards: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
+        self.init(planned: planned, shards: shards, rules: TestRules(retries: maxRetries), cutter: cutter, group: group)
+    }
+
+    init(planned: [PlannedTest], shards: Int, rules: TestRules, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
         self.group = group
         self.queue = planned
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
         self.remainingSeconds = planned.reduce(0) { $0 + $1.expected }
         self.shards = shards
-        self.maxRetries = maxRetries
+        self.rules = rules
         self.cutter = cutter
     }
 
@@ -86,10 +93,14 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, shards: shards)
         var bytes = 0
         let library = group(pending[pending.startIndex].id)
+        // Two repetitions of a test never share a batch (one process runs an id once): a
+        // batch holds one repetition, the next one starts another batch.
+        let repetition = pending[pending.startIndex].id.repetition?.index ?? 0
         for (k, t) in pending.prefix(n).enumerated() {
             bytes += t.id.rawValue.utf8.count + 1
-            if bytes > maxFilterBytes || group(t.id) != library { n = max(1, k); break }
+            if bytes > maxFilterBytes || group(t.id) != library || (t.id.repetition?.index ?? 0) != repetition { n = max(1, k); break }
         }
+        highestRepetitionBegun = max(highestRepetitionBegun, repetition)
         let batch = Array(pending.prefix(n))
         head += n
         remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
@@ -122,7 +133,7 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     func shouldRetry(_ test: TestID, attempt: Int, shard: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !stopped, attempt <= maxRetries else { return false }
+        guard !stopped, attempt <= rules.retries(for: test) else { return false }
         retries.append(Retry(test: test, attempt: attempt + 1, avoidShard: shard))
         condition.broadcast()
         return true
@@ -151,6 +162,22 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         }
         condition.broadcast()
         return givenUp
+    }
+
+    /// `--until-failure`: no repetition begins any more; the ones begun run to their end
+    /// (retries and leftovers included). Returns the tests of the repetitions that never
+    /// began, taken out of the queue.
+    func stopNewRepetitions() -> (dropped: [TestID], begun: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        let pending = queue[head...]
+        let keep = pending.filter { ($0.id.repetition?.index ?? 0) <= highestRepetitionBegun }
+        let dropped = pending.filter { ($0.id.repetition?.index ?? 0) > highestRepetitionBegun }.map(\.id)
+        queue = Array(keep)
+        head = 0
+        remainingSeconds = keep.reduce(0) { $0 + $1.expected }
+        condition.broadcast()
+        return (dropped, highestRepetitionBegun)
     }
 
     /// Stops handing out work (interrupt); blocked shards return nil.
