@@ -249,6 +249,7 @@
     fact('Partition', META.partition);
     fact('Re-run of', META.rerunOf ? 'run ' + META.rerunOf + ' (--last-failed)' : null);
     fact('Stopped early', META.stoppedEarly);
+    fact('Repetitions', META.repetitions);
     fact('Accounted for', META.accounting);
     fact('Machines', META.machines && META.machines.length ? META.machines.join(', ') : null);
     fact('Host', META.hostname);

@@ -22,6 +22,8 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case artifactsDirectory = "ROBOTCI_ARTIFACTS_DIR"
     /// 1 for a test's first run, 2… for retries.
     case attempt = "ROBOTCI_ATTEMPT"
+    /// With `--repeat-each`/`--until-failure`: which repetition (1…N) the batch runs; unset otherwise.
+    case repetition = "ROBOTCI_REPETITION"
     /// Unique per robotci run.
     case runID = "ROBOTCI_RUN_ID"
     /// `driver: command`: where the batch's runner must write JUnit XML.

@@ -241,6 +241,7 @@ struct ReportData {
         w.raw(",\"interrupted\":"); w.bool(m.interrupted)
         w.raw(",\"stoppedEarly\":"); w.string(m.stoppedEarly)
         w.raw(",\"rerunOf\":"); w.string(m.rerunOf)
+        w.raw(",\"repetitions\":"); w.string(m.repetitions?.description)
         w.raw(",\"accounting\":"); w.string(result.accounting.description)
         w.raw(",\"counts\":{")
         let pairs: [(StaticString, Int)] = [

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-SGoyFBm4RlgS4zQOrV5mdTqqC6kcwPjWe75MkUkHVpw="
+    static let scriptHash = "sha256-kzAmcu1wu06+kN9N6ypBRov9Qw5Sd+PiiG4uvu5o9eQ="
 
     static let html = ####"""
 <!doctype html>
@@ -525,6 +525,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     fact('Partition', META.partition);
     fact('Re-run of', META.rerunOf ? 'run ' + META.rerunOf + ' (--last-failed)' : null);
     fact('Stopped early', META.stoppedEarly);
+    fact('Repetitions', META.repetitions);
     fact('Accounted for', META.accounting);
     fact('Machines', META.machines && META.machines.length ? META.machines.join(', ') : null);
     fact('Host', META.hostname);

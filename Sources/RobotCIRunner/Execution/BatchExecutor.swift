@@ -56,6 +56,8 @@ final class BatchExecutor: @unchecked Sendable {
         env[WorkerVariable.webDriverPort.name] = String(ports.webDriver)
         env[WorkerVariable.artifactsDirectory.name] = artifactsDir.path
         env[WorkerVariable.attempt.name] = String(item.attempt)
+        // A batch holds one repetition (the queue cuts them apart).
+        if let repetition = item.tests.first?.repetition { env[WorkerVariable.repetition.name] = String(repetition.index) }
         env[WorkerVariable.runID.name] = runID
         if driver.usesShardBrowser, let chromedriver = browsers?.ensure(shard: shard, port: ports.webDriver) {
             env[WorkerVariable.webDriverURL.name] = chromedriver.url

@@ -4,11 +4,17 @@ import XCTest
 private let sleep = Double(ProcessInfo.processInfo.environment["QUEUE_SLEEP"] ?? "") ?? 0.2
 
 /// Tests that pass after a short sleep, so a run lasts long enough to kill a machine mid-way
-/// (with QUEUE_FAIL_ALL=1 every one fails: a broken environment, for --max-failures).
+/// (with QUEUE_FAIL_ALL=1 every one fails: a broken environment, for --max-failures; with
+/// QUEUE_FAIL_REPETITION=k the test QUEUE_FAIL_TEST fails on robotci's k-th repetition, for
+/// --until-failure).
 final class SlowTests: XCTestCase {
-    private func slowly() {
+    private func slowly(_ name: String = #function) {
         Thread.sleep(forTimeInterval: sleep)
-        if ProcessInfo.processInfo.environment["QUEUE_FAIL_ALL"] == "1" { XCTFail("the environment is broken (QUEUE_FAIL_ALL)") }
+        let env = ProcessInfo.processInfo.environment
+        if env["QUEUE_FAIL_ALL"] == "1" { XCTFail("the environment is broken (QUEUE_FAIL_ALL)") }
+        if let k = env["QUEUE_FAIL_REPETITION"], k == env["ROBOTCI_REPETITION"], name.hasPrefix(env["QUEUE_FAIL_TEST"] ?? name) {
+            XCTFail("fails on repetition \(k) on purpose")
+        }
     }
 
     func test01() { slowly() }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import XCTest
 
-@Suite struct ArithmeticTests {
-    @Test func addition() { #expect(2 + 2 == 4) }
+@Suite(.tags(.arithmetic)) struct ArithmeticTests {
+    @Test(.tags(.smoke)) func addition() { #expect(2 + 2 == 4) }
     @Test func wrongProduct() { #expect(2 * 2 == 5, "two times two") }
     @Test(.disabled("not on this platform")) func disabled() {}
     @Test func flaky() {
@@ -33,9 +33,15 @@ enum FixtureError: Error { case noConnection(host: String) }
     @Test func afterFaults() { #expect(true) }
 }
 
-@Test func freeFunction() { #expect(true) }
+@Test(.tags(.smoke)) func freeFunction() { #expect(true) }
 
 final class LegacyXCTests: XCTestCase {
     func testStillRuns() { XCTAssertTrue(true) }
     func testFailsInXCTest() { XCTAssertEqual(1, 2, "xctest failure") }
+}
+
+// Tags for `robotci --tag` (declared last: the tests above keep their line numbers).
+extension Tag {
+    @Tag static var smoke: Self
+    @Tag static var arithmetic: Self
 }
