@@ -39,6 +39,24 @@ final class RunHistoryTests: XCTestCase {
         XCTAssertEqual(RunHistory.quarantineYAML(["A.B/test[1]"]), "quarantine:\n  - '^A\\.B/test\\[1\\]$'\n")
     }
 
+    /// `--repeat-each` burn-ins are no runs of the suite: a test flaking in 3 of 5 repetitions
+    /// must not get a 60 % flake rate, and a run of repetitions only adds no column.
+    func testRepetitionsStayOutOfTheHistory() {
+        var h = RunHistory()
+        for k in 0..<5 { h = h.recording(run("r\(k)", at: Double(k + 1), ["A/wobbly": [.passed]])) }
+        let wobbly = TestID("A/wobbly")
+        var burnIn: [String: [AttemptOutcome]] = [:]
+        for k in 1...5 { burnIn[wobbly.repetition(k, of: 5).rawValue] = k % 2 == 1 ? [.failed, .passed] : [.passed] }
+        let after = h.recording(run("burn-in", at: 10, burnIn))
+        XCTAssertEqual(after, h, "a run of repetitions only leaves the history as it was")
+        XCTAssertTrue(after.quarantineSuggestions().isEmpty)
+        burnIn["A/other"] = [.passed]
+        let mixed = h.recording(run("mixed", at: 11, burnIn))
+        XCTAssertEqual(mixed.runs.last?.id, "mixed")
+        XCTAssertEqual(Set(mixed.tests.keys), ["A/wobbly", "A/other"], "the repetitions get no rows")
+        XCTAssertEqual(mixed.tests["A/wobbly"]?.o, "PPPPP-")
+    }
+
     func testKeepsTheNewestThirtyRuns() {
         var h = RunHistory()
         for k in 0..<35 { h = h.recording(run("r\(k)", at: Double(k + 1), ["A/t\(k % 3)": [.passed]])) }

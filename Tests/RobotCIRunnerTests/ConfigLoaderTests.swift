@@ -79,6 +79,13 @@ final class ConfigLoaderTests: XCTestCase {
         max-failures: 5
         last-failed: true
         last-failed-with-flaky: true
+        tag: [smoke, .slow]
+        repeat-each: 3
+        until-failure: true
+        rules:
+          - match: CheckoutUITests/
+            retries: 0
+          - {match: Slow, test-timeout: 900, retry-on: "timed out|ECONNRESET"}
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -126,7 +133,76 @@ final class ConfigLoaderTests: XCTestCase {
         expected.maxFailures = 5
         expected.lastFailed = true
         expected.lastFailedWithFlaky = true
+        expected.tags = ["smoke", "slow"]
+        expected.repeatEach = 3
+        expected.untilFailure = true
+        expected.rules = [TestRule(match: "CheckoutUITests/", retries: 0),
+                          TestRule(match: "Slow", testTimeout: 900, retryOn: "timed out|ECONNRESET")]
         XCTAssertEqual(c, expected)
+    }
+
+    // MARK: rules
+
+    func testRulesAreAListOfMappingsInOrder() throws {
+        let path = try write("retries: 1\nrules:\n  - match: A\n    retries: 0\n  - {match: B, test_timeout: 5}\n")
+        let raw = try ConfigLoader.readYAML(at: path)
+        XCTAssertEqual(raw["rules"]?.0, .mappings([["match": "A", "retries": "0"], ["match": "B", "test_timeout": "5"]]))
+        XCTAssertEqual(raw["rules"]?.1, "\(path):2 key 'rules'")
+        var c = RunConfiguration(shards: 2)
+        try ConfigLoader.apply([raw], to: &c)
+        XCTAssertEqual(c.rules, [TestRule(match: "A", retries: 0), TestRule(match: "B", testTimeout: 5)])
+        XCTAssertEqual(try applying(["rules": .list([])]).rules, [], "rules: [] is no rules")
+    }
+
+    func testABadRuleNamesTheFileTheKeyTheRuleAndTheFix() throws {
+        let path = try write("rules:\n  - {match: A, retries: 0}\n  - {match: Slow, retry-on: 'timed out (unclosed'}\n")
+        var c = RunConfiguration(shards: 2)
+        let layer = try ConfigLoader.readYAML(at: path)
+        XCTAssertEqual(configError { try ConfigLoader.apply([layer], to: &c) },
+                       "\(path):1 key 'rules': rule 2 (match 'Slow'): 'retry-on' 'timed out (unclosed' is not a valid regular expression: fix it (NSRegularExpression syntax, e.g. 'timed out|ECONNRESET'; escape ( ) [ ] . with a backslash to match them as text)")
+        let notAMapping = try write("rules:\n  - {match: A, retries: 0}\n  - Slow\n")
+        XCTAssertEqual(configError { _ = try ConfigLoader.readYAML(at: notAMapping) },
+                       "\(notAMapping):1: key 'rules', entry 2 (line 3) must be a mapping like {match: REGEX, retries: 0}, not 'Slow'")
+        let nested = try write("rules:\n  - {match: A, retries: [1, 2]}\n")
+        XCTAssertEqual(configError { _ = try ConfigLoader.readYAML(at: nested) },
+                       "\(nested):1: key 'rules', entry 1 (line 2): field 'retries' needs one value, not a list or a mapping")
+        XCTAssertEqual(configError { _ = try self.applying(["rules": .list(["A"])]) }?.hasPrefix("src: 'rules' is a list of mappings, e.g."), true)
+        XCTAssertEqual(configError { _ = try self.applying(["filter": .mappings([["match": "A"]])]) },
+                       "src: 'filter' takes regexes (a list of strings), not mappings")
+    }
+
+    func testRulesFromTheEnvironmentAreYAMLFlowText() throws {
+        let env = ConfigLoader.readEnvironment(["ROBOTCI_RULES": "[{match: Slow, test-timeout: 60}, {match: Net, retry-on: ECONNRESET}]"])
+        var c = RunConfiguration(shards: 2)
+        try ConfigLoader.apply([env], to: &c)
+        XCTAssertEqual(c.rules, [TestRule(match: "Slow", testTimeout: 60), TestRule(match: "Net", retryOn: "ECONNRESET")])
+        let bad = ConfigLoader.readEnvironment(["ROBOTCI_RULES": "Slow"])
+        XCTAssertEqual(configError { try ConfigLoader.apply([bad], to: &c) },
+                       "environment variable ROBOTCI_RULES: 'rules' must be a YAML list of mappings, e.g. [{match: 'CheckoutUITests/', retries: 0}]")
+    }
+
+    func testRepetitionAndTagKeys() throws {
+        XCTAssertEqual(try applying(["repeat-each": .scalar("4")]).repetitions, 4)
+        XCTAssertEqual(try applying(["until-failure": .scalar("true")]).repetitions, RunConfiguration.untilFailureCap, "the default cap")
+        XCTAssertEqual(try applying(["until-failure": .scalar("true"), "repeat-each": .scalar("7")]).repetitions, 7, "--repeat-each is the cap")
+        XCTAssertEqual(RunConfiguration(shards: 1).repetitions, 1)
+        XCTAssertEqual(configError { _ = try self.applying(["repeat-each": .scalar("0")]) }, "src: 'repeat-each' must be an integer ≥ 1, got '0'")
+        XCTAssertEqual(try applying(["tag": .list([".smoke", "ui"])]).tags, ["smoke", "ui"], "`.smoke` as Swift writes it is `smoke`")
+
+        var untilFailure = try applying(["until-failure": .scalar("true"), "queue": .scalar("redis://h/x")])
+        XCTAssertEqual(configError { try ConfigLoader.validate(untilFailure) }?.hasPrefix("--until-failure runs on one machine"), true)
+        untilFailure.queue = nil
+        untilFailure.partition = try Partition(index: 1, count: 2)
+        XCTAssertEqual(configError { try ConfigLoader.validate(untilFailure) }?.hasPrefix("--until-failure runs on one machine"), true)
+        untilFailure.partition = nil
+        XCTAssertNoThrow(try ConfigLoader.validate(untilFailure))
+        var repeated = try applying(["repeat-each": .scalar("3"), "queue": .scalar("redis://h/x")])
+        XCTAssertNoThrow(try ConfigLoader.validate(repeated), "--repeat-each runs on many machines")
+        repeated.driver = .command
+        repeated.listCommand = "ls"
+        repeated.runCommand = "run {tests} {junit}"
+        repeated.tags = ["smoke"]
+        XCTAssertEqual(configError { try ConfigLoader.validate(repeated) }?.hasPrefix("--tag selects Swift Testing tests"), true)
     }
 
     func testEmptyFileIsNoSettings() throws {
