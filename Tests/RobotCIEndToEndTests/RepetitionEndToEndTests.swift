@@ -1,0 +1,290 @@
+import Foundation
+import XCTest
+
+/// The report folder's results.json, plainly: every test with its verdict and attempts.
+private struct Report {
+    let json: [String: Any]
+    let tests: [String: (outcome: String, attempts: [[String: Any]])]
+    let batches: [[String: Any]]
+
+    init(_ folder: URL) throws {
+        json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("results.json"))) as? [String: Any])
+        var tests: [String: (String, [[String: Any]])] = [:]
+        for t in json["tests"] as? [[String: Any]] ?? [] {
+            tests[t["id"] as? String ?? "?"] = (t["outcome"] as? String ?? "?", t["attempts"] as? [[String: Any]] ?? [])
+        }
+        self.tests = tests
+        batches = json["batches"] as? [[String: Any]] ?? []
+    }
+
+    var metadata: [String: Any] { json["metadata"] as? [String: Any] ?? [:] }
+    var planned: [String] { (json["plan"] as? [String: Any])?["tests"] as? [String] ?? [] }
+}
+
+/// `--repeat-each N`: every repetition is a test of its own (planned, retried, reported and
+/// written to JUnit as `name (repeat k of N)`), run in its own batch, left out of timings.json
+/// and of the history's flake rates; one failing repetition fails the run.
+final class RepeatEachEndToEndTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Queue")
+    }
+
+    func testEveryRepetitionIsATestOfItsOwnWithItsOwnRetries() throws {
+        let dir = E2E.temporaryDirectory("repeat")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report")
+        let base = ["run", "--package", E2E.fixture("Queue"), "--skip-build", "--shards", "2", "--report-dir", report.path]
+
+        // A plain run first: its timings and its history column must survive the burn-in.
+        let plain = try E2E.run(base + ["--filter", "SlowTests/test0[12]$"], env: ["QUEUE_SLEEP": "0.01"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let timingsBefore = try Data(contentsOf: report.appendingPathComponent("timings.json"))
+        let historyBefore = try Data(contentsOf: report.appendingPathComponent("history.json"))
+
+        let r = try E2E.run(base + ["--filter", "SlowTests/test0[12]$|FailingTests|FlakyTests", "--repeat-each", "3", "--retries", "1"],
+                            env: ["QUEUE_SLEEP": "0.01"])
+        XCTAssertEqual(r.status, 1, "a failing repetition fails the run\n\(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("--repeat-each 3: 4 tests × 3 = 12 test runs"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: 12 planned, 12 accounted for"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: each test 3 times (--repeat-each 3)"), r.stderr)
+
+        let run = try Report(report)
+        XCTAssertEqual(run.tests.count, 12)
+        XCTAssertEqual(run.planned.count, 12)
+        for k in 1...3 {
+            let suffix = " (repeat \(k) of 3)"
+            // Retries apply to each repetition: the always-failing test fails each after 2
+            // attempts, the test that fails its first attempt is flaky in each.
+            XCTAssertEqual(run.tests["QueueTests.FailingTests/testFails" + suffix]?.outcome, "failed")
+            XCTAssertEqual(run.tests["QueueTests.FailingTests/testFails" + suffix]?.attempts.count, 2)
+            XCTAssertEqual(run.tests["QueueTests.FlakyTests/testFailsOnce" + suffix]?.outcome, "flaky")
+            XCTAssertEqual(run.tests["QueueTests.FlakyTests/testFailsOnce" + suffix]?.attempts.count, 2)
+            XCTAssertEqual(run.tests["QueueTests.SlowTests/test01" + suffix]?.outcome, "passed")
+            XCTAssertEqual(run.tests["QueueTests.SlowTests/test02" + suffix]?.attempts.count, 1)
+        }
+        let repetitions = try XCTUnwrap(run.metadata["repetitions"] as? [String: Any])
+        XCTAssertEqual(repetitions["count"] as? Int, 3)
+        XCTAssertEqual(repetitions["ran"] as? Int, 3)
+
+        // Each repetition ran as a work item of its own: no batch holds two repetitions of a
+        // test, so the three runs of a test are three batches (on whichever shard was free).
+        var batchesOfTest: [String: Set<Int>] = [:]
+        for batch in run.batches {
+            let tests = batch["tests"] as? [String] ?? []
+            let bases = tests.map { $0.components(separatedBy: " (repeat ").first ?? $0 }
+            XCTAssertEqual(Set(bases).count, bases.count, "two repetitions of one test in batch \(batch)")
+            let indexes = Set(tests.compactMap { $0.components(separatedBy: " (repeat ").last?.first })
+            XCTAssertEqual(indexes.count, 1, "one repetition per batch: \(tests)")
+            for (t, b) in zip(bases, tests.map { _ in batch["id"] as? Int ?? -1 }) { batchesOfTest[t, default: []].insert(b) }
+        }
+        XCTAssertEqual(batchesOfTest["QueueTests.SlowTests/test01"]?.count, 3)
+        let shards = Set(run.batches.compactMap { $0["worker"] as? Int })
+        print("REPEAT-EACH | 4 tests × 3, retries 1, 2 shards | \(run.batches.count) batches on shards \(shards.sorted())")
+
+        // JUnit: one <testcase> per repetition, told apart by name, each with its own verdict.
+        let junit = try E2E.junitVerdicts(report.appendingPathComponent("junit.xml"))
+        XCTAssertEqual(junit.count, 12)
+        XCTAssertEqual(junit["QueueTests.FailingTests/testFails (repeat 2 of 3)"]?.verdict, "failed")
+        XCTAssertEqual(junit["QueueTests.FlakyTests/testFailsOnce (repeat 3 of 3)"]?.verdict, "flaky")
+        XCTAssertEqual(junit["QueueTests.SlowTests/test01 (repeat 1 of 3)"]?.verdict, "passed")
+
+        // Burn-in runs measure nothing for the next run's plan and set no flake rate.
+        XCTAssertEqual(try Data(contentsOf: report.appendingPathComponent("timings.json")), timingsBefore, "timings.json untouched")
+        XCTAssertEqual(try Data(contentsOf: report.appendingPathComponent("history.json")), historyBefore, "no history column for a burn-in")
+        let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("\"repetitions\":\"each test 3 times (--repeat-each 3)\""), "the report says how the run repeated")
+    }
+
+    func testAllRepetitionsPassingPasses() throws {
+        let dir = E2E.temporaryDirectory("repeat-green")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try E2E.run(["run", "--package", E2E.fixture("Queue"), "--skip-build", "--filter", "SlowTests/test0[1-3]$", "--shards", "2",
+                             "--repeat-each", "4", "--report-dir", dir.path], env: ["QUEUE_SLEEP": "0.01"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: 12 planned, 12 accounted for"), r.stderr)
+        let run = try Report(dir)
+        XCTAssertEqual(run.tests.values.filter { $0.outcome == "passed" }.count, 12)
+        XCTAssertEqual(Set(run.tests.keys.filter { $0.hasPrefix("QueueTests.SlowTests/test03 (repeat ") }),
+                       Set((1...4).map { "QueueTests.SlowTests/test03 (repeat \($0) of 4)" }))
+    }
+}
+
+/// `--until-failure`: repetitions until one fails for good, at most `--repeat-each` (default
+/// 100); after the first failure no repetition starts, the ones begun finish; the repetitions
+/// that never began leave the plan; exit 1 on a failure, 0 when the cap ran clean.
+final class UntilFailureEndToEndTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Queue")
+    }
+
+    private let args = ["run", "--package", E2E.fixture("Queue"), "--skip-build", "--filter", "SlowTests/test0[1-3]$", "--shards", "2",
+                        "--retries", "0", "--until-failure"]
+
+    func testStopsStartingRepetitionsAfterTheFirstFailure() throws {
+        let dir = E2E.temporaryDirectory("until-failure")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // test02 fails on its 4th run (ROBOTCI_REPETITION tells the fixture which run it is).
+        let r = try E2E.run(args + ["--repeat-each", "20", "--report-dir", dir.path],
+                            env: ["QUEUE_SLEEP": "0.05", "QUEUE_FAIL_REPETITION": "4", "QUEUE_FAIL_TEST": "test02"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--until-failure: 3 tests, up to 20 repetitions, until one fails for good"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: --until-failure: QueueTests.SlowTests/test02 (repeat 4 of 20) failed; no new repetition starts"), r.stderr)
+        let run = try Report(dir)
+        let repetitions = try XCTUnwrap(run.metadata["repetitions"] as? [String: Any])
+        XCTAssertEqual(repetitions["firstFailure"] as? String, "QueueTests.SlowTests/test02 (repeat 4 of 20)")
+        let ran = try XCTUnwrap(repetitions["ran"] as? Int)
+        // Two shards: the repetition after the failing one may have begun before the failure was known.
+        XCTAssertTrue((4...5).contains(ran), "ran \(ran)")
+        XCTAssertTrue(r.stderr.contains("robotci: --until-failure: \(ran) of up to 20 repetitions ran; QueueTests.SlowTests/test02 (repeat 4 of 20) failed first"), r.stderr)
+        // Every repetition that began ran whole and is accounted for; none after it is planned.
+        XCTAssertEqual(run.tests.count, 3 * ran)
+        XCTAssertEqual(run.planned.count, 3 * ran)
+        XCTAssertTrue(r.stderr.contains("robotci: \(3 * ran) planned, \(3 * ran) accounted for"), r.stderr)
+        XCTAssertEqual(run.tests.values.filter { $0.outcome == "failed" }.count, 1)
+        XCTAssertEqual(run.tests.values.filter { $0.outcome == "notRun" }.count, 0)
+        XCTAssertEqual(run.tests["QueueTests.SlowTests/test02 (repeat 4 of 20)"]?.outcome, "failed")
+        XCTAssertNil(run.tests["QueueTests.SlowTests/test01 (repeat \(ran + 1) of 20)"])
+        print("UNTIL-FAILURE | 3 tests, cap 20, test02 fails on run 4, 2 shards | \(ran) repetitions ran, exit \(r.status)")
+    }
+
+    func testACleanRunStopsAtItsCapAndPasses() throws {
+        let dir = E2E.temporaryDirectory("until-failure-green")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try E2E.run(args + ["--repeat-each", "5", "--report-dir", dir.path], env: ["QUEUE_SLEEP": "0.01"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: --until-failure: all 5 of 5 repetitions ran without a failure (the cap)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: 15 planned, 15 accounted for"), r.stderr)
+        XCTAssertEqual(try Report(dir).tests.values.filter { $0.outcome == "passed" }.count, 15)
+    }
+
+    func testTheDefaultCapIsAHundredAndOneMachineOnly() throws {
+        let dir = E2E.temporaryDirectory("until-failure-cap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try E2E.run(args + ["--report-dir", dir.path], env: ["QUEUE_SLEEP": "0.05", "QUEUE_FAIL_REPETITION": "2"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("up to 100 repetitions"), r.stderr)
+        let ran = try XCTUnwrap((try Report(dir).metadata["repetitions"] as? [String: Any])?["ran"] as? Int)
+        XCTAssertLessThanOrEqual(ran, 3, "stopped near the failing second repetition, far from 100")
+
+        let queued = try E2E.run(args + ["--queue", "redis://127.0.0.1:1/x", "--report-dir", dir.path])
+        XCTAssertEqual(queued.status, 2, queued.stderr)
+        XCTAssertTrue(queued.stderr.contains("--until-failure runs on one machine"), queued.stderr)
+    }
+}
+
+/// `rules:` in robotci.yml: per test (first match wins) retries, test timeout and `retry-on`;
+/// `robotci config` shows them; a bad regex is exit 2 naming the rule.
+final class RulesEndToEndTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Queue")
+    }
+
+    func testRulesSetRetriesTimeoutAndWhichFailuresAreRetried() throws {
+        let dir = E2E.temporaryDirectory("rules")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("robotci.yml")
+        try """
+            retries: 1
+            rules:
+              - match: FlakyTests
+                retries: 0
+              - {match: FailingTests, retry-on: 'ECONNRESET|timed out'}
+              - {match: CrashTests, retry-on: '^crashed'}
+              - {match: 'SlowTests/test01$', test-timeout: 1}
+              - {match: 'SlowTests/test0', retries: 0, test-timeout: 1000}
+            """.write(to: config, atomically: true, encoding: .utf8)
+
+        let shown = try E2E.run(["config", "--config", config.path], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("rules                   5 rules  (\(config.path):2 key 'rules')"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("rules (first match wins; a field left out is the global one: retries 1, test-timeout 300 s):\n"
+            + "  1. match 'FlakyTests': retries 0, test-timeout (global), retry-on any failure\n"
+            + "  2. match 'FailingTests': retries (global), test-timeout (global), retry-on 'ECONNRESET|timed out'\n"
+            + "  3. match 'CrashTests': retries (global), test-timeout (global), retry-on '^crashed'\n"
+            + "  4. match 'SlowTests/test01$': retries (global), test-timeout 1 s, retry-on any failure\n"
+            + "  5. match 'SlowTests/test0': retries 0, test-timeout 1000 s, retry-on any failure\n"), shown.stdout)
+
+        let report = dir.appendingPathComponent("report")
+        let r = try E2E.run(["run", "--config", config.path, "--package", E2E.fixture("Queue"), "--skip-build", "--shards", "2",
+                             "--filter", "SlowTests/test0[12]$|FlakyTests|FailingTests|CrashTests", "--report-dir", report.path],
+                            env: ["QUEUE_SLEEP": "2.5"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("(5 rules override per test: robotci config shows them)"), r.stderr)
+        let run = try Report(report)
+        // retries 0 by rule, though the global is 1: its one failing attempt is final.
+        XCTAssertEqual(run.tests["QueueTests.FlakyTests/testFailsOnce"]?.outcome, "failed")
+        XCTAssertEqual(run.tests["QueueTests.FlakyTests/testFailsOnce"]?.attempts.count, 1)
+        // An assertion is not what retry-on names: final at once.
+        XCTAssertEqual(run.tests["QueueTests.FailingTests/testFails"]?.attempts.count, 1)
+        // A crash is: retried (global retries 1).
+        XCTAssertEqual(run.tests["QueueTests.CrashTests/testCrashes"]?.outcome, "crashed")
+        XCTAssertEqual(run.tests["QueueTests.CrashTests/testCrashes"]?.attempts.count, 2)
+        // test01 sleeps 2.5 s against its rule's 1 s: timed out on each of its 2 attempts (the
+        // first matching rule gives the timeout; retries fall back to the global 1).
+        let test01 = try XCTUnwrap(run.tests["QueueTests.SlowTests/test01"])
+        XCTAssertEqual(test01.outcome, "timedOut")
+        XCTAssertEqual(test01.attempts.count, 2)
+        let message = (test01.attempts.first?["failures"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+        XCTAssertTrue(message.contains("still running after 1 s"), message)
+        // test02 matches the last rule only: 1000 s, so its 2.5 s pass.
+        XCTAssertEqual(run.tests["QueueTests.SlowTests/test02"]?.outcome, "passed")
+    }
+
+    func testABadRegexIsAConfigErrorNamingTheRule() throws {
+        let dir = E2E.temporaryDirectory("rules-bad")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("robotci.yml")
+        try "rules:\n  - {match: Login, retries: 0}\n  - {match: Slow, retry-on: 'timed out (unclosed'}\n".write(to: config, atomically: true, encoding: .utf8)
+        for command in ["run", "config"] {
+            let r = try E2E.run([command, "--config", config.path, "--package", E2E.fixture("Queue"), "--skip-build"])
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains("robotci: error: \(config.path):1 key 'rules': rule 2 (match 'Slow'): 'retry-on' 'timed out (unclosed' is not a valid regular expression: fix it"), r.stderr)
+        }
+    }
+}
+
+/// `--tag NAME`: Swift Testing tests with the tag (their own or their suite's), read from
+/// Swift Testing's `--list-tests` event stream; XCTest tests have no tags.
+final class TagEndToEndTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("SwiftTesting")
+    }
+
+    func testTagsSelectSwiftTestingTests() throws {
+        let package = E2E.fixture("SwiftTesting")
+        let smoke = try E2E.run(["list", "--package", package, "--skip-build", "--tag", "smoke"])
+        XCTAssertEqual(smoke.status, 0, smoke.stderr)
+        XCTAssertEqual(smoke.stdout.split(separator: "\n"), ["SwiftTestingFixtureTests.ArithmeticTests/addition()", "SwiftTestingFixtureTests.freeFunction()"])
+        XCTAssertTrue(smoke.stderr.contains("--tag smoke: 2 Swift Testing tests (tags in this suite: arithmetic, smoke)"), smoke.stderr)
+
+        // A suite's tag is its tests' tag; `.arithmetic` as Swift writes it works too; two tags: either.
+        let suite = try E2E.run(["list", "--package", package, "--skip-build", "--tag", ".arithmetic", "--tag", "smoke"])
+        XCTAssertEqual(suite.status, 0, suite.stderr)
+        let ids = suite.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(ids.count, 8, "\(ids)")
+        XCTAssertTrue(ids.allSatisfy { $0.contains("ArithmeticTests/") || $0 == "SwiftTestingFixtureTests.freeFunction()" }, "\(ids)")
+
+        let dir = E2E.temporaryDirectory("tag")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try E2E.run(["run", "--package", package, "--skip-build", "--tag", "smoke", "--shards", "2", "--report-dir", dir.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: 2 planned, 2 accounted for"), r.stderr)
+        let run = try Report(dir)
+        XCTAssertEqual(Set(run.tests.keys), ["SwiftTestingFixtureTests.ArithmeticTests/addition()", "SwiftTestingFixtureTests.freeFunction()"])
+        XCTAssertTrue(run.tests.values.allSatisfy { $0.outcome == "passed" })
+
+        let none = try E2E.run(["run", "--package", package, "--skip-build", "--tag", "nope", "--report-dir", dir.path])
+        XCTAssertEqual(none.status, 2, none.stderr)
+        XCTAssertTrue(none.stderr.contains("no test is left by --tag 'nope'"), none.stderr)
+    }
+
+    func testACommandDriverHasNoTags() throws {
+        let r = try E2E.run(["list", "--package", E2E.fixture("Pytest"), "--config", E2E.fixture("Pytest") + "/robotci.yml", "--tag", "smoke"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--tag selects Swift Testing tests by their tags; driver: command lists ids only"), r.stderr)
+    }
+}
