@@ -64,12 +64,13 @@ public struct QueueSnapshot: Sendable {
         let first = labels.first.flatMap { machines[$0] }
         let end = machines.values.map { $0.startedAt - origin + $0.wallTime }.max() ?? 0
         let lastEnd = batches.map(\.end).max() ?? 0
-        let metadata = RunMetadata(
+        var metadata = RunMetadata(
             runID: "queue:\(runName)", startedAt: origin, wallTime: max(end, lastEnd),
             shards: machines.values.reduce(0) { $0 + $1.shards }, retries: first?.retries ?? 0,
             robotciVersion: first?.robotciVersion ?? "", commandLine: commandLine, gitCommit: first?.gitCommit,
             gitBranch: first?.gitBranch, hostname: nil, partition: nil, machines: labels,
             interrupted: lost || machines.values.contains { $0.interrupted } || assembly.missing.count > 0)
+        metadata.repetitions = RepetitionSummary.merged(labels.map { machines[$0]?.repetitions })
         let reason = notRunReason
         return assembly.result(metadata: metadata) { _ in reason }
     }

@@ -1,5 +1,9 @@
 import Foundation
+import RedisTestSupport
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The report folder's results.json, plainly: every test with its verdict and attempts.
 private struct Report {
@@ -107,6 +111,84 @@ final class RepeatEachEndToEndTests: XCTestCase {
         XCTAssertEqual(run.tests.values.filter { $0.outcome == "passed" }.count, 12)
         XCTAssertEqual(Set(run.tests.keys.filter { $0.hasPrefix("QueueTests.SlowTests/test03 (repeat ") }),
                        Set((1...4).map { "QueueTests.SlowTests/test03 (repeat \($0) of 4)" }))
+    }
+}
+
+/// `--repeat-each` on many machines: repetitions are tests of the run like any other, so a
+/// partition split and a queue spread them over machines, and the merged run accounts for N ×
+/// tests.
+final class RepeatEachManyMachinesEndToEndTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        try? E2E.buildFixture("Queue")
+    }
+
+    private let args = ["run", "--package", E2E.fixture("Queue"), "--skip-build", "--filter", "SlowTests/test0[1-4]$|FailingTests",
+                        "--retries", "0", "--shards", "2", "--repeat-each", "3"]
+
+    func testPartitionsSplitRepetitionsAndMergeAccountsForAll() throws {
+        let dir = E2E.temporaryDirectory("repeat-partitions")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var shares: [Set<String>] = []
+        for k in 1...2 {
+            let out = dir.appendingPathComponent("p\(k)")
+            let r = try E2E.run(args + ["--partition", "\(k)/2", "--report-dir", out.path],
+                                env: ["QUEUE_SLEEP": "0.01", "ROBOTCI_RUN_ID": "repeat-split"])
+            XCTAssertEqual(r.status, 1, "repetitions of the failing test are in both shares\n\(r.stderr)")
+            shares.append(Set(try Report(out).tests.keys))
+        }
+        XCTAssertTrue(shares[0].isDisjoint(with: shares[1]))
+        XCTAssertEqual(shares[0].count + shares[1].count, 15)
+        let merged = dir.appendingPathComponent("merged")
+        let m = try E2E.run(["merge", dir.appendingPathComponent("p1").path, dir.appendingPathComponent("p2").path, "--output", merged.path])
+        XCTAssertEqual(m.status, 1, m.stderr)
+        XCTAssertTrue(m.stderr.contains("15 planned, 15 accounted for"), m.stderr)
+        let run = try Report(merged)
+        XCTAssertEqual(run.tests.values.filter { $0.outcome == "failed" }.count, 3, "each repetition of FailingTests")
+        XCTAssertEqual((run.metadata["repetitions"] as? [String: Any])?["count"] as? Int, 3)
+        XCTAssertEqual(try E2E.junitVerdicts(merged.appendingPathComponent("junit.xml")).count, 15)
+    }
+
+    func testTwoMachinesOnAQueueRunEveryRepetitionOnce() throws {
+        let server = try RedisServer()
+        defer { server.stop() }
+        let dir = E2E.temporaryDirectory("repeat-queue")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let queue = "redis://127.0.0.1:\(server.port)/repeat"
+        var machines: [(Process, URL)] = []
+        defer { for (p, _) in machines where p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+        for m in 1...2 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: E2E.robotci)
+            p.arguments = args + ["--queue", queue, "--report-dir", dir.appendingPathComponent("m\(m)").path]
+            var env = ProcessInfo.processInfo.environment
+            env["QUEUE_SLEEP"] = "0.1"
+            env["ROBOTCI_MACHINE"] = "m\(m)"
+            env["CI"] = "true"
+            p.environment = env
+            let log = dir.appendingPathComponent("m\(m).log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            p.standardOutput = handle
+            p.standardError = handle
+            try p.run()
+            machines.append((p, log))
+        }
+        for (p, _) in machines { p.waitUntilExit() }
+        for (p, log) in machines {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            XCTAssertEqual(p.terminationStatus, 1, text)
+            XCTAssertTrue(text.contains("robotci: queue: 15 planned, 15 accounted for"), text)
+        }
+        let merged = dir.appendingPathComponent("merged")
+        let r = try E2E.run(["report", "--queue", queue, "--output", merged.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let run = try Report(merged)
+        XCTAssertEqual(run.tests.count, 15)
+        XCTAssertTrue(run.tests.values.allSatisfy { $0.attempts.count == 1 }, "every repetition ran once, on one machine")
+        XCTAssertEqual(run.tests.values.filter { $0.outcome == "failed" }.count, 3)
+        let lanes = Set(run.batches.compactMap { $0["machine"] as? String })
+        print("REPEAT-EACH | queue, 2 machines, 5 tests × 3 | machines with batches: \(lanes.sorted())")
     }
 }
 

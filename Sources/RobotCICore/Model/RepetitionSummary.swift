@@ -17,6 +17,16 @@ public struct RepetitionSummary: Codable, Sendable, Equatable, CustomStringConve
         self.firstFailure = firstFailure
     }
 
+    /// Several machines' summaries of one run (partitions, a queue): the first's, with the
+    /// highest repetition any of them ran; nil when none repeated.
+    public static func merged(_ summaries: [RepetitionSummary?]) -> RepetitionSummary? {
+        let given = summaries.compactMap { $0 }
+        guard var merged = given.first else { return nil }
+        merged.ran = given.map(\.ran).max() ?? merged.ran
+        merged.firstFailure = given.compactMap(\.firstFailure).first
+        return merged
+    }
+
     public var description: String {
         guard untilFailure else { return "each test \(count) times (--repeat-each \(count))" }
         guard let firstFailure else {

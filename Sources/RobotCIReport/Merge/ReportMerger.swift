@@ -83,13 +83,14 @@ public enum ReportMerger {
         let partitions = inputs.compactMap(\.result.metadata.partition)
         var runIDs: [String] = []
         for id in inputs.map(\.result.metadata.runID) where !runIDs.contains(id) { runIDs.append(id) }
-        let metadata = RunMetadata(
+        var metadata = RunMetadata(
             runID: runIDs.joined(separator: "+"), startedAt: origin, wallTime: end,
             shards: inputs.reduce(0) { $0 + $1.result.metadata.shards }, retries: first?.retries ?? 0,
             robotciVersion: first?.robotciVersion ?? "", commandLine: CommandLine.arguments,
             gitCommit: first?.gitCommit, gitBranch: first?.gitBranch, hostname: nil,
             partition: partitions.isEmpty ? nil : partitions.joined(separator: ", "), machines: labels,
             interrupted: inputs.contains { $0.result.metadata.interrupted })
+        metadata.repetitions = RepetitionSummary.merged(inputs.map(\.result.metadata.repetitions))
         var result = assembly.result(metadata: metadata) { id in
             check.reasons[id] ?? inputReasons[id] ?? "no input has a result for it"
         }
