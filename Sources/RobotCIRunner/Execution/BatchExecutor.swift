@@ -35,13 +35,12 @@ final class BatchExecutor: @unchecked Sendable {
     func run(_ item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts) -> BatchOutcome {
         // A process runs an id once: a second repetition of a test in the same batch (the
         // queue never cuts one, but a queue's batch is data) waits for another batch.
-        var seen = Set<TestID>()
         var item = item
-        let later = item.tests.filter { !seen.insert($0.base).inserted }
-        if !later.isEmpty {
-            var first = Set<TestID>()
-            item.tests = item.tests.filter { first.insert($0.base).inserted }
+        var runnable: [TestID] = [], later: [TestID] = [], seen = Set<TestID>()
+        for test in item.tests {
+            if seen.insert(test.base).inserted { runnable.append(test) } else { later.append(test) }
         }
+        item.tests = runnable
         let start = clock.now()
         let artifactsDir = layout.workDirectory.appendingPathComponent("batch-\(item.id)")
         try? FileManager.default.createDirectory(at: artifactsDir, withIntermediateDirectories: true)
