@@ -191,8 +191,10 @@ public final class Runner {
                                      redactor: redactor, browsers: browsers)
 
         stopSwitch.attach(queue)
+        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
-                  ports: PortAllocator(basePort: config.basePort), browsers: browsers).run()
+                  ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
+        metadata.concurrency = governor.stop()
         browsers?.shutDown()
         progress.finish()
         signals?.cancel()
@@ -213,7 +215,7 @@ public final class Runner {
         let writeTime = clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
-                queueShare: redis != nil).print(to: stderr)
+                queueShare: redis != nil, adaptive: governor.enabled ? governor.signal : nil).print(to: stderr)
         suggestQuarantine(history) { isQuarantined(TestID($0)) }
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
