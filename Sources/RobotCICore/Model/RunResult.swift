@@ -219,7 +219,7 @@ extension Array where Element == ConcurrencySample {
         guard let first = self.first, let last = self.last, last.time > first.time else { return 0 }
         var area = 0.0
         for i in 0..<(count - 1) {
-            area += Double(self[i].running) * max(0, self[i + 1].time - self[i].time)
+            area += Double(self[i].running) * Swift.max(0, self[i + 1].time - self[i].time)
         }
         return area / (last.time - first.time)
     }
