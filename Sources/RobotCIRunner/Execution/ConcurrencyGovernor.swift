@@ -248,6 +248,7 @@ final class ConcurrencyGovernor: @unchecked Sendable {
 
     /// One sampling window's verdict: moves the limit and wakes the waiting shards.
     func tick(_ pressure: CPUPressure?) {
+        guard enabled else { return }  // off means every shard, whatever the pressure
         condition.lock()
         limit = policy.nextLimit(limit: limit, running: running, pressure: pressure)
         condition.broadcast()
