@@ -1,11 +1,12 @@
 # robotci — the commands a newcomer needs. `make demo` and `make test` install
 # what is missing (apt) first, so they work on a fresh Debian machine.
 SHELL := /bin/bash
-APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chromium chromium-driver fonts-liberation
+APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chromium chromium-driver fonts-liberation stunnel4 openssl
 SWIFT ?= swift
 SHARDS ?= 8
 
-.PHONY: setup build test demo e2e clean bench bench-ui fuzz example-test reference-test
+.PHONY: setup build test demo e2e clean bench bench-ui fuzz example-test reference-test install
+PREFIX ?= /usr/local
 
 ## Install the Debian packages robotci needs (skipped when already there).
 setup:
@@ -22,6 +23,16 @@ setup:
 
 build: setup
 	$(SWIFT) build --product robotci
+
+## Release build of robotci, installed as $(DESTDIR)$(PREFIX)/bin/robotci. The binary needs
+## the Swift runtime (the toolchain it runs `swift build` with anyway) and libxml2, libcurl
+## and hiredis (`make setup`). Nothing else is installed: RobotKit and MockServer come into a
+## team's package through its Package.swift.
+install:
+	$(SWIFT) build -c release --product robotci
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/robotci" "$(DESTDIR)$(PREFIX)/bin/robotci"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/robotci ($$("$(DESTDIR)$(PREFIX)/bin/robotci" --version))"
 
 ## The project's tests: unit, end-to-end (the built robotci on fixture suites),
 ## browser tests, and the example suite run through robotci.

@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(
             name: "robotci",
             dependencies: [
-                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer",
+                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer", "RobotCIInit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +47,8 @@ let package = Package(
             ]
         ),
         .target(name: "CProcessSupport"),
+        // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.
+        .target(name: "RobotCIInit"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
         .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
@@ -71,6 +73,7 @@ let package = Package(
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "RedisTestSupport"],
                     exclude: []),
+        .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
         .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient"]),
     ],

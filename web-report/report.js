@@ -66,9 +66,28 @@
     if (dirPaths[i] === undefined) dirPaths[i] = dirPath(D.dirs[i][0]) + D.dirs[i][1] + '/';
     return dirPaths[i];
   }
+  // How a linked file may be opened, by its name alone (never by the kind results.json
+  // claims): images and plain text cannot run script and open in a tab; anything else (svg,
+  // html, xhtml, xml, unknown) downloads, because opened it would run outside this page's CSP.
+  function openingOf(name) {
+    if (/\.(png|jpe?g|gif|webp)$/i.test(name)) return 'image';
+    if (/\.(txt|log|json)$/i.test(name)) return 'text';
+    return 'download';
+  }
   function artifactOf(x) {
     const path = dirPath(x[1]) + D.names[x[2]];
-    return { kind: D.kinds[x[0]], path, name: D.names[x[2]], href: x[3] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > 4, value: x[4], cut: x[5] || 0 };
+    const name = D.names[x[2]];
+    return { kind: D.kinds[x[0]], path, name, opening: openingOf(name), href: x[3] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > 4, value: x[4], cut: x[5] || 0 };
+  }
+  // A link to an artifact file: a new tab for inert types, a download for the rest. From
+  // file:// Chromium ignores `download` (file URLs count as cross-origin) and would open the
+  // file, whose script then shares every file:// page's storage: there it gets no link.
+  const fromDisk = location.protocol === 'file:';
+  function fileLink(x, label) {
+    if (!x.href) return null;
+    if (x.opening !== 'download') return h('a', { href: x.href, target: '_blank', rel: 'noopener noreferrer', 'data-opening': x.opening, title: x.path }, label);
+    if (fromDisk) return h('span', { class: 'nolink', 'data-opening': 'download', title: 'Not opened from a report on disk: it could run script. It is in the report folder.' }, label, ' (', x.path, ')');
+    return h('a', { href: x.href, download: x.name, 'data-opening': 'download', title: x.path + ' (downloaded: it is not shown in the browser)' }, label);
   }
   const shardKey = (m, w) => (m >= 0 ? MACH[m] + '#' : '') + w;
   const shardLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'shard ' + w;
@@ -228,6 +247,9 @@
     fact('Commit', META.gitCommit ? META.gitCommit.slice(0, 12) : null);
     fact('Branch', META.gitBranch);
     fact('Partition', META.partition);
+    fact('Re-run of', META.rerunOf ? 'run ' + META.rerunOf + ' (--last-failed)' : null);
+    fact('Stopped early', META.stoppedEarly);
+    fact('Accounted for', META.accounting);
     fact('Machines', META.machines && META.machines.length ? META.machines.join(', ') : null);
     fact('Host', META.hostname);
     fact('robotci', META.version);
@@ -505,11 +527,11 @@
     const byKind = {};
     a.artifacts.forEach((x) => { (byKind[x.kind] = byKind[x.kind] || []).push(x); });
     for (const x of byKind.screenshot || []) {
-      const href = x.href;
-      if (!href) continue;
-      const img = h('img', { class: 'shot', src: href, alt: 'Screenshot of attempt ' + a.n, loading: 'lazy' });
+      // Only a raster image is shown; a "screenshot" that is not one is listed with the files.
+      if (!x.href || x.opening !== 'image') continue;
+      const img = h('img', { class: 'shot', src: x.href, alt: 'Screenshot of attempt ' + a.n, loading: 'lazy' });
       img.addEventListener('error', () => img.replaceWith(h('span', { class: 'cut' }, 'Screenshot not found: ' + x.path)), { once: true });
-      parts.push(h('h4', null, 'Screenshot'), h('a', { href, target: '_blank', rel: 'noopener' }, img));
+      parts.push(h('h4', null, 'Screenshot'), fileLink(x, img));
     }
     for (const x of byKind.steps || []) parts.push(stepsEl(x));
     for (const x of byKind.accessibility || []) parts.push(textArtifactEl('Accessibility tree', x, failing));
@@ -519,14 +541,13 @@
     if (a.output || a.outputCut) {
       parts.push(h('h4', null, 'Output'));
       if (a.outputCut) {
-        const href = log ? log.href : null;
-        parts.push(h('div', { class: 'cut' }, 'First ' + a.outputCut + ' bytes cut. ', href ? h('a', { href, target: '_blank', rel: 'noopener' }, 'Full log') : 'The full output is in results.json.'));
+        const link = log ? fileLink(log, 'Full log') : null;
+        parts.push(h('div', { class: 'cut' }, 'First ' + a.outputCut + ' bytes cut. ', link || 'The full output is in results.json.'));
       }
       parts.push(h('pre', { class: 'out' }, a.output));
     }
-    const links = a.artifacts.filter((x) => x.kind !== 'screenshot' && !x.inlined)
-      // A saved page (html) would run its own scripts in the report's origin if opened: download it instead.
-      .map((x) => (x.href ? h('a', x.kind === 'html' ? { href: x.href, download: x.name, title: x.path } : { href: x.href, target: '_blank', rel: 'noopener', title: x.path }, x.kind + ': ' + x.name) : null))
+    const links = a.artifacts.filter((x) => !(x.kind === 'screenshot' && x.opening === 'image') && !x.inlined)
+      .map((x) => fileLink(x, x.kind + ': ' + x.name))
       .filter(Boolean);
     if (links.length) parts.push(h('h4', null, 'Files'), h('div', { class: 'links' }, links));
     return h('article', { class: 'attempt o-' + a.o, 'data-outcome': a.o, 'aria-label': 'Attempt ' + a.n + ', ' + (LABEL[a.o] || a.o) }, parts);
@@ -565,11 +586,14 @@
     const reqs = x.value.map((r) => {
       r = (r && typeof r === 'object') ? r : {};
       const q = r.query && typeof r.query === 'object' ? new URLSearchParams(r.query).toString() : str(r.query);
-      const unmatched = !r.matchedRoute;
-      const head = str(r.method) + ' ' + str(r.path) + (q ? '?' + q : '') + ' → ' + str(r.status) + (unmatched ? '  (no route matched)' : '  (' + str(r.matchedRoute) + ')');
+      // A CORS preflight the server answered itself: shown, marked, never in what tests count.
+      const preflight = r.preflight === true;
+      const unmatched = !r.matchedRoute && !preflight;
+      const head = str(r.method) + ' ' + str(r.path) + (q ? '?' + q : '') + ' → ' + str(r.status) +
+        (preflight ? '  [CORS preflight: answered by the mock, not in requests]' : unmatched ? '  (no route matched)' : '  (' + str(r.matchedRoute) + ')');
       const headers = r.headers && typeof r.headers === 'object'
         ? Object.keys(r.headers).map((k) => k + ': ' + str(r.headers[k])).join('\n') : str(r.headers);
-      return h('details', { class: 'req' + (unmatched ? ' unmatched' : '') },
+      return h('details', { class: 'req' + (unmatched ? ' unmatched' : '') + (preflight ? ' preflight' : '') },
         h('summary', null, head),
         r.time !== undefined ? h('div', { class: 'cut' }, 'at ' + str(r.time)) : null,
         r.error ? h('div', { class: 'failure' }, h('pre', null, str(r.error))) : null,

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Robot tests written in the vocabulary of an iOS team's XCUITest + SwiftMockServer suite
-// (shared/reference 000: UITestCase with a mock server; 001: E2E robots), run on Linux
+// (UI tests on a UITestCase with a mock server per test; E2E robots against a staging backend), run on Linux
 // against the example web app in ../CharacterApp/app. Only the imports and the app's
 // location differ from the iOS originals.
 // Xcode 26's default for new targets, which the references are written for (hence their

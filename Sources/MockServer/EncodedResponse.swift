@@ -12,6 +12,8 @@ struct EncodedResponse: Sendable {
         let headLength: Int
     }
 
+    /// The response as the route gave it (what the journal records).
+    let source: MockResponse
     let status: HTTPStatus
     let delay: Duration?
     private let persistent: Variant
@@ -19,6 +21,7 @@ struct EncodedResponse: Sendable {
     private let closing: Variant
 
     init(_ response: MockResponse) {
+        source = response
         status = response.status
         delay = response.delay
         var fields = CORS.responseHeaders.map { (name: $0.0, value: $0.1) }

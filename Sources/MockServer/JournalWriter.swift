@@ -5,9 +5,11 @@ import WorkerContract
 ///
 /// The file is a JSON array, one object per request in arrival order:
 /// `method`, `path`, `query` (string or null), `headers` (object; repeated fields joined
-/// with `, `), `body` + `bodyEncoding` (`utf8` or `base64`), `time` (ISO 8601, UTC, ms),
+/// with `, `; credentials masked: `SensitiveHeader`), `body` + `bodyEncoding` (`utf8` or `base64`), `time` (ISO 8601, UTC, ms),
 /// `matchedRoute` (`GET /character/:id`, or null when nothing matched), `status`
-/// (null if the connection closed before the answer), `error` (null unless it failed).
+/// (null if the connection closed before the answer), `error` (null unless it failed),
+/// `preflight` (true for a CORS preflight the server answered itself: listed here, never
+/// in `requests`).
 enum JournalWriter {
     /// The journal's file name inside the artifacts folder.
     static let fileName = ArtifactFile.mockRequests
@@ -23,6 +25,8 @@ enum JournalWriter {
         let matchedRoute: String?
         let status: Int?
         let error: String?
+        /// A CORS preflight the server answered itself (not in `requests`).
+        let preflight: Bool
 
         // Explicit so that nil values are written as null rather than left out.
         func encode(to encoder: any Encoder) throws {
@@ -37,15 +41,16 @@ enum JournalWriter {
             try container.encode(matchedRoute, forKey: .matchedRoute)
             try container.encode(status, forKey: .status)
             try container.encode(error, forKey: .error)
+            try container.encode(preflight, forKey: .preflight)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case method, path, query, headers, body, bodyEncoding, time, matchedRoute, status, error
+            case method, path, query, headers, body, bodyEncoding, time, matchedRoute, status, error, preflight
         }
     }
 
     /// The journal as JSON bytes.
-    static func encode(_ entries: [RecordedRequest]) throws -> Data {
+    static func encode(_ entries: [RequestJournal.Entry]) throws -> Data {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let rows = entries.map { entry in
@@ -54,13 +59,16 @@ enum JournalWriter {
                 method: entry.request.method.rawValue,
                 path: entry.request.path,
                 query: entry.request.query,
-                headers: entry.request.headers,
+                // Credentials a test's app sent (Authorization, Cookie…) stay out of the file
+                // and so out of the report, which inlines it.
+                headers: SensitiveHeader.masked(entry.request.headers),
                 body: text ?? (entry.request.body ?? Data()).base64EncodedString(),
                 bodyEncoding: text == nil ? "base64" : "utf8",
                 time: formatter.string(from: entry.timestamp),
                 matchedRoute: entry.matchedRoute,
-                status: entry.status?.code,
-                error: entry.error
+                status: entry.answer?.response.status.code,
+                error: entry.answer?.error,
+                preflight: entry.isPreflight
             )
         }
         let encoder = JSONEncoder()
@@ -69,7 +77,7 @@ enum JournalWriter {
     }
 
     /// Writes `entries` to `directory/mock-requests.json`, creating the folder if needed.
-    static func write(_ entries: [RecordedRequest], to directory: URL) throws {
+    static func write(_ entries: [RequestJournal.Entry], to directory: URL) throws {
         let file = directory.appendingPathComponent(fileName)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -99,27 +99,27 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let request = pending.request
         if pending.bodyTooLarge {
             let message = "request body exceeds the limit of \(shared.maxBodySize) bytes"
-            let sequence = shared.journal.append(RecordedRequest(request: request, matchedRoute: nil))
+            let sequence = shared.journal.append(request: request, matchedRoute: nil)
             send(EncodedResponse(.text(message, status: .contentTooLarge)), for: pending, sequence: sequence,
                  delay: nil, error: message, context: context)
             return
         }
         let table = shared.routes.withLock { $0 }
         if request.method == .OPTIONS, CORS.isPreflight(request), !table.hasExplicitOptionsRoute(for: request.path) {
-            let sequence = shared.journal.append(RecordedRequest(request: request, matchedRoute: "cors-preflight"))
+            let sequence = shared.journal.append(request: request, matchedRoute: "cors-preflight", isPreflight: true)
             send(EncodedResponse(CORS.preflightResponse(for: request)), for: pending, sequence: sequence,
                  delay: nil, context: context)
             return
         }
         guard let (route, parameters) = table.match(method: request.method, path: request.path) else {
-            let sequence = shared.journal.append(RecordedRequest(request: request, matchedRoute: nil))
+            let sequence = shared.journal.append(request: request, matchedRoute: nil)
             let response = table.defaultResponse
             send(response, for: pending, sequence: sequence, delay: response.delay ?? table.responseDelay,
                  context: context)
             return
         }
         let matched = parameters.isEmpty ? request : request.with(pathParameters: parameters)
-        let sequence = shared.journal.append(RecordedRequest(request: matched, matchedRoute: route.label))
+        let sequence = shared.journal.append(request: matched, matchedRoute: route.label)
         switch route.responder {
         case .fixed(let response):
             send(response, for: pending, sequence: sequence, delay: response.delay ?? table.responseDelay,
@@ -149,12 +149,12 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         // The journal is completed before the bytes leave, so a client that has its
         // answer always finds the status in `requests`.
         guard let delay, delay > .zero else {
-            shared.complete(sequence, status: response.status, error: error)
+            shared.complete(sequence, response: response.source, error: error)
             write(response, for: pending, context: context)
             return
         }
         context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
-            self.shared.complete(sequence, status: response.status, error: error)
+            self.shared.complete(sequence, response: response.source, error: error)
             self.write(response, for: pending, context: context)
             self.answerQueued(context: context)
         }

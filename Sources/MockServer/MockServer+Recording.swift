@@ -1,22 +1,22 @@
 extension MockServer {
     /// Every request received so far, oldest first.
     public var requests: [RecordedRequest] {
-        shared.journal.entries
+        shared.journal.answered
     }
 
     /// The requests whose path is exactly `path`.
     public func requests(matching path: String) -> [RecordedRequest] {
-        shared.journal.entries.filter { $0.request.path == path }
+        shared.journal.answered.filter { $0.request.path == path }
     }
 
     /// The requests with this method and path.
     public func requests(method: HTTPMethod, path: String) -> [RecordedRequest] {
-        shared.journal.entries.filter { $0.request.method == method && $0.request.path == path }
+        shared.journal.answered.filter { $0.request.method == method && $0.request.path == path }
     }
 
     /// Whether a request for `path` (and `method`, when given) has arrived.
     public func didReceive(method: HTTPMethod? = nil, path: String) -> Bool {
-        shared.journal.entries.contains { Self.matches($0, method: method, path: path) }
+        shared.journal.answered.contains { Self.matches($0, method: method, path: path) }
     }
 
     /// The first request for `path` (and `method`), waiting up to `timeout` for it to arrive.

@@ -68,12 +68,6 @@ extension MockServer {
         shared.routes.withLock { $0.routes.removeAll { $0.id == id } }
     }
 
-    /// Removes one route by the text of its id (SwiftMockServer's ids are `String`s);
-    /// unknown ids are ignored.
-    public func removeRoute(id: String) {
-        shared.routes.withLock { $0.routes.removeAll { $0.id.description == id } }
-    }
-
     /// SwiftMockServer's `stubImage`: answers `path` with the image file `filename`
     /// (`avatar.png`; `avatar` means `avatar.png`) from `bundle`, typed by its extension.
     /// - Throws: ``MockServerError`` `.invalidRequest` when the bundle has no such file.
@@ -106,59 +100,8 @@ extension MockServer {
     }
 
     private func add(_ method: HTTPMethod?, _ pattern: RoutePattern, _ responder: RouteEntry.Responder) -> RouteID {
-        let route = RouteEntry(id: RouteID(), method: method, pattern: pattern, responder: responder)
+        let route = RouteEntry(id: UUID().uuidString, method: method, pattern: pattern, responder: responder)
         shared.routes.withLock { $0.routes.append(route) }
         return route.id
-    }
-}
-
-// MARK: - Route ids as SwiftMockServer's `String`s
-
-/// SwiftMockServer returns route ids as `String`. These overloads apply only where a
-/// `String` is asked for (`let id: String = await server.register(…)`, a `String`
-/// property); everywhere else the ``RouteID`` versions win.
-extension MockServer {
-    @_disfavoredOverload @discardableResult
-    public func register(_ method: HTTPMethod? = nil, _ path: String, handler: @escaping RouteHandler) -> String {
-        (register(method, path, handler: handler) as RouteID).description
-    }
-
-    @_disfavoredOverload @discardableResult
-    public func registerPrefix(_ method: HTTPMethod? = nil, _ prefix: String, handler: @escaping RouteHandler)
-        -> String
-    {
-        (registerPrefix(method, prefix, handler: handler) as RouteID).description
-    }
-
-    @_disfavoredOverload @discardableResult
-    public func registerParameterized(_ method: HTTPMethod? = nil, _ pattern: String, handler: @escaping RouteHandler)
-        -> String
-    {
-        (registerParameterized(method, pattern, handler: handler) as RouteID).description
-    }
-
-    @_disfavoredOverload @discardableResult
-    public func registerCatchAll(handler: @escaping RouteHandler) -> String {
-        (registerCatchAll(handler: handler) as RouteID).description
-    }
-
-    @_disfavoredOverload @discardableResult
-    public func stub(_ method: HTTPMethod? = nil, _ path: String, response: MockResponse) -> String {
-        (stub(method, path, response: response) as RouteID).description
-    }
-
-    @_disfavoredOverload @discardableResult
-    public func stubJSON(_ method: HTTPMethod? = nil, _ path: String, json: String, status: HTTPStatus = .ok)
-        -> String
-    {
-        (stubJSON(method, path, json: json, status: status) as RouteID).description
-    }
-
-    @_disfavoredOverload @discardableResult
-    public func stubImage(
-        _ method: HTTPMethod? = nil, _ path: String, named filename: String, in bundle: Bundle,
-        status: HTTPStatus = .ok
-    ) throws -> String {
-        (try stubImage(method, path, named: filename, in: bundle, status: status) as RouteID).description
     }
 }

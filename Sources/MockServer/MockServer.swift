@@ -16,21 +16,21 @@ import WorkerContract
 /// scenarios) without leaving the loop, closure routes in a task. Every request is
 /// recorded; `stop()` writes the journal to the test's artifacts folder.
 public actor MockServer {
-    /// The port the server listens on, on 127.0.0.1 (and ::1 when available); the
-    /// requested port (0 when automatic) until `start()` has bound it.
+    /// The port the server listens on, on 127.0.0.1 and ::1; the requested port (0 when
+    /// automatic) until `start()` has bound it.
     ///
-    /// SwiftMockServer's `port` is `UInt16` and `async`; this one is `Int` and synchronous
-    /// (`await server.port` still compiles, with a warning).
-    public nonisolated var port: Int { boundPort.withLock { $0 } }
+    /// `UInt16`, as SwiftMockServer's; readable without `await` (`await server.port`, as
+    /// SwiftMockServer's tests write it, compiles too).
+    public nonisolated var port: UInt16 { UInt16(clamping: boundPort.withLock { $0 }) }
     let shared: SharedState
     private let portChoice: PortChoice
     private let boundPort: Locked<Int>
     private var listener: Listener?
     private let connections: ConnectionRegistry
-    private let artifactsDirectory: URL?
+    let artifactsDirectory: URL?
 
     /// How `start()` picks the port to bind.
-    enum PortChoice: Sendable {
+    enum PortChoice: Sendable, Equatable {
         /// Exactly this port (0: a free one); a port in use is an error.
         case exact(Int)
         /// `ROBOTCI_MOCK_PORT` when robotci set it and it is free, else a free port
@@ -41,8 +41,8 @@ public actor MockServer {
     /// Starts a server and returns it, ready for routes.
     ///
     /// - Parameters:
-    ///   - port: the port to listen on; `nil` uses `ROBOTCI_MOCK_PORT` when robotci set it,
-    ///     else 0, which lets the OS pick a free port.
+    ///   - port: the port to listen on (0: a free one); `nil` uses `ROBOTCI_MOCK_PORT` when
+    ///     robotci set it and it is free, else a free port, so a test may start several.
     ///   - artifactsDirectory: where `stop()` writes `mock-requests.json`; `nil` uses
     ///     `ROBOTCI_ARTIFACTS_DIR` when set, else the journal is not written.
     ///   - configuration: default response, body limit, journal size.
@@ -52,9 +52,9 @@ public actor MockServer {
         configuration: Configuration = Configuration()
     ) async throws -> MockServer {
         let environment = ProcessInfo.processInfo.environment
-        let chosenPort = try resolvePort(port, environment: environment)
+        let choice = try portChoice(port, environment: environment)
         let artifacts = resolveArtifactsDirectory(artifactsDirectory, environment: environment)
-        let server = MockServer(portChoice: .exact(chosenPort), artifacts: artifacts, configuration: configuration)
+        let server = MockServer(portChoice: choice, artifacts: artifacts, configuration: configuration)
         try await server.start()
         return server
     }
@@ -103,8 +103,15 @@ public actor MockServer {
         connections.closeAllNow()
     }
 
-    /// `http://127.0.0.1:PORT`, to hand to the app under test.
+    /// `http://[::1]:PORT`, as SwiftMockServer's, to hand to the app under test;
+    /// `http://127.0.0.1:PORT` when ::1 is not served (a host without IPv6, or
+    /// ``Configuration/ipv6`` off). Both loopbacks answer on the same port.
     public var baseURL: String {
+        listener?.servesIPv6 ?? shared.ipv6 ? "http://[::1]:\(port)" : "http://127.0.0.1:\(port)"
+    }
+
+    /// `http://127.0.0.1:PORT`, for a client that cannot use IPv6.
+    public nonisolated var ipv4BaseURL: String {
         "http://127.0.0.1:\(port)"
     }
 
@@ -124,21 +131,23 @@ public actor MockServer {
         let bound: Listener
         switch portChoice {
         case .exact(let port):
-            bound = try await Listener.bind(port: port, shared: shared, connections: connections)
+            bound = try await Listener.bind(port: port, ipv6: shared.ipv6, shared: shared, connections: connections)
         case .automatic:
             let workerPort = ProcessInfo.processInfo.environment[WorkerVariable.mockPort.name].flatMap {
                 Int($0.trimmingCharacters(in: .whitespaces))
             }
             if let workerPort, (1...65535).contains(workerPort),
-                let onWorkerPort = try? await Listener.bind(port: workerPort, shared: shared, connections: connections)
+                let onWorkerPort = try? await Listener.bind(
+                    port: workerPort, ipv6: shared.ipv6, shared: shared, connections: connections)
             {
                 bound = onWorkerPort
             } else {
-                bound = try await Listener.bind(port: 0, shared: shared, connections: connections)
+                bound = try await Listener.bind(port: 0, ipv6: shared.ipv6, shared: shared, connections: connections)
             }
         }
         listener = bound
         boundPort.withLock { $0 = bound.port }
+        RunningServers.shared.add(self)
     }
 
     /// SwiftMockServer's convenience: `start()`, then `baseURL`.
@@ -165,20 +174,24 @@ public actor MockServer {
     public func stopOrThrow() async throws {
         guard let running = listener else { return }
         listener = nil
+        RunningServers.shared.remove(self)
         await running.close()
         await connections.closeAll()
         if let artifactsDirectory {
-            try JournalWriter.write(shared.journal.entries, to: artifactsDirectory)
+            try JournalWriter.write(shared.journal.all, to: artifactsDirectory)
         }
     }
 
-    /// The explicit port, else `ROBOTCI_MOCK_PORT`, else 0 (a free port).
-    static func resolvePort(_ port: Int?, environment: [String: String]) throws -> Int {
+    /// The explicit port exactly; without one, automatic (`ROBOTCI_MOCK_PORT` when free, else
+    /// any free port), after checking that `ROBOTCI_MOCK_PORT`, when set, is a port number.
+    static func portChoice(_ port: Int?, environment: [String: String]) throws -> PortChoice {
         if let port {
-            return try validated(port, source: "port")
+            return .exact(try validated(port, source: "port"))
         }
-        guard let text = environment[WorkerVariable.mockPort.name], !text.isEmpty else { return 0 }
-        return try parsePort(text, source: WorkerVariable.mockPort.name)
+        if let text = environment[WorkerVariable.mockPort.name], !text.isEmpty {
+            _ = try parsePort(text, source: WorkerVariable.mockPort.name)
+        }
+        return .automatic
     }
 
     /// The explicit folder, else `ROBOTCI_ARTIFACTS_DIR`, else none.

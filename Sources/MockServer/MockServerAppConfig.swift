@@ -44,13 +44,14 @@ extension MockServer {
         useMockServerArgument: String = MockServerDetector.useMockServerArgument
     ) async -> MockServerAppConfig {
         MockServerAppConfig(
-            baseURL: baseURL, port: UInt16(clamping: port), baseURLEnvironmentKey: baseURLEnvironmentKey,
+            baseURL: baseURL, port: port, baseURLEnvironmentKey: baseURLEnvironmentKey,
             portEnvironmentKey: portEnvironmentKey, useMockServerArgument: useMockServerArgument)
     }
 }
 
 /// For the app side: whether it was launched against a mock server, and where it is
 /// (SwiftMockServer's `MockServerDetector`, reading what ``MockServerAppConfig`` sets).
+/// The functions take the arguments and environment, so an app's own wiring can be tested.
 public enum MockServerDetector: Sendable {
     /// The launch argument that says "use the mock server".
     public static let useMockServerArgument = "-useMockServer"
@@ -59,18 +60,33 @@ public enum MockServerDetector: Sendable {
     /// The environment key of the port.
     public static let portEnvironmentKey = "MOCK_SERVER_PORT"
 
-    /// Whether the process was launched with `-useMockServer`.
+    /// Whether this process was launched with `-useMockServer`.
     public static var isUsingMockServer: Bool {
-        ProcessInfo.processInfo.arguments.contains(useMockServerArgument)
+        isUsingMockServer(arguments: ProcessInfo.processInfo.arguments)
     }
 
-    /// `MOCK_SERVER_URL` from the environment.
+    /// `MOCK_SERVER_URL` from this process's environment.
     public static var baseURL: String? {
-        ProcessInfo.processInfo.environment[baseURLEnvironmentKey]
+        baseURL(from: ProcessInfo.processInfo.environment)
     }
 
-    /// `MOCK_SERVER_PORT` from the environment, when it is a port number.
+    /// `MOCK_SERVER_PORT` from this process's environment, when it is a port number.
     public static var port: UInt16? {
-        ProcessInfo.processInfo.environment[portEnvironmentKey].flatMap { UInt16($0) }
+        port(from: ProcessInfo.processInfo.environment)
+    }
+
+    /// Whether `arguments` contain `flag`.
+    public static func isUsingMockServer(arguments: [String], flag: String = useMockServerArgument) -> Bool {
+        arguments.contains(flag)
+    }
+
+    /// The base URL under `key` in `environment`.
+    public static func baseURL(from environment: [String: String], key: String = baseURLEnvironmentKey) -> String? {
+        environment[key]
+    }
+
+    /// The port under `key` in `environment`; `nil` when missing or not in 0...65535.
+    public static func port(from environment: [String: String], key: String = portEnvironmentKey) -> UInt16? {
+        environment[key].flatMap { UInt16($0) }
     }
 }

@@ -53,7 +53,7 @@ public enum RouterEngine: Sendable {
 /// SwiftMockServer's stand-alone HTTP/1.1 parser and serializer, for testing request
 /// handling without a socket. The server itself parses with SwiftNIO.
 public enum HTTPParser: Sendable {
-    /// Parses one complete request (request line, headers, body).
+    /// Parses one complete request (request line with a standard method, headers, body).
     /// - Throws: ``MockServerError`` `.invalidRequest` naming what is malformed.
     public static func parse(_ data: Data) throws -> MockHTTPRequest {
         let separator = Data("\r\n\r\n".utf8)
@@ -69,8 +69,9 @@ public enum HTTPParser: Sendable {
             throw MockServerError.invalidRequest("malformed request line '\(requestLine)'; expected 'METHOD /path HTTP/1.1'")
         }
         let token = String(parts[0])
-        guard let method = HTTPMethod(rawValue: token) else {
-            throw MockServerError.invalidRequest("'\(token)' is not an HTTP method")
+        // SwiftMockServer's parser knows the standard methods only; the server itself takes any token.
+        guard let method = HTTPMethod(rawValue: token), HTTPMethod.allCases.contains(method) else {
+            throw MockServerError.invalidRequest("'\(token)' is not a standard HTTP method (\(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         var fields: [(name: String, value: String)] = []
         for line in lines where !line.isEmpty {
@@ -85,6 +86,30 @@ public enum HTTPParser: Sendable {
         let (path, query) = MockHTTPHandler.splitTarget(String(parts[1]))
         return MockHTTPRequest(
             method: method, path: path, query: query, headerFields: fields, body: body)
+    }
+
+    /// Whether `data` holds a whole request: the head has ended (`\r\n\r\n`) and, when it
+    /// declares a body, all of it has arrived (`Content-Length` bytes, or a chunked body up
+    /// to its last chunk). A head with an unreadable `Content-Length` is never complete.
+    public static func hasCompleteRequest(_ data: Data) -> Bool {
+        guard let headEnd = data.range(of: Data("\r\n\r\n".utf8)),
+            let head = String(data: data[data.startIndex..<headEnd.lowerBound], encoding: .utf8)
+        else { return false }
+        let body = data[headEnd.upperBound...]
+        for line in head.components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if name == "content-length" {
+                guard let length = Int(value), length >= 0 else { return false }
+                return body.count >= length
+            }
+            if name == "transfer-encoding", value.lowercased().hasSuffix("chunked") {
+                return body.starts(with: Data("0\r\n\r\n".utf8))
+                    || body.range(of: Data("\r\n0\r\n\r\n".utf8)) != nil
+            }
+        }
+        return true
     }
 
     /// The response as HTTP/1.1 bytes: status line, headers (with `Content-Length` and

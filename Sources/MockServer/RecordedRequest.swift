@@ -1,32 +1,38 @@
 import Foundation
 
-/// One entry of the request journal: the request, when it came, and how it was answered.
+/// One answered request: what came in, what went out, and which route answered.
 public struct RecordedRequest: Sendable {
     /// The request, with the parameters its route captured.
     public let request: MockRequest
+    /// The response sent back (for a handler that threw: the `500` that reported it).
+    public let response: MockResponse
     /// When the request finished arriving.
     public let timestamp: Date
     /// The route that answered (`GET /character/:id`), or `nil` when none matched.
     public let matchedRoute: String?
-    /// The status sent back; `nil` while the handler is still running.
-    public internal(set) var status: HTTPStatus?
     /// Why the request failed (a handler's error, a body over the limit), if it did.
-    public internal(set) var error: String?
+    public let error: String?
+    /// A CORS preflight the server answered itself. Browsers send these, the apps the
+    /// references test do not: they are in the journal file, never in `requests`.
+    public let isPreflight: Bool
 
     /// Creates a journal entry.
     public init(
-        request: MockRequest, timestamp: Date = Date(), matchedRoute: String? = nil,
-        status: HTTPStatus? = nil, error: String? = nil
+        request: MockRequest, response: MockResponse, timestamp: Date = Date(), matchedRoute: String? = nil,
+        error: String? = nil, isPreflight: Bool = false
     ) {
         self.request = request
+        self.response = response
         self.timestamp = timestamp
         self.matchedRoute = matchedRoute
-        self.status = status
         self.error = error
+        self.isPreflight = isPreflight
     }
 
     /// The request's method.
     public var method: HTTPMethod { request.method }
     /// The request's path, without the query.
     public var path: String { request.path }
+    /// The status sent back.
+    public var status: HTTPStatus { response.status }
 }

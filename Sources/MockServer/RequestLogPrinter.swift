@@ -72,10 +72,11 @@ public final class RequestLogPrinter: Sendable {
     /// `GET /character?page=2 -> 200 (GET /character, 3 ms)`; unmatched requests say
     /// `no route, default`, failures end with `: error`.
     public static func line(for entry: RecordedRequest) -> String {
-        let status = entry.status.map { String($0.code) } ?? "-"
+        let status = String(entry.status.code)
         let route = entry.matchedRoute ?? "no route, default"
         let milliseconds = Int(Date().timeIntervalSince(entry.timestamp) * 1000)
         let error = entry.error.map { ": \($0)" } ?? ""
-        return "\(entry.request.requestLine) -> \(status) (\(route), \(milliseconds) ms)\(error)"
+        let preflight = entry.isPreflight ? " [preflight]" : ""
+        return "\(entry.request.requestLine) -> \(status) (\(route), \(milliseconds) ms)\(error)\(preflight)"
     }
 }

@@ -1,13 +1,16 @@
 /// How a route matches a request path.
 ///
-/// Exact and parameterized patterns ignore one trailing slash (`/users/` matches `/users`).
+/// Exact and parameterized patterns ignore one trailing slash (`/users/` matches `/users`);
+/// a pattern or path without a leading slash gets one (`api/users` is `/api/users`), as
+/// in SwiftMockServer.
 /// When several routes match, `exact` beats `parameterized`, which beats `prefix`,
 /// which beats `catchAll`; among routes of one kind the one registered last wins,
 /// so a test can override a route mid-test ("recovery" scenarios).
 public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
     /// The path must equal this string (`/character`).
     case exact(String)
-    /// `:name` segments match any one segment and are captured (`/character/:id`).
+    /// `:name` segments match any one segment and are captured (`/character/:id`);
+    /// `*` segments match any one segment and are not (`/files/*/download`).
     case parameterized(String)
     /// The path must start with this string (`/avatar/`).
     case prefix(String)
@@ -43,7 +46,7 @@ public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
         case .exact(let expected):
             return path == expected || Self.trimmed(path) == Self.trimmed(expected) ? [:] : nil
         case .prefix(let prefix):
-            return path.hasPrefix(prefix) ? [:] : nil
+            return Self.rooted(path).hasPrefix(Self.rooted(prefix)) ? [:] : nil
         case .catchAll:
             return [:]
         case .parameterized(let pattern):
@@ -54,7 +57,13 @@ public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
     /// The path without one trailing slash (`/users/` → `/users`, `/` stays): like
     /// SwiftMockServer, exact and parameterized routes ignore a trailing slash.
     private static func trimmed(_ path: String) -> Substring {
-        path.count > 1 && path.hasSuffix("/") ? path.dropLast() : Substring(path)
+        let rooted = rooted(path)
+        return rooted.count > 1 && rooted.hasSuffix("/") ? rooted.dropLast() : Substring(rooted)
+    }
+
+    /// The path with a leading slash (`api/test` → `/api/test`).
+    private static func rooted(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "/" + path
     }
 
     private static func capture(pattern: String, path: String) -> [String: String]? {
@@ -66,6 +75,8 @@ public enum RoutePattern: Hashable, Sendable, CustomStringConvertible {
             if want.hasPrefix(":"), want.count > 1 {
                 guard !got.isEmpty else { return nil }
                 parameters[String(want.dropFirst())] = got.removingPercentEncoding ?? String(got)
+            } else if want == "*" {
+                guard !got.isEmpty else { return nil }
             } else if want != got {
                 return nil
             }

@@ -9,8 +9,8 @@ public enum QueueJoin: Equatable, Sendable {
     /// The run `nonce` is going on: lease from it.
     case joined(nonce: String)
     /// The run `nonce` is over (a lease found the queue empty at `at`), or a machine found it
-    /// lost (`lost`). Nothing is left to run; issue #28 may turn this into re-running only
-    /// the failed tests.
+    /// lost (`lost`). A machine may re-open it for its tests that did not pass
+    /// (`RedisQueue.reopen`).
     case finished(nonce: String, at: Date, lost: Bool)
 
     public var nonce: String {

@@ -79,6 +79,9 @@ enum QueueScripts {
     /// Every script after join also takes the plan key last and the nonce first (`sameRun`).
     static let lease = QueueScript(keys: [.queue, .leases, .owner, .batches, .alive, .done, .since], inRun: true, """
         \(now)
+        -- A machine stopped the run (--max-failures): nothing new starts anywhere.
+        local stopped = redis.call('HGET', plan, 'stopped')
+        if stopped then return {'stopped', stopped} end
         local lease = tonumber(ARGV[2])
         redis.call('ZADD', KEYS[5], now + lease, ARGV[1])
         for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
@@ -118,6 +121,34 @@ enum QueueScripts {
         redis.call('ZADD', KEYS[2], now + lease, pick)
         redis.call('HSET', KEYS[3], pick, ARGV[1])
         return {'batch', pick, redis.call('HGET', KEYS[4], pick)}
+        """)
+
+    /// Re-opens a finished run for its tests that did not pass (CI's "re-run failed jobs"
+    /// keeps the queue name): same run, new attempts. KEYS: batches, queue, seq, since.
+    /// ARGV: the `finished` mark the machine saw at join, then one batch JSON per batch.
+    /// Only the first machine re-opens (the mark changes); the others just join.
+    /// Returns {'reopened', batches} or {'already'}.
+    static let reopen = QueueScript(keys: [.batches, .queue, .seq, .since], inRun: true, """
+        \(now)
+        if redis.call('HGET', plan, 'finished') ~= ARGV[1] then return {'already'} end
+        redis.call('HDEL', plan, 'finished', 'stopped')
+        redis.call('HINCRBY', plan, 'reruns', 1)
+        for i = 2, #ARGV do
+          local id = redis.call('INCR', KEYS[3])
+          redis.call('HSET', KEYS[1], id, ARGV[i])
+          redis.call('HSET', KEYS[4], id, now)
+          redis.call('RPUSH', KEYS[2], id)
+        end
+        return {'reopened', #ARGV - 1}
+        """)
+
+    /// Stops the run for every machine (`--max-failures`). ARGV: the reason. The first
+    /// reason stays; the run counts as finished, so a later join says so.
+    static let stop = QueueScript(keys: [], inRun: true, """
+        \(now)
+        redis.call('HSETNX', plan, 'stopped', ARGV[1])
+        redis.call('HSETNX', plan, 'finished', now)
+        return 1
         """)
 
     /// Extends this machine's leases. KEYS: leases, owner, alive. ARGV: machine, lease ms, ids….

@@ -20,6 +20,8 @@ public struct QueueSnapshot: Sendable {
     public var finishedAt: Date?
     /// A machine found the run lost mid-run (its keys vanished) and put back what it had.
     public var lost = false
+    /// Why a machine stopped the run early (`--max-failures`), if one did.
+    public var stopped: String?
 
     public init(plannedTests: Int) { self.plannedTests = plannedTests }
 
@@ -74,6 +76,7 @@ public struct QueueSnapshot: Sendable {
 
     /// Why a planned test has no result in the queue, from what the queue knows of the run.
     public var notRunReason: String {
+        if let stopped { return stopped }
         if lost {
             return "the queue was lost mid-run (Redis lost its keys) and no machine put back a result for it"
         }

@@ -1,5 +1,6 @@
 import CHiredis
 import Foundation
+import RobotCICore
 
 /// One Redis reply, copied out of hiredis's `redisReply` (which is freed right after).
 public enum RedisReply: Equatable, Sendable {
@@ -37,6 +38,8 @@ public struct RedisError: Error, Equatable, CustomStringConvertible, Sendable {
         case connection
         /// Redis answered with an error reply (`ERR …`, a script error): retrying does not help.
         case reply
+        /// Redis refused the login or wants one (`WRONGPASS`, `NOAUTH`): retrying does not help.
+        case auth
     }
 
     public var kind: Kind
@@ -57,8 +60,16 @@ public final class RedisConnection {
     public let host: String
     public let port: Int
 
-    /// Connects, failing after `timeout` seconds; every later command also times out after `timeout`.
-    public init(host: String, port: Int, timeout: Double = 5) throws {
+    /// Connects to the queue's server and logs in with its credentials, if any.
+    public convenience init(address: QueueAddress, timeout: Double = 5) throws {
+        try self.init(host: address.host, port: address.port, timeout: timeout, user: address.user, password: address.password)
+    }
+
+    /// Connects, failing after `timeout` seconds; every later command also times out after
+    /// `timeout`. With `password`, sends `AUTH [user] password` first; without, checks with
+    /// `PING` that the server wants no password, so that mistake is named here and not as
+    /// the first queue command's `NOAUTH`. The password is in no error message.
+    public init(host: String, port: Int, timeout: Double = 5, user: String? = nil, password: String? = nil) throws {
         self.host = host
         self.port = port
         let tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
@@ -72,6 +83,28 @@ public final class RedisConnection {
         }
         redisSetTimeout(c, tv)
         context = c
+        try logIn(user: user, password: password)
+    }
+
+    private func logIn(user: String?, password: String?) throws {
+        let passwordHint = "pass it in \(QueueAddress.passwordVariable) (or as redis://:PASSWORD@HOST:PORT/NAME)"
+        guard let password else {
+            let reply = try command(["PING"])
+            if case .error(let text) = reply, text.hasPrefix("NOAUTH") {
+                throw RedisError(.auth, "redis at \(host):\(port) requires a password: \(passwordHint)")
+            }
+            return
+        }
+        let reply = try command(["AUTH"] + (user.map { [$0] } ?? []) + [password])
+        guard case .error(let text) = reply else { return }
+        // Redis's own words (`WRONGPASS invalid username-password pair…`) never echo the password.
+        let said = URLCredentials.masked(text).replacingOccurrences(of: password, with: URLCredentials.mask)
+        if said.contains("without any password configured") || said.contains("no password is set") {
+            throw RedisError(.auth, "redis at \(host):\(port) has no password set but one was given (\(said)): "
+                + "drop it from --queue and \(QueueAddress.passwordVariable), or set requirepass on the server")
+        }
+        let who = user.map { "user '\($0)' and password" } ?? "password"
+        throw RedisError(.auth, "redis at \(host):\(port) refused the \(who) (\(said)): check them; \(passwordHint)")
     }
 
     deinit {

@@ -26,6 +26,8 @@ public final class RedisQueue: @unchecked Sendable {
         case wait
         /// The queue is empty and nothing is leased: the run is over.
         case done
+        /// A machine stopped the run early (`--max-failures`), for this reason.
+        case stopped(reason: String)
     }
 
     /// Separates a result field's parts (nonce, test, attempt) and tags this run's records.
@@ -62,9 +64,10 @@ public final class RedisQueue: @unchecked Sendable {
         self.machine = machine
         self.leaseTimeout = leaseTimeout
         do {
-            connection = try RedisConnection(host: address.host, port: address.port, timeout: 5)
+            connection = try RedisConnection(address: address, timeout: 5)
         } catch let e as RedisError {
-            throw QueueError("\(e.message); is redis-server running there? check --queue (or ROBOTCI_QUEUE / 'queue' in robotci.yml)")
+            let hint = e.kind == .connection ? "is redis-server running there? " : ""
+            throw QueueError("\(e.message); \(hint)check --queue (or ROBOTCI_QUEUE / 'queue' in robotci.yml)")
         }
     }
 
@@ -100,7 +103,7 @@ public final class RedisQueue: @unchecked Sendable {
                 do {
                     let c: RedisConnection
                     if let existing = connection { c = existing } else {
-                        c = try RedisConnection(host: address.host, port: address.port, timeout: 5)
+                        c = try RedisConnection(address: address, timeout: 5)
                         connection = c
                     }
                     return try body(c)
@@ -162,9 +165,6 @@ public final class RedisQueue: @unchecked Sendable {
 
     // MARK: protocol
 
-    /// The digest every machine's test list must match: FNV-1a of the sorted ids.
-    public static func digest(of tests: [TestID]) -> String { RunPlan.digest(of: tests) }
-
     /// A fresh run nonce: 128 random bits, hex.
     static func makeNonce() -> String {
         (0..<2).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined(separator: "-")
@@ -176,7 +176,7 @@ public final class RedisQueue: @unchecked Sendable {
     /// joined here (its nonce).
     @discardableResult
     public func join(tests: [TestID], plan batches: [QueuedBatch]) throws -> QueueJoin {
-        let digest = Self.digest(of: tests)
+        let digest = RunPlan.digest(of: tests)
         let list = json(tests.sorted())
         let reply = try run(QueueScripts.join, args: [Self.makeNonce(), digest, String(tests.count), list] + batches.map(json))
         let parts = (reply.array ?? []).map { $0.text ?? "" }
@@ -186,6 +186,7 @@ public final class RedisQueue: @unchecked Sendable {
         case "planned": joined = .planned(nonce: part(1))
         case "joined": joined = .joined(nonce: part(1))
         case "finished":
+            finishedMark = part(4)
             let ms = Double(part(4)) ?? 0
             joined = .finished(nonce: part(1), at: Date(timeIntervalSince1970: ms / 1000), lost: part(5) == "lost")
         default: throw QueueError("the queue \(address) answered join with \(reply); is it a robotci queue of this version?")
@@ -205,6 +206,19 @@ public final class RedisQueue: @unchecked Sendable {
         return joined
     }
 
+    /// The plan's `finished` mark as the join saw it (a re-open must name it).
+    private var finishedMark: String?
+
+    /// Re-opens the finished run joined for `batches` (its tests that did not pass, at their
+    /// next attempt numbers). True when this machine re-opened it; false when another
+    /// machine already had (this one then just leases).
+    public func reopen(_ batches: [QueuedBatch]) throws -> Bool {
+        guard let finishedMark else { throw QueueError("robotci bug: re-opening \(address) before a join found it finished") }
+        let reply = try run(QueueScripts.reopen, args: [finishedMark] + batches.map(json))
+        try touch()
+        return reply.array?.first?.text == "reopened"
+    }
+
     /// Leases the next batch for one shard.
     public func lease() throws -> Lease {
         let reply = try run(QueueScripts.lease, args: [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000))])
@@ -217,6 +231,7 @@ public final class RedisQueue: @unchecked Sendable {
             }
             return .batch(id: id, batch)
         case "done": return .done
+        case "stopped": return .stopped(reason: parts.count > 1 ? parts[1].text ?? "stopped" : "stopped")
         case "missing":
             let id = parts.count > 1 ? parts[1].text ?? "?" : "?"
             throw QueueLost(.batchMissing(id: Int(id) ?? 0), "lost the queue \(address): batch \(id) is queued but its tests are gone "
@@ -224,6 +239,17 @@ public final class RedisQueue: @unchecked Sendable {
         case "wait": return .wait
         default: throw QueueError("the queue \(address) answered a lease with \(reply); is it a robotci queue of this version?")
         }
+    }
+
+    /// Stops the run on every machine: later leases answer `.stopped(reason)`.
+    public func stop(reason: String) throws {
+        _ = try run(QueueScripts.stop, args: [reason])
+    }
+
+    /// Why another machine stopped the run, if one did (read by the heartbeat, so machines
+    /// busy with long batches hear of it too).
+    public func stopReason() throws -> String? {
+        try withConnection { c in try c.command(["HGET", plan, "stopped"]) }.text
     }
 
     /// Extends the leases of `ids`; returns those this machine no longer holds.
@@ -298,7 +324,7 @@ public final class RedisQueue: @unchecked Sendable {
             b.machine = machine
             return tagged(json(JournalEntry.batch(b)))
         }
-        let reply = try run(QueueScripts.salvage, args: [nonce, Self.digest(of: tests), String(tests.count), json(tests.sorted()), tagged(machine),
+        let reply = try run(QueueScripts.salvage, args: [nonce, RunPlan.digest(of: tests), String(tests.count), json(tests.sorted()), tagged(machine),
                                     json(metadata), String(pairs.count / 2)] + pairs + records)
         try touch()
         switch reply.array?.first?.text {
@@ -341,6 +367,7 @@ public final class RedisQueue: @unchecked Sendable {
         snapshot.plan = list.map { RunPlan(tests: $0) }
         snapshot.finishedAt = fields["finished"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
         snapshot.lost = fields["lost"] != nil
+        snapshot.stopped = fields["stopped"]
         let prefix = runNonce + Self.separator
         func ours(_ text: String) -> Substring? { text.hasPrefix(prefix) ? text.dropFirst(prefix.count) : nil }
         for (name, body) in Self.pairs(meta) {

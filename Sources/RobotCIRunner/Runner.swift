@@ -15,20 +15,28 @@ public final class Runner {
     let config: RunConfiguration
     let commandLine: [String]
     let environment: [String: String]
+    /// Masks secrets in everything robotci prints or writes: build and list output included.
+    public let redactor: SecretRedactor
     private let stderr = FileHandle.standardError
 
     public init(config: RunConfiguration, commandLine: [String], environment: [String: String]) {
         self.config = config
         self.commandLine = commandLine
         self.environment = environment
+        let queuePassword = config.queue.flatMap { try? QueueAddress(parsing: $0, environment: environment) }?.password
+        redactor = SecretRedactor(environment: environment, also: [queuePassword].compactMap { $0 })
     }
 
-    private func say(_ text: String) { stderr.write(Data((text + "\n").utf8)) }
+    private func say(_ text: String) { stderr.write(Data((redactor.redact(text) + "\n").utf8)) }
 
     /// Installed before the first child is spawned (the build), so an interrupt at any
     /// point kills every process group robotci started.
     private var signals: SignalTrap?
     private let stopSwitch = StopSwitch()
+    /// With `--last-failed`: the previous run's tests that did not pass (read before the
+    /// report folder is touched).
+    private var lastFailed: LastFailed?
+
     /// With `--partition`: the whole suite, how it was split, and this machine's place.
     private var partitionPlan: PartitionPlan?
     /// The last runs' durations (`timings.json` in the report folder), read once: they order
@@ -75,6 +83,13 @@ public final class Runner {
         if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty) {
             let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" }
             throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')")
+        }
+        if let lastFailed {
+            let again = lastFailed.select(tests)
+            let gone = lastFailed.previous.count - again.count
+            say("robotci: --last-failed: \(again.count) of the \(lastFailed.previous.count) tests that did not pass in run \(lastFailed.runID) "
+                + "(\(lastFailed.source))" + (gone > 0 ? "; \(gone) of them no longer exist or are filtered out" : ""))
+            tests = again
         }
         // With a queue every machine pulls from the whole suite: no static share.
         let partition = config.queue == nil ? try resolvedPartition() : nil
@@ -141,17 +156,31 @@ public final class Runner {
     /// Runs the suite and returns the process exit code.
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
+        if config.lastFailed {
+            let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
+            let last = try LastFailed.load(reportDir: reportURL, history: config.history.map { URL(fileURLWithPath: $0).standardizedFileURL },
+                                           withFlaky: config.lastFailedWithFlaky)
+            guard !last.previous.isEmpty else {
+                say("robotci: --last-failed: every test of run \(last.runID) passed (\(last.source)); nothing to run again")
+                say("robotci: 0 planned, 0 accounted for")
+                return 0
+            }
+            lastFailed = last
+        }
         let quarantine = try compile(config.quarantine, flag: "quarantine")
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
-            try RedisQueue(address: QueueAddress(parsing: url), machine: Self.machineID(environment),
+            try RedisQueue(address: QueueAddress(parsing: url, environment: environment), machine: Self.machineID(environment),
                            leaseTimeout: config.queueLeaseTimeout)
         }
         let (info, tests, total, partition) = try discover()
         // Join before the report folder is touched: a queue whose run is over runs nothing here.
-        let joined = try redis.map { try joinQueue($0, tests: tests, driver: info.driver) }
+        var joined = try redis.map { try joinQueue($0, tests: tests, driver: info.driver) }
         if let redis, case .finished(let nonce, let at, let lost)? = joined?.join {
-            return finishedQueue(redis, nonce: nonce, at: at, lost: lost)
+            guard !lost, let reopened = try reopenQueue(redis, nonce: nonce, at: at, shards: max(1, config.shards)) else {
+                return finishedQueue(redis, nonce: nonce, at: at, lost: lost)
+            }
+            joined = (.joined(nonce: nonce), reopened)
         }
         let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
         let layout = ReportLayout(directory: reportURL)
@@ -171,7 +200,6 @@ public final class Runner {
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s; report in \(config.reportDir)/")
 
         // The collaborators, each built whole: who records, who queues, who routes, who runs.
-        let redactor = SecretRedactor(environment: environment)
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.rawValue) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
@@ -181,12 +209,17 @@ public final class Runner {
         let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               joined: joined, metadata: metadata, quarantined: isQuarantined)
-        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout)
+        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
+                                   maxRetries: config.retries)
+        // Another machine of the queue stopped the run (--max-failures): so does this one.
+        shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
         let planTime = clock.now() - planStart
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
         let browsers: ShardBrowsers? = driver.usesShardBrowser
             ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
-        let executor = BatchExecutor(driver: driver, baseEnvironment: environment, testTimeout: config.testTimeout,
+        // Tests have no use for the queue's login; what they are not given they cannot print.
+        let testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
+        let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment, testTimeout: config.testTimeout,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
                                      redactor: redactor, browsers: browsers)
 
@@ -196,18 +229,23 @@ public final class Runner {
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
         metadata.concurrency = governor.stop()
         browsers?.shutDown()
+        // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
+        // its environment, a browser of a dead chromedriver) is a stray of this run.
+        ChildRegistry.shared.reapStrays()
         progress.finish()
         signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
         metadata.wallTime = clock.now()
-        metadata.interrupted = RunInterruption.shared.isInterrupted
+        metadata.interrupted = RunInterruption.shared.bySignal
+        metadata.stoppedEarly = RunInterruption.shared.earlyStop
+        metadata.rerunOf = lastFailed?.runID
         journal.append(.finished(metadata))
         journal.close()
         shared?.close(metadata)
         let notRunReason = metadata.interrupted
             ? "the run was interrupted (SIGINT/SIGTERM) before this test had a result"
-            : "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
+            : metadata.stoppedEarly ?? "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
         let result = recorder.result(metadata: metadata) { _ in notRunReason }
         let writeStart = clock.now()
         let history = pastRuns.recording(result)
@@ -216,6 +254,11 @@ public final class Runner {
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
                 queueShare: redis != nil, adaptive: governor.enabled ? governor.signal : nil).print(to: stderr)
+        if let lastFailed {
+            let lines = lastFailed.outcomes(in: result)
+            say("robotci: a re-run of run \(lastFailed.runID)'s \(lines.count) tests that did not pass; what came of each (then → now):\n"
+                + lines.prefix(50).joined(separator: "\n") + (lines.count > 50 ? "\n  … and \(lines.count - 50) more (results.json has all)" : ""))
+        }
         suggestQuarantine(history) { isQuarantined(TestID($0)) }
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
@@ -353,14 +396,37 @@ public final class Runner {
     static func notRunLines(_ result: RunResult) -> String? {
         let notRun = result.tests.filter { $0.outcome == .notRun }
         guard !notRun.isEmpty else { return nil }
-        var lines = ["robotci: \(notRun.count) of \(result.tests.count) planned tests never ran:"]
-        for t in notRun.prefix(20) { lines.append("  NOT RUN     \(t.id): \(t.reason ?? "no result")") }
-        if notRun.count > 20 { lines.append("  … and \(notRun.count - 20) more") }
+        let lines = ["robotci: \(notRun.count) of \(result.tests.count) planned tests never ran:"] + Summary.notRunListing(notRun)
         return lines.joined(separator: "\n")
     }
 
-    /// `--queue` found its run already over (CI's "re-run failed jobs" keeps the queue name):
-    /// say so plainly and exit with that run's verdict, never repeating it silently.
+    /// CI re-ran a job of a queue run that is over (the queue name is the same): the run's
+    /// tests that did not pass run again, in the same run at their next attempt numbers, so
+    /// the queue's report shows both. Returns the number of batches queued (by this machine
+    /// or another that re-opened first), nil when nothing needs to run again.
+    private func reopenQueue(_ redis: RedisQueue, nonce: String, at: Date, shards: Int) throws -> Int? {
+        let whole = try redis.snapshot(nonce: nonce).result(runName: redis.address.name, commandLine: commandLine)
+        let again = whole.tests.filter { $0.outcome.failsBuild }
+        guard !again.isEmpty else { return nil }
+        // Each test at its next attempt number; tests of one attempt number share batches.
+        let byAttempt = Dictionary(grouping: again) { ($0.attempts.map(\.number).max() ?? 0) + 1 }
+        let size = max(1, min(config.maxBatchSize, (again.count + shards * 2 - 1) / (shards * 2)))
+        var batches: [QueuedBatch] = []
+        for attempt in byAttempt.keys.sorted() {
+            let ids = (byAttempt[attempt] ?? []).map(\.id)
+            for start in stride(from: 0, to: ids.count, by: size) {
+                batches.append(QueuedBatch(tests: Array(ids[start..<min(ids.count, start + size)]), attempt: attempt))
+            }
+        }
+        let first = try redis.reopen(batches)
+        say("robotci: the queue \(redis.address.name) finished earlier (run \(nonce), at \(ISO8601DateFormatter().string(from: at))) with "
+            + "\(again.count) test\(again.count == 1 ? "" : "s") that did not pass; " + (first ? "re-opened it: " : "another machine re-opened it: ")
+            + "they run again in the same run (new attempts), the rest keep their verdicts")
+        return batches.count
+    }
+
+    /// `--queue` found its run already over with nothing to re-run (or lost): say so plainly
+    /// and exit with that run's verdict, never repeating it silently.
     private func finishedQueue(_ redis: RedisQueue, nonce: String, at: Date, lost: Bool) -> Int32 {
         let when = ISO8601DateFormatter().string(from: at)
         let advice = "use a new queue name per CI attempt (e.g. include the CI attempt number: GITHUB_RUN_ATTEMPT, CI_PIPELINE_ID) to run again"
@@ -408,12 +474,12 @@ public final class Runner {
     }
 
     /// This machine's id in a queue: `ROBOTCI_MACHINE`, else host name and pid.
-    static func machineID(_ environment: [String: String]) -> String {
+    public static func machineID(_ environment: [String: String]) -> String {
         if let m = environment["ROBOTCI_MACHINE"], !m.isEmpty { return m }
         return "\(ProcessInfo.processInfo.hostName)-\(getpid())"
     }
 
-    static func makeRunID() -> String {
+    public static func makeRunID() -> String {
         let f = DateFormatter()
         f.dateFormat = "yyyyMMdd-HHmmss"
         f.timeZone = TimeZone(identifier: "UTC")

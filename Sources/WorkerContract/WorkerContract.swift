@@ -3,7 +3,7 @@
 /// in its artifacts folder, and what kind of artifact each file is. One place, no
 /// dependencies, so the runner, RobotKit, MockServer and the report read the same names.
 
-/// The `ROBOTCI_*` variables robotci sets for every batch process (DESIGN.md "the worker protocol").
+/// The `ROBOTCI_*` variables robotci sets for every batch process (the worker protocol: README, *What each worker gets*).
 public enum WorkerVariable: String, CaseIterable, Sendable {
     /// 0..shards-1, stable for a shard across its processes.
     case shardIndex = "ROBOTCI_WORKER_INDEX"
@@ -76,5 +76,79 @@ public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         self = ArtifactKind(rawValue: text) ?? .other
+    }
+}
+
+/// Names of files and folders made from test names: Linux file systems refuse a name over 255
+/// bytes, and a test name in CJK (3 bytes a character) passes that at 86 characters.
+public enum BoundedFileName {
+    /// Bytes a readable part may use (a hash suffix and a few more fit under 255).
+    public static let readableBytes = 120
+
+    /// `text` cut at a character boundary so it is at most `maxBytes` UTF-8 bytes.
+    public static func prefix(_ text: String, maxBytes: Int = readableBytes) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        var out = ""
+        var used = 0
+        for ch in text {
+            let size = ch.utf8.count
+            if used + size > maxBytes { break }
+            out.append(ch)
+            used += size
+        }
+        return out
+    }
+
+    /// `text` as it is when it fits, else its prefix and an FNV-1a hash of the whole, so two
+    /// long names that share a prefix stay apart.
+    public static func bounded(_ text: String, maxBytes: Int = readableBytes) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        return prefix(text, maxBytes: maxBytes - 9) + "-" + hash(text)
+    }
+
+    /// FNV-1a (32 bits) of the UTF-8 bytes, 8 hex digits: the same on every machine and run.
+    public static func hash(_ text: String) -> String {
+        var h: UInt32 = 2_166_136_261
+        for byte in text.utf8 { h = (h ^ UInt32(byte)) &* 16_777_619 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}
+
+/// Request headers that carry credentials: kept out of `mock-requests.json` and the report
+/// (which inlines that file), with enough left to debug by (`Bearer ***`, `session=***`).
+public enum SensitiveHeader {
+    /// Lower-case names.
+    public static let names: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token", "x-amz-security-token",
+    ]
+
+    public static func isSensitive(_ name: String) -> Bool { names.contains(name.lowercased()) }
+
+    /// `value` with its secret parts masked: an authorization's scheme stays (`Basic ***`), a
+    /// cookie's names and attributes stay (`id=***; Path=/`); any other header is unchanged.
+    public static func masked(name: String, value: String) -> String {
+        switch name.lowercased() {
+        case "authorization", "proxy-authorization":
+            guard let space = value.firstIndex(of: " ") else { return "***" }
+            return value[..<space] + " ***"
+        case "cookie", "set-cookie":
+            let attributes: Set<String> = ["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "partitioned", "priority"]
+            return value.split(separator: ";", omittingEmptySubsequences: false).map { part -> String in
+                guard let equals = part.firstIndex(of: "=") else { return String(part) }
+                let key = part[..<equals]
+                if attributes.contains(key.drop(while: { $0 == " " }).lowercased()) { return String(part) }
+                return key + "=***"
+            }.joined(separator: ";")
+        default:
+            return isSensitive(name) ? "***" : value
+        }
+    }
+
+    /// Every header of a request, sensitive ones masked.
+    public static func masked(_ headers: [String: String]) -> [String: String] {
+        var out = headers
+        for (name, value) in headers where isSensitive(name) { out[name] = masked(name: name, value: value) }
+        return out
     }
 }

@@ -16,6 +16,14 @@ struct Config: ParsableCommand {
 
     @OptionGroup var options: RunOptions
 
+    /// `ROBOTCI_RUN_ID  value  (environment variable …)`, or what robotci makes up when it is unset.
+    static func identityLine(_ variable: String, _ env: [String: String], unset: String, use: String) -> String {
+        if let value = env[variable], !value.isEmpty {
+            return "\(variable)  \(value)  (environment variable \(variable)): \(use)"
+        }
+        return "\(variable)  not set: \(unset)  (default): \(use)"
+    }
+
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         ExitStatus.run {
@@ -31,11 +39,17 @@ struct Config: ParsableCommand {
             for key in ConfigKey.all {
                 let name = key.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 switch given[key.name] {
-                case (.scalar(let v), let from)?: print("\(name)  \(v)  (\(from))")
+                case (.scalar(let v), let from)?: print("\(name)  \(URLCredentials.masked(v))  (\(from))")
                 case (.list(let l), let from)?: print("\(name)  [\(l.joined(separator: ", "))]  (\(from))")
                 case nil: print("\(name)  \(key.defaultText.replacingOccurrences(of: "`", with: ""))  (default)")
                 }
             }
+            // Not keys (they name a run, not configure it) but read from the environment the same way.
+            print("")
+            print(Self.identityLine("ROBOTCI_RUN_ID", env, unset: "a new id per run, like \(Runner.makeRunID())",
+                                    use: "the run id in results.json, history.json and the workers' environment; one value on every machine folds their partitions into one run"))
+            print(Self.identityLine("ROBOTCI_MACHINE", env, unset: "host name and robotci's pid, like \(Runner.machineID([:]))",
+                                    use: "this machine's name in a --queue run"))
             return 0
         }
     }

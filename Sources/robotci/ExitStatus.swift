@@ -41,7 +41,9 @@ enum ExitStatus {
     }
 
     private static func fail(_ prefix: String, _ error: any Error) -> Never {
-        FileHandle.standardError.write(Data("\(prefix): error: \(message(for: error))\n".utf8))
+        // A build's or list command's output, a URL with a password: no secret reaches a CI log.
+        let redactor = SecretRedactor(environment: ProcessInfo.processInfo.environment)
+        FileHandle.standardError.write(Data("\(prefix): error: \(redactor.redact(message(for: error)))\n".utf8))
         exit(code(for: error))
     }
 }

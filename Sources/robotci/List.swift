@@ -13,8 +13,9 @@ struct List: ParsableCommand {
         let env = ProcessInfo.processInfo.environment
         ExitStatus.run {
             let config = try options.resolve(environment: env)
-            let (_, tests, _, _) = try Runner(config: config, commandLine: CommandLine.arguments, environment: env).discover()
-            print(tests.map(\.rawValue).joined(separator: "\n"))
+            let runner = Runner(config: config, commandLine: CommandLine.arguments, environment: env)
+            let (_, tests, _, _) = try runner.discover()
+            print(runner.redactor.redact(tests.map(\.rawValue).joined(separator: "\n")))
             return 0
         }
     }

@@ -88,7 +88,7 @@ struct Report: AsyncParsableCommand {
     /// timings.json, index.html).
     private func writeQueueReport(_ url: String) throws -> Int32 {
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        let address = try QueueAddress(parsing: url)
+        let address = try QueueAddress(parsing: url, environment: ProcessInfo.processInfo.environment)
         let redis = try RedisQueue(address: address, machine: "report")
         let snapshot = try redis.snapshot()
         let result = snapshot.result(runName: address.name, commandLine: CommandLine.arguments)
@@ -101,7 +101,7 @@ struct Report: AsyncParsableCommand {
         let machines = result.metadata.machines ?? []
         let state = snapshot.lost ? "lost mid-run; what the machines that came back had"
             : snapshot.finishedAt == nil ? "not finished" : "finished"
-        print("wrote \(directory.path)/ from \(url) (run \(snapshot.nonce), \(state)): \(c.total) tests on \(machines.count) machines, "
+        print("wrote \(directory.path)/ from \(address) (run \(snapshot.nonce), \(state)): \(c.total) tests on \(machines.count) machines, "
               + "\(c.failing) failing, \(c.flaky) flaky, \(c.notRun) not run"
               + (result.metadata.interrupted ? " (incomplete: a machine was interrupted or tests have no result)" : ""))
         // The accounting line and what never ran: the queue's results checked against its plan.
@@ -109,8 +109,7 @@ struct Report: AsyncParsableCommand {
         let notRun = result.tests.filter { $0.outcome == .notRun }
         if !notRun.isEmpty {
             print("robotci report: \(notRun.count) of \(result.tests.count) planned tests never ran:")
-            for t in notRun.prefix(20) { print("  NOT RUN     \(t.id): \(t.reason ?? "no result")") }
-            if notRun.count > 20 { print("  … and \(notRun.count - 20) more (every one is in junit.xml and results.json)") }
+            for line in Summary.notRunListing(notRun) { print(line) }
         }
         if let refused = result.refused, !refused.isEmpty {
             Self.printError("warning: the queue holds results for \(refused.count) test\(refused.count == 1 ? "" : "s") outside its plan, refused: "

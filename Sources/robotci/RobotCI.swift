@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
+import RobotCIRunner
 
 @main
 struct RobotCI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "robotci",
         abstract: "Runs robot-pattern UI test suites across worker processes and reports on them.",
-        version: "0.1.0",
-        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self, Config.self]
+        version: Runner.version,
+        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self, Config.self, Init.self]
     )
 
     /// ArgumentParser exits 64 on a usage error; robotci's contract is 2 for usage,

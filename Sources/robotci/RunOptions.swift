@@ -41,6 +41,15 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .customLong("fail-on-flaky"), help: ArgumentHelp(ConfigKey.help("fail-on-flaky")))
     var failOnFlaky = false
 
+    @Option(name: .customLong("max-failures"), help: ArgumentHelp(ConfigKey.help("max-failures"), valueName: "n"))
+    var maxFailures: String?
+
+    @Flag(name: .customLong("last-failed"), help: ArgumentHelp(ConfigKey.help("last-failed")))
+    var lastFailed = false
+
+    @Flag(name: .customLong("last-failed-with-flaky"), help: ArgumentHelp(ConfigKey.help("last-failed-with-flaky")))
+    var lastFailedWithFlaky = false
+
     @Option(help: ArgumentHelp(ConfigKey.help("partition"), valueName: "k/n"))
     var partition: String?
 

@@ -139,7 +139,43 @@ struct ProtocolTests {
         let normal = try await fetch(server.port, "GET", "/anything", headers: ["Origin": "null"])
         #expect(normal.status == 500)
         #expect(normal.headers["access-control-allow-origin"] == "*")
-        #expect(await server.requests.first?.matchedRoute == "cors-preflight")
+        await server.stop()
+    }
+
+    @Test("a CORS preflight is not in requests, counts or waits; the journal file lists it, marked")
+    func preflightOutOfRecording() async throws {
+        let (server, folder) = try await makeServer()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await server.stub(.POST, "/session", response: .status(.created))
+        let preflight = try await fetch(
+            server.port, "OPTIONS", "/session",
+            headers: ["Origin": "null", "Access-Control-Request-Method": "POST"])
+        #expect(preflight.status == 204)
+        #expect(await server.requests.isEmpty)
+        #expect(await server.requests(matching: "/session").isEmpty)
+        #expect(await server.requests(method: .OPTIONS, path: "/session").isEmpty)
+        #expect(!(await server.didReceive(path: "/session")))
+        await #expect(throws: MockServerError.self) {
+            try await server.waitForRequest(method: .OPTIONS, path: "/session", timeout: .milliseconds(100))
+        }
+
+        _ = try await fetch(server.port, "POST", "/session", headers: ["Origin": "null"], body: "{}")
+        #expect(await server.requests(matching: "/session").count == 1)
+        #expect(try await server.waitForRequest(path: "/session", timeout: .seconds(1)).method == .POST)
+        await server.stop()
+
+        let data = try Data(contentsOf: folder.appendingPathComponent("mock-requests.json"))
+        let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(entries.map { $0["method"] as? String } == ["OPTIONS", "POST"])
+        #expect(entries.map { $0["preflight"] as? Bool } == [true, false])
+        #expect(entries[0]["status"] as? Int == 204)
+    }
+
+    @Test("an OPTIONS without Access-Control-Request-Method is an ordinary, recorded request")
+    func plainOptionsIsRecorded() async throws {
+        let (server, _) = try await makeServer()
+        _ = try await fetch(server.port, "OPTIONS", "/session")
+        #expect(await server.requests(method: .OPTIONS, path: "/session").count == 1)
         await server.stop()
     }
 
@@ -154,33 +190,6 @@ struct ProtocolTests {
             return try socket.readResponse()
         }
         #expect(response.text == "hello")
-        await server.stop()
-    }
-
-    @Test("listens on loopback only")
-    func loopbackOnly() async throws {
-        let (server, _) = try await makeServer()
-        await server.stub(.GET, "/", response: .text("root"))
-        let port = server.port
-        #expect(await server.baseURL == "http://127.0.0.1:\(port)")
-        #expect(try await fetch(port, "GET", "/").text == "root")
-        for address in nonLoopbackIPv4Addresses() {
-            #expect(throws: RawSocket.Failure.self, "reachable on \(address)") {
-                _ = try RawSocket(host: address, port: port, timeout: 1)
-            }
-        }
-        await server.stop()
-    }
-
-    @Test("also answers on ::1 when the host has IPv6")
-    func ipv6Loopback() async throws {
-        let (server, _) = try await makeServer()
-        await server.stub(.GET, "/", response: .text("v6"))
-        let port = server.port
-        if let socket = try? RawSocket(host: "::1", port: port) {
-            try socket.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(try socket.readResponse().text == "v6")
-        }
         await server.stop()
     }
 
@@ -208,13 +217,13 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 
 @Suite("Environment")
 struct EnvironmentTests {
-    @Test("the port comes from the argument, else ROBOTCI_MOCK_PORT, else 0")
+    @Test("an explicit port is exact; without one, automatic (ROBOTCI_MOCK_PORT when free, else any)")
     func port() throws {
-        #expect(try MockServer.resolvePort(8080, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == 8080)
-        #expect(try MockServer.resolvePort(nil, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == 9000)
-        #expect(try MockServer.resolvePort(nil, environment: [:]) == 0)
+        #expect(try MockServer.portChoice(8080, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == .exact(8080))
+        #expect(try MockServer.portChoice(nil, environment: ["ROBOTCI_MOCK_PORT": "9000"]) == .automatic)
+        #expect(try MockServer.portChoice(nil, environment: [:]) == .automatic)
         let error = #expect(throws: MockServerError.self) {
-            try MockServer.resolvePort(nil, environment: ["ROBOTCI_MOCK_PORT": "http"])
+            try MockServer.portChoice(nil, environment: ["ROBOTCI_MOCK_PORT": "http"])
         }
         #expect(error?.message == "ROBOTCI_MOCK_PORT must be a port number between 0 and 65535 (0 picks a free port), got 'http'")
     }

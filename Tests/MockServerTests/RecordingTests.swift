@@ -105,4 +105,33 @@ struct RecordingTests {
         #expect(entries[2]["body"] as? String == Data([0xFF, 0xFE]).base64EncodedString())
         #expect(entries[2]["bodyEncoding"] as? String == "base64")
     }
+
+    /// Before: the journal kept `Authorization` and `Cookie` as sent, and the report inlined
+    /// it into index.html. Now credentials are masked in the file; what a test asserts on
+    /// (`requests`) still has them.
+    @Test("the journal masks Authorization, Proxy-Authorization and Cookie")
+    func journalMasksCredentials() async throws {
+        let (server, folder) = try await makeServer()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await server.stub(.GET, "/me", response: .json("{}"))
+        let port = server.port
+        _ = try await Offload.run {
+            let socket = try RawSocket(port: port)
+            try socket.send("GET /me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-SECRET-1\r\n"
+                + "Proxy-Authorization: Basic cHJveHk6U0VDUkVU\r\nCookie: session=SECRET-2; theme=dark\r\n"
+                + "X-Trace: keep-me\r\nConnection: close\r\n\r\n")
+            return try socket.readResponse()
+        }
+        #expect(await server.requests.first?.request.headers["Authorization"] == "Bearer tok-SECRET-1")
+        await server.stop()
+        let text = try String(contentsOf: folder.appendingPathComponent("mock-requests.json"), encoding: .utf8)
+        #expect(!text.contains("SECRET"))
+        #expect(!text.contains("cHJveHk6U0VDUkVU"))
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        let headers = try #require(entries.first?["headers"] as? [String: String])
+        #expect(headers["Authorization"] == "Bearer ***")
+        #expect(headers["Proxy-Authorization"] == "Basic ***")
+        #expect(headers["Cookie"] == "session=***; theme=***")
+        #expect(headers["X-Trace"] == "keep-me")
+    }
 }

@@ -10,11 +10,11 @@ struct RequestLogPrinterTests {
     @Test("one line per request: request line, status, route or default, error")
     func lines() {
         let request = MockRequest(method: .GET, path: "/character", query: "page=2")
-        let matched = RecordedRequest(request: request, matchedRoute: "GET /character", status: .ok)
+        let matched = RecordedRequest(request: request, response: .status(.ok), matchedRoute: "GET /character")
         #expect(RequestLogPrinter.line(for: matched).hasPrefix("GET /character?page=2 -> 200 (GET /character, "))
-        let unmatched = RecordedRequest(request: request, matchedRoute: nil, status: .notFound)
+        let unmatched = RecordedRequest(request: request, response: .status(.notFound), matchedRoute: nil)
         #expect(RequestLogPrinter.line(for: unmatched).contains("-> 404 (no route, default, "))
-        let failed = RecordedRequest(request: request, matchedRoute: "catch-all", status: .internalServerError, error: "boom")
+        let failed = RecordedRequest(request: request, response: .status(.internalServerError), matchedRoute: "catch-all", error: "boom")
         #expect(RequestLogPrinter.line(for: failed).hasSuffix(": boom"))
     }
 

@@ -151,3 +151,66 @@ struct RoutingTests {
         await server.stop()
     }
 }
+
+@Suite("SwiftMockServer's matching and parsing details")
+struct PeerDetailTests {
+    @Test("a path or pattern without a leading slash is rooted; * matches one segment, uncaptured")
+    func normalization() {
+        #expect(RoutePattern.exact("/api/test").match("api/test") == [:])
+        #expect(RoutePattern.exact("api/test").match("/api/test/") == [:])
+        #expect(RoutePattern.prefix("api/").match("/api/x") == [:])
+        #expect(RoutePattern.parameterized("files/*/download").match("/files/abc/download") == [:])
+        #expect(RoutePattern.parameterized("/files/*/download").match("/files/download") == nil)
+        #expect(RoutePattern.parameterized("/files/*/:name").match("/files/a/b") == ["name": "b"])
+    }
+
+    @Test("a server answers a route registered without a leading slash")
+    func unrootedRoute() async throws {
+        let (server, _) = try await makeServer()
+        await server.stub(.GET, "health", response: .text("up"))
+        #expect(try await fetch(server.port, "GET", "/health").text == "up")
+        await server.stop()
+    }
+
+    @Test("hasCompleteRequest waits for the head, then for Content-Length bytes or the last chunk")
+    func completeness() {
+        #expect(!HTTPParser.hasCompleteRequest(Data("GET / HTTP/1.1\r\nHost: x\r\n".utf8)))
+        #expect(HTTPParser.hasCompleteRequest(Data("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))
+        #expect(!HTTPParser.hasCompleteRequest(Data("POST / HTTP/1.1\r\ncontent-length: 4\r\n\r\nabc".utf8)))
+        #expect(HTTPParser.hasCompleteRequest(Data("POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd".utf8)))
+        #expect(!HTTPParser.hasCompleteRequest(Data("POST / HTTP/1.1\r\nContent-Length: x\r\n\r\nabcd".utf8)))
+        let chunked = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n"
+        #expect(!HTTPParser.hasCompleteRequest(Data(chunked.utf8)))
+        #expect(HTTPParser.hasCompleteRequest(Data((chunked + "0\r\n\r\n").utf8)))
+    }
+
+    @Test("the stand-alone parser refuses a method outside the standard ones")
+    func unknownMethod() throws {
+        #expect(throws: MockServerError.self) { try HTTPParser.parse(Data("BOGUS /path HTTP/1.1\r\n\r\n".utf8)) }
+        #expect(try HTTPParser.parse(Data("PATCH /path HTTP/1.1\r\n\r\n".utf8)).method == .PATCH)
+    }
+
+    @Test("MockServerDetector reads given arguments and environment")
+    func detector() {
+        #expect(MockServerDetector.isUsingMockServer(arguments: ["x", "-useMockServer"]))
+        #expect(!MockServerDetector.isUsingMockServer(arguments: ["-useMockServer"], flag: "--mock"))
+        #expect(MockServerDetector.baseURL(from: ["API": "http://[::1]:1"], key: "API") == "http://[::1]:1")
+        #expect(MockServerDetector.port(from: ["MOCK_SERVER_PORT": "8080"]) == 8080)
+        #expect(MockServerDetector.port(from: ["MOCK_SERVER_PORT": "99999"]) == nil)
+    }
+
+    @Test("a recorded request carries the response that was sent")
+    func recordedResponse() async throws {
+        let (server, _) = try await makeServer()
+        await server.stubJSON(.GET, "/greeting", json: #"{"hello":"world"}"#, status: .created)
+        await server.register(.GET, "/made") { _ in .text("by hand") }
+        _ = try await fetch(server.port, "GET", "/greeting")
+        _ = try await fetch(server.port, "GET", "/made")
+        let greeting = try await server.waitForRequest(path: "/greeting", timeout: .seconds(2))
+        #expect(greeting.response.status == .created)
+        #expect(greeting.response.body.map { String(decoding: $0, as: UTF8.self) } == #"{"hello":"world"}"#)
+        let made = try await server.waitForRequest(path: "/made", timeout: .seconds(2))
+        #expect(made.response.body.map { String(decoding: $0, as: UTF8.self) } == "by hand")
+        await server.stop()
+    }
+}

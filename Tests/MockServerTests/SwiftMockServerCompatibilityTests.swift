@@ -7,7 +7,7 @@ import XCTest
 // behaviour its README and doc comments promise. A plain `import MockServer` (no @testable): only
 // public API is used. Every symbol exercised is tagged `// [n]`; the count is in docs/RobotKit.md.
 
-/// Written exactly as shared/reference 000's `UITestCase` holds its server:
+/// Written exactly as an iOS reference suite's `UITestCase` holds its server (see Examples/ReferenceSuite):
 /// `MockServer.create()` in `setUp`, `await serverMock.stop()` (no `try`) in `tearDown`.
 final class ReferenceStyleTearDownTests: XCTestCase {
     private(set) var serverMock: MockServer!
@@ -30,7 +30,7 @@ final class ReferenceStyleTearDownTests: XCTestCase {
 
     func testServerFromSetUpAnswersAtItsBaseURL() async throws {
         await serverMock.registerCatchAll { _ in .json(#"{"ok":true}"#) }
-        let port = try XCTUnwrap(URL(string: serverBaseURL)?.port)
+        let port = try XCTUnwrap(URL(string: serverBaseURL)?.port.map(UInt16.init))
         let response = try await fetch(port, "GET", "/anything")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.text, #"{"ok":true}"#)
@@ -49,7 +49,7 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
         XCTAssertTrue(running)
         let port = await server.port  // [7] port (async in SwiftMockServer)
         XCTAssertGreaterThan(port, 0)
-        let notFound = try await fetch(Int(port), "GET", "/nothing")
+        let notFound = try await fetch(port, "GET", "/nothing")
         XCTAssertEqual(notFound.status, 404, "the default answer is 404")
 
         do {
@@ -60,7 +60,7 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
 
         await server.stop()
         do {
-            _ = try await fetch(Int(port), "GET", "/nothing")
+            _ = try await fetch(port, "GET", "/nothing")
             XCTFail("a stopped server must not answer")
         } catch {}
 
@@ -345,7 +345,7 @@ final class SwiftMockServerCompatibilityTests: XCTestCase {
     }
 
     func testRecordedRequestInitAndRoutePattern() {
-        let entry = RecordedRequest(request: MockHTTPRequest(method: .GET, path: "/a"))  // [91] RecordedRequest.init
+        let entry = RecordedRequest(request: MockHTTPRequest(method: .GET, path: "/a"), response: .status(.ok))  // [91] RecordedRequest.init
         XCTAssertNil(entry.matchedRoute)
         let patterns: [RoutePattern] = [.exact("/a"), .parameterized("/a/:id"), .prefix("/a/"), .any]  // [92] RoutePattern
         XCTAssertEqual(Set(patterns).count, 4)

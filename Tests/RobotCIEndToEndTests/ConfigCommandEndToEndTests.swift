@@ -56,4 +56,25 @@ final class ConfigCommandEndToEndTests: XCTestCase {
                           "config/robotci.yml shows '\(key)'")
         }
     }
+
+    /// config/robotci.yml shows every key at its default, commented out: loading it changes nothing.
+    func testTheSampleConfigSetsNothing() throws {
+        let sample = E2E.root.appendingPathComponent("config/robotci.yml").path
+        let r = try E2E.run(["config", "--config", sample], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let keyLines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+        XCTAssertGreaterThanOrEqual(keyLines.count, 20)
+        for line in keyLines { XCTAssertTrue(line.hasSuffix("(default)"), "config/robotci.yml sets a value: \(line)") }
+    }
+
+    /// The run id and machine name a run would use, from the environment or made up.
+    func testConfigShowsRunIDAndMachine() throws {
+        let set = try E2E.run(["config"], env: ["ROBOTCI_RUN_ID": "pipeline-42", "ROBOTCI_MACHINE": "runner-7"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertTrue(set.stdout.contains("ROBOTCI_RUN_ID  pipeline-42  (environment variable ROBOTCI_RUN_ID)"), set.stdout)
+        XCTAssertTrue(set.stdout.contains("ROBOTCI_MACHINE  runner-7  (environment variable ROBOTCI_MACHINE)"), set.stdout)
+        let unset = try E2E.run(["config"], env: ["ROBOTCI_RUN_ID": "", "ROBOTCI_MACHINE": ""], cwd: NSTemporaryDirectory())
+        XCTAssertTrue(unset.stdout.contains("ROBOTCI_RUN_ID  not set: a new id per run, like "), unset.stdout)
+        XCTAssertTrue(unset.stdout.contains("ROBOTCI_MACHINE  not set: host name and robotci's pid"), unset.stdout)
+    }
 }

@@ -115,15 +115,45 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertEqual(other.status, 2, other.stderr)
         XCTAssertTrue(other.stderr.contains("planned for another test list (31 tests"), other.stderr)
 
-        // CI re-runs a job with the same queue name: the run is over; said plainly, its verdict
-        // (1: tests failed) is the exit code, nothing runs, no report folder is written.
+        // CI re-runs a job with the same queue name: the run is over, so its tests that did not
+        // pass run again in the same run (new attempts); the queue's report shows both.
+        let failing = expected.filter { ["failed", "crashed", "timedOut", "notRun"].contains($0.value) }
+        XCTAssertGreaterThan(failing.count, 0)
+        let attemptsBefore = try attemptCounts("three", root.appendingPathComponent("before-rerun"))
         let again = try E2E.run(base + ["--queue", queue("three"), "--report-dir", root.appendingPathComponent("m5").path])
-        XCTAssertEqual(again.status, 1, again.stderr)
-        XCTAssertTrue(again.stderr.contains("the queue three already finished (run "), again.stderr)
-        XCTAssertTrue(again.stderr.contains("this machine ran nothing; its verdict: FAILED"), again.stderr)
-        XCTAssertTrue(again.stderr.contains("31 planned, 31 accounted for"), again.stderr)
-        XCTAssertTrue(again.stderr.contains("use a new queue name per CI attempt"), again.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("m5/results.jsonl").path), "ran nothing")
+        XCTAssertEqual(again.status, 1, "the failing tests fail again\n\(again.stderr)")
+        XCTAssertTrue(again.stderr.contains("the queue three finished earlier (run "), again.stderr)
+        XCTAssertTrue(again.stderr.contains("with \(failing.count) tests that did not pass; re-opened it"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("robotci: queue: 31 planned, 31 accounted for"), again.stderr)
+        let attemptsAfter = try attemptCounts("three", root.appendingPathComponent("after-rerun"))
+        for (id, n) in attemptsBefore {
+            XCTAssertEqual(attemptsAfter[id], failing[id] == nil ? n : n + 1, "\(id): one new attempt if it did not pass, else unchanged")
+        }
+    }
+
+    /// Every test's number of attempts in the queue's report.
+    private func attemptCounts(_ name: String, _ out: URL) throws -> [String: Int] {
+        let r = try E2E.run(["report", "--queue", queue(name), "--output", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
+        var counts: [String: Int] = [:]
+        for t in json?["tests"] as? [[String: Any]] ?? [] { counts[t["id"] as? String ?? "?"] = (t["attempts"] as? [Any])?.count ?? 0 }
+        return counts
+    }
+
+    /// A queue run with nothing left that did not pass, joined again: said plainly, its
+    /// verdict is the exit code, nothing runs.
+    func testJoiningAPassedQueueRunsNothingAndSaysSo() throws {
+        let root = E2E.temporaryDirectory("queuepassed")
+        let args = base + ["--queue", queue("passed"), "--filter", "SlowTests/test0[1-4]"]
+        let first = try E2E.run(args + ["--report-dir", root.appendingPathComponent("m1").path], env: ["QUEUE_SLEEP": "0.01"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let again = try E2E.run(args + ["--report-dir", root.appendingPathComponent("m2").path], env: ["QUEUE_SLEEP": "0.01"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("the queue passed already finished (run "), again.stderr)
+        XCTAssertTrue(again.stderr.contains("this machine ran nothing; its verdict: PASSED"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("4 planned, 4 accounted for"), again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("m2/results.jsonl").path), "ran nothing")
     }
 
     func testKillNineOfOneMachineItsBatchesRunElsewhere() throws {

@@ -30,12 +30,14 @@ enum E2E {
         var stderr: String
     }
 
-    /// Runs robotci to completion (with a generous safety timeout).
+    /// Runs robotci to completion (with a generous safety timeout); with `wrapper` (e.g.
+    /// `["/usr/bin/prlimit", "--as=…", "--"]`), through that command.
     @discardableResult
-    static func run(_ args: [String], env: [String: String] = [:], cwd: String? = nil, timeout: Double = 600) throws -> Result {
+    static func run(_ args: [String], env: [String: String] = [:], cwd: String? = nil, timeout: Double = 600,
+                    wrapper: [String] = []) throws -> Result {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: robotci)
-        p.arguments = args
+        p.executableURL = URL(fileURLWithPath: wrapper.first ?? robotci)
+        p.arguments = wrapper.isEmpty ? args : Array(wrapper.dropFirst()) + [robotci] + args
         var environment = ProcessInfo.processInfo.environment
         environment["CI"] = "true"
         for (k, v) in env { environment[k] = v }

@@ -99,7 +99,8 @@ final class HTMLReportTests: XCTestCase {
         let counts = try XCTUnwrap(meta["counts"] as? [String: Int])
         let c = run.counts
         XCTAssertEqual(counts, ["total": c.total, "passed": c.passed, "failed": c.failed, "flaky": c.flaky,
-                                "skipped": c.skipped, "timedOut": c.timedOut, "crashed": c.crashed, "quarantined": c.quarantined])
+                                "skipped": c.skipped, "timedOut": c.timedOut, "crashed": c.crashed, "quarantined": c.quarantined,
+                                "notRun": c.notRun])
         XCTAssertEqual(c.failed, 2)
         XCTAssertEqual(c.flaky, 1)
         XCTAssertEqual(meta["wallTime"] as? Int, 10_000)
@@ -168,6 +169,22 @@ final class HTMLReportTests: XCTestCase {
             XCTAssertFalse(artifact.linkable, "unsafe path \(artifact.path) gets no link")
             XCTAssertNil(artifact.value)
         }
+    }
+
+    /// A journal not written by this MockServer (another tool, an older version) may hold
+    /// credentials: they are masked as the journal is inlined into index.html.
+    func testInlinedMockJournalHasItsCredentialsMasked() throws {
+        let dir = try temporaryDirectory().appendingPathComponent("report")
+        try ReportFixtures.writeArtifacts(into: dir)
+        let html = HTMLReport.render(ReportFixtures.mixedRun(), reportDirectory: dir)
+        XCTAssertFalse(html.contains("FIXTURE-TOKEN-9"))
+        XCTAssertFalse(html.contains("FIXTURE-COOKIE"))
+        let data = try Self.data(html)
+        let tests = try XCTUnwrap(data["tests"] as? [[Any]])
+        let coupon = try XCTUnwrap(tests.first { $0[1] as? String == "testCoupon" })
+        let mock = try XCTUnwrap(try Self.artifacts(try XCTUnwrap((coupon[4] as? [[Any]])?.first), in: data).first { $0.kind == "mock" })
+        let headers = try XCTUnwrap((mock.value as? [[String: Any]])?.first?["headers"] as? [String: String])
+        XCTAssertEqual(headers, ["Accept": "application/json", "authorization": "Bearer ***", "Cookie": "sid=***"])
     }
 
     func testWriteReplacesIndexAtomically() throws {

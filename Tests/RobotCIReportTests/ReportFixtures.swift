@@ -105,7 +105,7 @@ enum ReportFixtures {
             """
         try Data(steps.utf8).write(to: couponDir.appendingPathComponent("steps.json"))
         let mock = """
-            [{"method":"GET","path":"/api/cart","query":"id=1","headers":{"Accept":"application/json"},"body":"","time":1.25,"matchedRoute":"/api/cart","status":200,"error":null},
+            [{"method":"GET","path":"/api/cart","query":"id=1","headers":{"Accept":"application/json","authorization":"Bearer FIXTURE-TOKEN-9","Cookie":"sid=FIXTURE-COOKIE"},"body":"","time":1.25,"matchedRoute":"/api/cart","status":200,"error":null},
              {"method":"POST","path":"/api/coupon","query":"","headers":{},"body":"\(jsonEscaped(scriptPayload))","time":3.5,"matchedRoute":null,"status":404,"error":"no route"}]
             """
         try Data(mock.utf8).write(to: couponDir.appendingPathComponent("mock-requests.json"))

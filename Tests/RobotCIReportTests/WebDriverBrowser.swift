@@ -27,6 +27,8 @@ final class WebDriverBrowser {
     private let client: HTTPClient
     private var session = ""
     private let scratch: URL
+    /// Where a download lands (Chromium's `download.default_directory`).
+    var downloads: URL { scratch.appendingPathComponent("downloads") }
 
     init() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-webdriver-\(UUID().uuidString)")
@@ -50,6 +52,8 @@ final class WebDriverBrowser {
                 "binary": HeadlessChromium.path,
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
                          "--window-size=1280,900", "--user-data-dir=\(scratch.appendingPathComponent("profile").path)"],
+                "prefs": ["download.default_directory": scratch.appendingPathComponent("downloads").path,
+                          "download.prompt_for_download": false],
             ],
         ]]]
         do {
@@ -130,7 +134,7 @@ final class WebDriverBrowser {
         return json?["value"] ?? nil
     }
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { Glibc.close(fd) }

@@ -110,4 +110,13 @@ final class CommandDriverTests: XCTestCase {
         XCTAssertEqual(CommandDriver.budget(for: ids, history: history, testTimeout: 10), 31)
         XCTAssertEqual(CommandDriver.budget(for: [TestID("a")], history: history, testTimeout: 10), 10, "alone: the test timeout")
     }
+
+    /// Before: a timings.json (or JUnit) saying `time="3600000"` made the budget 1000 hours,
+    /// so a hung batch was never killed. Each remembered duration now counts for one timeout at most.
+    func testInflatedHistoryCannotStretchTheBudget() {
+        let ids = ["a", "b", "c"].map(TestID.init)
+        var history = Timings()
+        history.tests = ["a": 3_600_000, "b": 2, "c": 86_400]
+        XCTAssertEqual(CommandDriver.budget(for: ids, history: history, testTimeout: 10), 32)
+    }
 }

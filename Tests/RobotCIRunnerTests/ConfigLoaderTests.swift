@@ -76,6 +76,9 @@ final class ConfigLoaderTests: XCTestCase {
         queue-lease-timeout: 4.5
         history: cache/history.json
         partition-timings: cache/timings.json
+        max-failures: 5
+        last-failed: true
+        last-failed-with-flaky: true
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -120,6 +123,9 @@ final class ConfigLoaderTests: XCTestCase {
         expected.testSeparator = ","
         expected.queue = "redis://127.0.0.1:6379/run-1"
         expected.queueLeaseTimeout = 4.5
+        expected.maxFailures = 5
+        expected.lastFailed = true
+        expected.lastFailedWithFlaky = true
         XCTAssertEqual(c, expected)
     }
 
@@ -133,7 +139,7 @@ final class ConfigLoaderTests: XCTestCase {
         let message = configError { _ = try ConfigLoader.readYAML(at: path) }
         let known = ConfigLoader.keys.keys.sorted().joined(separator: ", ")
         XCTAssertEqual(message, "\(path):3: unknown key 'shard'; did you mean 'shards'? known keys: \(known)")
-        XCTAssertTrue(known.hasPrefix("base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, list, max-batch-size"), known)
+        XCTAssertTrue(known.hasPrefix("base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
     }
 
     func testUnknownKeyFarFromAnyHasNoSuggestion() throws {

@@ -23,6 +23,21 @@ final class ReportLayoutTests: XCTestCase {
         XCTAssertEqual(readable("a\nb\tc\u{0}d"), "a_b_c_d")
     }
 
+    /// Before: 160 characters of readable part, 480 bytes for a CJK name, over the 255-byte
+    /// limit of a file name: the attempt folder could not be made and its artifacts were lost.
+    func testSlugOfALongCJKNameFitsAFileName() throws {
+        let id = "LoginTests/" + String(repeating: "测试名称很长", count: 40)
+        let slug = ReportLayout.slug(id)
+        XCTAssertLessThanOrEqual(slug.utf8.count, 255)
+        XCTAssertTrue(slug.hasPrefix("LoginTests_测试名称很长"), slug)
+        XCTAssertNotEqual(slug, ReportLayout.slug(id + "x"), "the hash of the whole id keeps them apart")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-slug-\(UUID().uuidString)/\(slug)")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        XCTAssertNoThrow(try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true))
+        XCTAssertEqual(BoundedFileName.bounded("short"), "short")
+        XCTAssertLessThanOrEqual(BoundedFileName.bounded(String(repeating: "é", count: 300)).utf8.count, BoundedFileName.readableBytes)
+    }
+
     func testSlugsOfDifferentIdsNeverCollide() {
         XCTAssertNotEqual(ReportLayout.slug("M.A_test/testX"), ReportLayout.slug("M.A/test_testX"))
         let long = "M.C/test" + String(repeating: "x", count: 300)
@@ -30,7 +45,7 @@ final class ReportLayoutTests: XCTestCase {
         XCTAssertEqual(ReportLayout.slug(long), ReportLayout.slug(long), "stable")
     }
 
-    func testSlugReadablePartIsCappedAt160Characters() {
+    func testSlugReadablePartIsCappedAt160Bytes() {
         let long = "M.C/test" + String(repeating: "x", count: 300)
         XCTAssertEqual(readable(long), String(("M.C_test" + String(repeating: "x", count: 300)).prefix(160)))
     }

@@ -22,6 +22,14 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Regexes that exclude a test id.
     public var skip: [String] = []
     public var failOnFlaky = false
+    /// After this many tests failed for good (no retry left), start nothing new and stop the
+    /// running batches; the rest are `notRun`. nil: never.
+    public var maxFailures: Int?
+    /// Run only the tests that did not pass in the previous run (its results.json, or the
+    /// last run of the history).
+    public var lastFailed = false
+    /// With `lastFailed`: flaky tests of the previous run run again too.
+    public var lastFailedWithFlaky = false
     /// Regexes of tests that run and are reported but never fail the build.
     public var quarantine: [String] = []
     /// This machine's share, `K/N` (1-based).

@@ -82,7 +82,8 @@ extension RunResult {
             metadata.wallTime = max(metadata.wallTime, assembly.latestEnd)
         }
         let reason = finished
-            ? (metadata.interrupted ? "the run was interrupted before this test ran" : "the journal has no result for it")
+            ? (metadata.interrupted ? "the run was interrupted before this test ran"
+                : metadata.stoppedEarly ?? "the journal has no result for it")
             : "the run ended (killed, or its journal was cut short) before this test had a result"
         self = assembly.result(metadata: metadata) { _ in reason }
     }

@@ -82,6 +82,8 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var shards: Int
     public var retries: Int
     public var robotciVersion: String
+    /// robotci's arguments, passwords in URLs masked (`--queue redis://:***@host/run`): this is
+    /// written to results.json and shown in the report.
     public var commandLine: [String]
     public var gitCommit: String?
     public var gitBranch: String?
@@ -99,6 +101,10 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     /// How many batches ran at once over the run (the adaptive concurrency's effect); nil in
     /// reports written before it existed and in merged reports.
     public var concurrency: [ConcurrencySample]?
+    /// Why robotci stopped the run before its queue was empty (`--max-failures`), if it did.
+    public var stoppedEarly: String?
+    /// With `--last-failed`: the run whose tests that did not pass this run ran again.
+    public var rerunOf: String?
 
     public init(
         runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,
@@ -114,7 +120,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.shards = shards
         self.retries = retries
         self.robotciVersion = robotciVersion
-        self.commandLine = commandLine
+        self.commandLine = commandLine.map(URLCredentials.masked)
         self.gitCommit = gitCommit
         self.gitBranch = gitBranch
         self.hostname = hostname

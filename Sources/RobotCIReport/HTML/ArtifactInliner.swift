@@ -42,26 +42,35 @@ struct ArtifactInliner {
         guard Self.inlineKinds.contains(artifact.kind), budget > 0, filesLeft > 0 else { return nil }
         // Every look counts, found or not: missing files must not make rendering slow either.
         filesLeft -= 1
-        guard let url = ReportPaths.resolve(artifact.path, in: directory),
-              let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-              size <= maxFileBytes || !isJSON(artifact.kind)
-        else { return nil }
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
+        // Regular files only, opened without blocking: a FIFO left as `console.log` would
+        // otherwise stop the report from being written.
+        guard let url = ReportPaths.resolve(artifact.path, in: directory) else { return nil }
         if isJSON(artifact.kind) {
-            guard size <= budget, let data = try? handle.readToEnd(),
+            guard let data = try? RegularFile.read(url.path, limit: min(maxFileBytes, budget)),
                   case .array(let items)? = try? JSONDecoder().decode(JSONValue.self, from: data)
             else { return nil }
-            budget -= size
+            budget -= data.count
             // The end of a run of steps or requests is where a failure shows; keep it.
-            let kept = Array(items.suffix(maxItems))
+            // A journal another tool (or an older MockServer) wrote may hold credentials.
+            let kept = items.suffix(maxItems).map { artifact.kind == .mock ? Self.maskingHeaders($0) : $0 }
             return .json(.array(kept), cutItems: items.count - kept.count)
         }
-        let limit = min(maxTextBytes, budget)
-        guard let data = try? handle.read(upToCount: limit) else { return nil }
+        guard let (data, size) = try? RegularFile.readPrefix(url.path, maxBytes: min(maxTextBytes, budget)) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         budget -= data.count
         return .text(text, cutBytes: max(0, size - data.count))
+    }
+
+    /// A journal entry with its `headers` object's credentials masked (`SensitiveHeader`).
+    static func maskingHeaders(_ entry: JSONValue) -> JSONValue {
+        guard case .object(var fields) = entry, case .object(let headers)? = fields["headers"] else { return entry }
+        var masked = headers
+        for (name, value) in headers where SensitiveHeader.isSensitive(name) {
+            if case .string(let text) = value { masked[name] = .string(SensitiveHeader.masked(name: name, value: text)) }
+            else { masked[name] = .string("***") }
+        }
+        fields["headers"] = .object(masked)
+        return .object(fields)
     }
 
     private func isJSON(_ kind: Artifact.Kind) -> Bool { kind == .steps || kind == .mock }

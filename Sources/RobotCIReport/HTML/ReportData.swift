@@ -251,11 +251,14 @@ struct ReportData {
         } else {
             w.raw("null")
         }
+        w.raw(",\"stoppedEarly\":"); w.string(m.stoppedEarly)
+        w.raw(",\"rerunOf\":"); w.string(m.rerunOf)
+        w.raw(",\"accounting\":"); w.string(result.accounting.description)
         w.raw(",\"counts\":{")
         let pairs: [(StaticString, Int)] = [
             ("\"total\":", c.total), (",\"passed\":", c.passed), (",\"failed\":", c.failed),
             (",\"flaky\":", c.flaky), (",\"skipped\":", c.skipped), (",\"timedOut\":", c.timedOut),
-            (",\"crashed\":", c.crashed), (",\"quarantined\":", c.quarantined),
+            (",\"crashed\":", c.crashed), (",\"quarantined\":", c.quarantined), (",\"notRun\":", c.notRun),
         ]
         for (key, value) in pairs {
             w.raw(key)

@@ -7,12 +7,20 @@ import RobotCICore
 /// attempts followed by a passing one (flaky); `rerunFailure` → extra failed attempts.
 public enum JUnitReader {
     public static func read(_ url: URL, machine: String?) throws -> [TestRecord] {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw XMLError("\(url.path): cannot read: \(error.localizedDescription)")
-        }
-        return try parse(data, name: url.path, machine: machine)
+        try cases(url, machine: machine).map(\.record)
     }
+
+    /// Every `<testcase>` of a JUnit file: a regular file of at most `RegularFile.junitLimit` bytes.
+    public static func cases(_ url: URL, machine: String?) throws -> [Case] {
+        let data: Data
+        do { data = try RegularFile.read(url.path, limit: RegularFile.junitLimit, what: "JUnit file") } catch let e as RegularFileError {
+            throw XMLError(e.message)
+        }
+        return try cases(data, name: url.path, machine: machine)
+    }
+
+    /// The longest duration a `time` attribute is taken for (a day); more is capped.
+    public static let maxTestSeconds = 86_400.0
 
     public static func parse(_ data: Data, name: String, machine: String?) throws -> [TestRecord] {
         try cases(data, name: name, machine: machine).map(\.record)
@@ -46,7 +54,9 @@ public enum JUnitReader {
                 let testName = tc.attribute("name") ?? "unnamed"
                 // Double() also takes "inf", "nan", "1e999" and "-1", which are no durations
                 // (an infinite one made results.json unwritable; found by fuzz/FuzzJUnitReader).
-                let duration = Double(tc.attribute("time") ?? "").flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+                // Nor is a time past `maxTestSeconds` (a day); the command driver caps it further
+                // (the batch's own wall time), so timings.json cannot stretch a later batch budget.
+                let duration = Double(tc.attribute("time") ?? "").flatMap { $0.isFinite && $0 > 0 ? min($0, maxTestSeconds) : nil } ?? 0
                 let file = tc.attribute("file")
                 let line = tc.attribute("line").flatMap(Int.init)
                 let output = tc.children.filter { $0.name == "system-out" || $0.name == "system-err" }.map(\.text).joined(separator: "\n")

@@ -6,17 +6,32 @@ final class XMLTree {
     private let doc: xmlDocPtr
 
     /// Parses `data`; a malformed document throws with libxml2's line and message.
+    ///
+    /// A document type declaration is refused before libxml2 reads its internal subset: JUnit
+    /// needs none, and a DTD is where entity bombs ("billion laughs") and external entities
+    /// live. Without `XML_PARSE_HUGE` libxml2 also keeps its own limits on text and depth.
     init(data: Data, name: String) throws {
+        if data.isEmpty { throw XMLError("\(name): not well-formed XML (the file is empty)") }
+        guard data.count <= Int(Int32.max) else {
+            throw XMLError("\(name): \(data.count) bytes is more than libxml2 parses at once")
+        }
         var parsed: xmlDocPtr?
         var failure: String?
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
-            // No network, no entity expansion from outside, no DTD loading.
-            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_HUGE.rawValue)
+            // No network, no DTD loading, no entity substitution (no NOENT, DTDLOAD, HUGE).
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
             guard let ctxt = xmlNewParserCtxt() else { failure = "libxml2 could not allocate a parser"; return }
             defer { xmlFreeParserCtxt(ctxt) }
+            // `<!DOCTYPE …`: stop at once, before the internal subset's entity declarations.
+            ctxt.pointee.sax?.pointee.internalSubset = { context, _, _, _ in
+                xmlStopParser(context?.assumingMemoryBound(to: xmlParserCtxt.self))
+            }
             parsed = xmlCtxtReadMemory(ctxt, base, Int32(raw.count), name, nil, options)
-            if parsed == nil || ctxt.pointee.wellFormed == 0 {
+            if ctxt.pointee.errNo == Int32(XML_ERR_USER_STOP.rawValue) {
+                failure = "it has a <!DOCTYPE> declaration; JUnit XML needs none, and robotci reads no DTD "
+                    + "(entity definitions can expand without bound or read other files): remove the <!DOCTYPE …> part"
+            } else if parsed == nil || ctxt.pointee.wellFormed == 0 {
                 if let err = xmlCtxtGetLastError(ctxt), let msg = err.pointee.message {
                     failure = "line \(err.pointee.line): \(String(cString: msg).trimmingCharacters(in: .whitespacesAndNewlines))"
                 } else {
@@ -24,10 +39,10 @@ final class XMLTree {
                 }
             }
         }
-        if data.isEmpty { failure = "the file is empty" }
         guard let doc = parsed, failure == nil else {
             if let d = parsed { xmlFreeDoc(d) }
-            throw XMLError("\(name): not well-formed XML (\(failure ?? "unknown error"))")
+            let reason = failure ?? "unknown error"
+            throw XMLError(reason.hasPrefix("it has") ? "\(name): refused: \(reason)" : "\(name): not well-formed XML (\(reason))")
         }
         self.doc = doc
     }

@@ -122,6 +122,11 @@ public enum ReportMerger {
         do {
             try fm.createDirectory(at: output, withIntermediateDirectories: true)
             for (from, to) in copies where fm.fileExists(atPath: from.path) {
+                // A FIFO or device among an input's attachments would stall the copy.
+                if case .special(let what) = RegularFile.kind(ofItemAt: from.path) {
+                    warn("\(from.path) is \(what), not a regular file: not copied")
+                    continue
+                }
                 let dest = output.appendingPathComponent(to)
                 try fm.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
                 if fm.fileExists(atPath: dest.path) { try fm.removeItem(at: dest) }

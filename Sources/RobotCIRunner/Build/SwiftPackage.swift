@@ -19,7 +19,10 @@ struct SwiftPackage {
     /// The bundle in `.build/<configuration>/` (found without running SwiftPM when possible).
     func findBundle() throws -> TestBundle {
         let fm = FileManager.default
-        let candidates = [
+        // A build moved elsewhere (`--scratch-path`, `--build-path` in build-arguments) must be
+        // asked for its folder: the package's own .build may hold an older build.
+        let movedBuild = extraArguments.contains { $0.hasPrefix("--scratch-path") || $0.hasPrefix("--build-path") }
+        let candidates = movedBuild ? [] : [
             "\(path)/.build/\(configuration)",
         ]
         var binDir = candidates.first { fm.fileExists(atPath: $0) }
@@ -30,7 +33,14 @@ struct SwiftPackage {
         guard let dir = binDir, let entries = try? fm.contentsOfDirectory(atPath: dir) else {
             throw RunnerError.noTestBundle("\(path)/.build/\(configuration)")
         }
-        let bundles = entries.filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
+        // Newest first: a build folder shared by several packages keeps their older bundles,
+        // and the one just built (or last built, with --skip-build) is this package's.
+        func modified(_ name: String) -> Date {
+            let attributes = try? fm.attributesOfItem(atPath: "\(dir)/\(name)")
+            return attributes?[.modificationDate] as? Date ?? .distantPast
+        }
+        let dated: [(name: String, date: Date)] = entries.filter { $0.hasSuffix("PackageTests.xctest") }.map { ($0, modified($0)) }
+        let bundles: [String] = dated.sorted { a, b in a.date != b.date ? a.date > b.date : a.name < b.name }.map(\.name)
         guard let name = bundles.first ?? entries.first(where: { $0.hasSuffix(".xctest") }) else {
             throw RunnerError.noTestBundle(dir)
         }

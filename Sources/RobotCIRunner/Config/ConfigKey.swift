@@ -153,6 +153,17 @@ extension ConfigKey {
         ConfigKey("fail-on-flaky", .bool, flag: .toggle, default: "off", help: "flaky tests make the run fail") {
             $1.failOnFlaky = try $0.bool()
         },
+        ConfigKey("max-failures", .int, flag: .option("N"), default: "off",
+                  help: "after N tests failed for good, start nothing new and stop the running batches; the rest are `notRun` (exit 1)") {
+            $1.maxFailures = try $0.int(min: 1)
+        },
+        ConfigKey("last-failed", .bool, flag: .toggle, default: "off",
+                  help: "run only the tests that did not pass in the previous run (failed, crashed, timed out, not run), read from the report folder or `--history`") {
+            $1.lastFailed = try $0.bool()
+        },
+        ConfigKey("last-failed-with-flaky", .bool, flag: .toggle, default: "off", help: "with `--last-failed`: the previous run's flaky tests too") {
+            $1.lastFailedWithFlaky = try $0.bool()
+        },
         ConfigKey("partition", .string, flag: .option("K/N"), default: "—", help: "run this machine's share (see *Running on many machines*)") { value, config in
             let text = try value.scalar()
             do { config.partition = try Partition(parsing: text) } catch let e as ConfigError { throw value.fail(e.message) }
@@ -180,7 +191,7 @@ extension ConfigKey {
         ConfigKey("max-batch-size", .int, flag: .option("N"), default: "2000", help: "most tests per worker process (1 = a process per test)") {
             $1.maxBatchSize = try $0.int(min: 1)
         },
-        ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://HOST:PORT/NAME`: pull batches from a queue shared by many machines (see *One queue for many machines*)") { value, config in
+        ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://[USER:PASSWORD@]HOST:PORT/NAME`: pull batches from a queue shared by many machines; the password may come from `ROBOTCI_QUEUE_PASSWORD` (see *One queue for many machines*)") { value, config in
             let text = try value.scalar()
             do { _ = try QueueAddress(parsing: text) } catch let e as QueueError { throw value.fail(e.message) }
             config.queue = text

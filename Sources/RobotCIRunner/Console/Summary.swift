@@ -2,7 +2,7 @@ import Foundation
 import RobotCICore
 
 /// The table printed when a run ends.
-struct Summary {
+public struct Summary {
     let result: RunResult
     let reportDir: String
     let planTime: Double
@@ -17,6 +17,15 @@ struct Summary {
     /// Not-run tests named one per line, at most this many (a lost queue may leave thousands).
     static let notRunListed = 20
 
+    /// `NOT RUN     id: reason` for the first `notRunListed` of `notRun`, and how many more.
+    public static func notRunListing(_ notRun: [TestRecord]) -> [String] {
+        var lines = notRun.prefix(notRunListed).map { "  NOT RUN     \($0.id): \($0.reason ?? "no result")" }
+        if notRun.count > notRunListed {
+            lines.append("  … and \(notRun.count - notRunListed) more not run (every one is in junit.xml and results.json)")
+        }
+        return lines
+    }
+
     func print(to handle: FileHandle) {
         let c = result.counts
         let m = result.metadata
@@ -27,12 +36,7 @@ struct Summary {
         let notRun = result.tests.filter { $0.outcome == .notRun }
         if !problems.isEmpty || !notRun.isEmpty {
             lines.append("")
-            for t in notRun.prefix(Self.notRunListed) {
-                lines.append("  NOT RUN     \(t.id): \(t.reason ?? "no result")")
-            }
-            if notRun.count > Self.notRunListed {
-                lines.append("  … and \(notRun.count - Self.notRunListed) more not run (every one is in junit.xml and results.json)")
-            }
+            lines += Self.notRunListing(notRun)
             for t in problems {
                 let first = t.attempts.first(where: { $0.outcome.isFailure })?.failures.first
                 let loc = first?.file.map { " at \($0):\(first?.line ?? 0)" } ?? ""

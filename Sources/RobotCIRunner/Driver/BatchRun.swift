@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIReport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,6 +57,16 @@ final class BatchRun {
     func report(_ test: TestID, _ attempt: Attempt) {
         router.attemptFinished(test, attempt)
     }
+
+    /// The retries a failing test gets (`--retries`): an attempt past them fails for good.
+    var maxRetries: Int { router.maxRetries }
+
+    /// The output says a test of this batch failed for good (counted for `--max-failures`
+    /// before its held result is reported).
+    func provisionalFailure(_ test: TestID) { router.provisionalFailure(batch: item.id, test: test) }
+
+    /// The batch's held results are about to be reported.
+    func provisionalSettled() { router.provisionalSettled(batch: item.id) }
 
     /// A test of the batch that gets no result here and will not run again: the run ends
     /// with it `notRun`, for `reason`.
@@ -145,7 +156,8 @@ final class BatchRun {
         splitter.finish(handle)
         let result = (child.wait(), timedOut)
         ended = result
-        ChildRegistry.shared.reapStrays()
+        // This batch's orphans only: other shards' batches may still need theirs.
+        ChildRegistry.shared.reapStrays(tag: child.tag)
         return result
     }
 
@@ -155,18 +167,54 @@ final class BatchRun {
     }
 
     /// Moves every file of the artifacts folder into `relative` (inside the report folder).
+    /// Only regular files and folders are kept: a FIFO, socket or device (or a symbolic link,
+    /// which could point anywhere) is removed with a warning in the batch log, as reading
+    /// one (to inline it in the report) would wait forever.
     func moveArtifacts(into relative: String) -> [Artifact] {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: artifactsDirectory.path), !names.isEmpty else { return [] }
         let target = layout.directory.appendingPathComponent(relative)
-        try? fm.createDirectory(at: target, withIntermediateDirectories: true)
+        do {
+            try fm.createDirectory(at: target, withIntermediateDirectories: true)
+        } catch {
+            log.write(Substring("robotci: cannot create the artifacts folder \(target.path): \(FileWriteError.reason(error)); "
+                                + "the files stay in \(artifactsDirectory.path)"))
+            return []
+        }
         var artifacts: [Artifact] = []
         for name in names.sorted() {
+            let source = artifactsDirectory.appendingPathComponent(name)
+            guard keepOnlyPlainFiles(source, shownAs: "\(relative)/\(name)") else { continue }
             let destination = target.appendingPathComponent(name)
             try? fm.removeItem(at: destination)
-            guard (try? fm.moveItem(at: artifactsDirectory.appendingPathComponent(name), to: destination)) != nil else { continue }
+            do {
+                try fm.moveItem(at: source, to: destination)
+            } catch {
+                log.write(Substring("robotci: artifact \(name) not kept: \(FileWriteError.reason(error))"))
+                try? fm.removeItem(at: source)
+                continue
+            }
             artifacts.append(Artifact(kind: ArtifactKind(fileName: name), path: "\(relative)/\(name)"))
         }
         return artifacts
+    }
+
+    /// False (and `url` removed, with a warning) when it is no regular file or folder; inside
+    /// a folder, such entries are removed the same way and the folder is kept.
+    private func keepOnlyPlainFiles(_ url: URL, shownAs label: String) -> Bool {
+        let kind = RegularFile.kind(ofItemAt: url.path)
+        switch kind {
+        case .regular: return true
+        case .missing: return false
+        case .special, .symbolicLink:
+            log.write(Substring("robotci: warning: artifact \(label) is \(kind.noun), not a regular file; skipped (the report reads only plain files)"))
+            try? FileManager.default.removeItem(at: url)
+            return false
+        case .directory:
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
+                _ = keepOnlyPlainFiles(url.appendingPathComponent(name), shownAs: "\(label)/\(name)")
+            }
+            return true
+        }
     }
 }

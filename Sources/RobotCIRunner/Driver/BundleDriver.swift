@@ -42,7 +42,12 @@ struct BundleDriver: TestDriver {
                                          event: { reader.handleEvent($0) })
         var termination = timedOut ? "killed (test timeout \(Int(testTimeout)) s)" : end.description
         var isolate: [TestID] = []
-        if batch.isInterrupted {
+        if let reason = RunInterruption.shared.earlyStop {
+            // Stopped by robotci (--max-failures): what finished before the kill stands, the
+            // test it was running did not finish.
+            termination = "killed (run stopped early)"
+            isolate = reader.finishStopped(reason: reason)
+        } else if batch.isInterrupted {
             termination = "killed (interrupted)"
         } else {
             isolate = reader.finish(end: end, timedOut: timedOut)
@@ -193,6 +198,7 @@ struct BundleOutputReader {
         if outcome == .failed && failures.isEmpty { failures.append(FailureMessage(message: "test failed without an error message")) }
         held.append((c.id, attempt(c, outcome: outcome, duration: result.seconds, failures: failures)))
         current = nil
+        if outcome == .failed && batch.item.attempt > batch.maxRetries { batch.provisionalFailure(c.id) }
     }
 
     private func attempt(_ c: Current, outcome: AttemptOutcome, duration: Double, failures: [FailureMessage]) -> Attempt {
@@ -209,6 +215,7 @@ struct BundleOutputReader {
     /// hanging class `setUp`) blames the next test.
     mutating func finish(end: ChildProcess.Termination, timedOut: Bool) -> [TestID] {
         settleCurrent()
+        batch.provisionalSettled()
         let blamed = blame(end: end, timedOut: timedOut)
         let alone = batch.item.tests.count == 1
         if alone, case .exited(let code) = end, !blamed, let only = held.first {
@@ -237,6 +244,17 @@ struct BundleOutputReader {
             }
         }
         return again
+    }
+
+    /// The run was stopped early and this process killed: the held results the line order
+    /// vouches for are reported (no summary can come), the running test is `notRun`.
+    mutating func finishStopped(reason: String) -> [TestID] {
+        settleCurrent()
+        batch.provisionalSettled()
+        if let c = current { batch.notRun(c.id, reason: reason) }
+        current = nil
+        for (test, attempt) in held where !doubted.contains(test) { report(test, attempt) }
+        return []
     }
 
     /// Why the held results cannot be trusted as a whole, or nil when XCTest's summary, the

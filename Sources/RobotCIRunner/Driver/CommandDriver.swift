@@ -206,9 +206,9 @@ extension CommandDriver {
 
     /// The `<testcase>`s of the batch's JUnit file, or why there are none.
     private static func readCases(_ junit: URL) -> (cases: [JUnitReader.Case], problem: String?) {
-        guard FileManager.default.fileExists(atPath: junit.path) else { return ([], "it wrote no JUnit file to {junit}") }
+        guard RegularFile.kind(ofItemAt: junit.path) != .missing else { return ([], "it wrote no JUnit file to {junit}") }
         do {
-            return (try JUnitReader.cases(Data(contentsOf: junit), name: junit.lastPathComponent, machine: nil), nil)
+            return (try JUnitReader.cases(junit, machine: nil), nil)
         } catch {
             return ([], "its JUnit file could not be read: \(error)")
         }
@@ -222,8 +222,12 @@ extension CommandDriver {
             batch.log.write(Substring("robotci: JUnit case '\(c.classname)' '\(c.name)' matches no listed test of this batch; ignored"))
         }
         var startOfCase = batch.start
+        // A test cannot have taken longer than its batch ran: a larger JUnit `time` (a typo,
+        // a hostile file) would otherwise go into timings.json and stretch later budgets.
+        let wall = max(0, batch.clock.now() - batch.start)
         for (id, c) in matched {
             guard var attempt = c.record.attempts.first else { continue }
+            attempt.duration = min(attempt.duration, wall)
             attempt.number = item.attempt
             attempt.shard = batch.shard
             attempt.batch = item.id
@@ -247,6 +251,8 @@ extension CommandDriver {
         if tests.count == 1 { return testTimeout }
         let known = tests.compactMap { history[$0] }
         let unknown = tests.count - known.count
-        return min(Double(tests.count), Double(unknown) + 1) * testTimeout + known.reduce(0, +)
+        // Each remembered duration counts for at most one test timeout: a test that ran longer
+        // was killed, and an inflated timings.json must not keep a hung batch alive.
+        return min(Double(tests.count), Double(unknown) + 1) * testTimeout + known.reduce(0) { $0 + min($1, testTimeout) }
     }
 }

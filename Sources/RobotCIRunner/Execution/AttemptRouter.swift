@@ -8,18 +8,65 @@ final class AttemptRouter: @unchecked Sendable {
     let recorder: RunRecorder
     let queue: BatchSource
     let layout: ReportLayout
+    /// `--max-failures`: tests failed for good after which the run stops (nil: never).
+    let maxFailures: Int?
+    /// `--retries`: an attempt past them that fails, fails for good.
+    let maxRetries: Int
+    private let lock = NSLock()
+    private var failedForGood = 0
+    /// Final failures seen in running batches' output, not yet reported (results are held
+    /// until a process ends): they count, so a batch is stopped at the failure that crosses N.
+    private var provisional: [Int: Int] = [:]
 
-    init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout) {
+    init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout, maxFailures: Int? = nil, maxRetries: Int = 0) {
+        self.maxRetries = maxRetries
         self.recorder = recorder
         self.queue = queue
         self.layout = layout
+        self.maxFailures = maxFailures
     }
 
     /// A test's attempt is known (from a driver, the moment it is).
     func attemptFinished(_ test: TestID, _ attempt: Attempt) {
-        recorder.record(test, attempt) { attempt in
+        let failedForGood = recorder.record(test, attempt) { attempt in
             queue.attemptFinished(test, attempt: attempt)
         }
+        guard failedForGood, let maxFailures else { return }
+        let count = lock.withLock { () -> Int in
+            self.failedForGood += 1
+            return self.failedForGood + provisional.values.reduce(0, +)
+        }
+        if count >= maxFailures { stopForFailures(maxFailures) }
+    }
+
+    /// A running batch's output says one of its tests failed for good (the result itself
+    /// is reported when the process ends).
+    func provisionalFailure(batch: Int, test: TestID) {
+        guard let maxFailures, !recorder.isQuarantined(test) else { return }
+        let count = lock.withLock { () -> Int in
+            provisional[batch, default: 0] += 1
+            return failedForGood + provisional.values.reduce(0, +)
+        }
+        if count >= maxFailures { stopForFailures(maxFailures) }
+    }
+
+    /// The batch's results are about to be reported: its provisional failures stop counting.
+    func provisionalSettled(batch: Int) {
+        guard maxFailures != nil else { return }
+        lock.withLock { _ = provisional.removeValue(forKey: batch) }
+    }
+
+    private func stopForFailures(_ maxFailures: Int) {
+        stopRun("--max-failures \(maxFailures) reached (\(maxFailures) test\(maxFailures == 1 ? "" : "s") failed for good); robotci stopped the run before this test had a result")
+    }
+
+    /// Stops the whole run early for `reason`: nothing new starts (on every machine of a
+    /// queue), running batches are killed, and tests left without a result are `notRun`.
+    func stopRun(_ reason: String) {
+        guard RunInterruption.shared.stopEarly(reason) else { return }
+        FileHandle.standardError.write(Data("robotci: stopping: \(reason.components(separatedBy: ";").first ?? reason)\n".utf8))
+        queue.stopRun(reason: reason)
+        ChildRegistry.shared.killAll()
     }
 
     /// A batch's process is gone.

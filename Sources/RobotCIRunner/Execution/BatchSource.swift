@@ -15,6 +15,13 @@ protocol BatchSource: AnyObject, Sendable {
     func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID]) -> [TestID]
     /// Stops handing out work (interrupt); blocked shards return nil.
     func stop()
+    /// Stops the whole run early (`--max-failures`): like `stop`, and a shared queue tells
+    /// every other machine to stop too.
+    func stopRun(reason: String)
+}
+
+extension BatchSource {
+    func stopRun(reason: String) { stop() }
 }
 
 extension WorkQueue {

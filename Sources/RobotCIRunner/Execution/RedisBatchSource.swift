@@ -51,6 +51,10 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
         guard let ids: [Int] = condition.withLock({ finished || lost != nil ? nil : Array(held.values) }) else { return false }
         do {
             try queue.heartbeat(ids)
+            if let reason = try queue.stopReason() {
+                remoteStop(reason)
+                return false
+            }
         } catch {
             markLost(error)
             return false
@@ -87,6 +91,9 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
             }
             switch lease {
             case .done:
+                return nil
+            case .stopped(let reason):
+                remoteStop(reason)
                 return nil
             case .wait:
                 condition.withLock { _ = condition.wait(until: Date().addingTimeInterval(0.2)) }
@@ -154,6 +161,27 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
             markLost(error)
         }
         return givenUp
+    }
+
+    /// Called once when another machine stopped the run (`--max-failures`): the runner stops
+    /// this machine's run the same way.
+    var onRemoteStop: (@Sendable (String) -> Void)?
+    private var heardStop = false
+
+    private func remoteStop(_ reason: String) {
+        let first: Bool = condition.withLock {
+            defer { heardStop = true }
+            return !heardStop
+        }
+        if first { onRemoteStop?(reason) }
+    }
+
+    /// Stops this machine and tells every other machine of the queue to stop.
+    func stopRun(reason: String) {
+        stop()
+        condition.withLock { heardStop = true }
+        guard !isLost else { return }
+        do { try queue.stop(reason: reason) } catch { markLost(error) }
     }
 
     func stop() {

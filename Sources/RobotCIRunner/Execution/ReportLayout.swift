@@ -32,7 +32,9 @@ struct ReportLayout: Sendable {
                 out.append("_")
             }
         }
-        return String(out.prefix(160))
+        // Bytes, not characters: 160 CJK characters were 480 bytes, over the 255-byte name limit,
+        // and the attempt's artifacts were dropped without a word.
+        return BoundedFileName.prefix(out, maxBytes: 160)
     }
 
     /// Clears what belongs to a previous run (its journal, attachments, work files);

@@ -28,7 +28,9 @@ final class RunRecorder: @unchecked Sendable {
     /// Journals the attempt, then hands it to `retry` (every attempt: a queue source stores
     /// passes too), which says whether it runs again (for the progress line), so an attempt
     /// is in the journal before its retry can be. An attempt of an unplanned test is refused.
-    func record(_ test: TestID, _ attempt: Attempt, retry: (Attempt) -> Bool = { _ in false }) {
+    /// Returns true when the attempt failed for good: a failure, not retried, not quarantined.
+    @discardableResult
+    func record(_ test: TestID, _ attempt: Attempt, retry: (Attempt) -> Bool = { _ in false }) -> Bool {
         let attempt = redactor.redact(attempt)
         let quarantined = quarantine(test)
         let accepted: [Attempt]? = lock.withLock {
@@ -36,12 +38,15 @@ final class RunRecorder: @unchecked Sendable {
         }
         guard let all = accepted else {
             FileHandle.standardError.write(Data("robotci: warning: refused a result for \(test.rawValue), which this run did not plan\n".utf8))
-            return
+            return false
         }
         journal.append(.attempt(test: test, quarantined: quarantined, attempt: attempt))
         let retrying = retry(attempt) && attempt.outcome.isFailure
         progress.attemptFinished(test, attempt: attempt, history: all, retrying: retrying, quarantined: quarantined)
+        return attempt.outcome.isFailure && !retrying && !quarantined
     }
+
+    func isQuarantined(_ test: TestID) -> Bool { quarantine(test) }
 
     /// A test that ends this run without a result, and why (kept unless a result comes later).
     func notRun(_ test: TestID, reason: String) {

@@ -13,6 +13,10 @@ import Darwin
 /// `posix_spawn` directly.
 final class ChildProcess {
     let pid: pid_t
+    /// `ROBOTCI_PROCESS_TAG=<robotci pid>-<n>`, set in the child's environment and inherited
+    /// by whatever it starts: how the stray reaper tells this child's orphans from another
+    /// shard's (an exact environment entry, never a substring of a command line).
+    let tag: String
     /// Read end of the child's merged stdout/stderr.
     let outputFD: Int32
     /// With `eventChannel`: read end of a second pipe that is the child's fd 3
@@ -106,6 +110,9 @@ final class ChildProcess {
         // If robotci itself is killed (SIGKILL, the OOM killer), its children must not run
         // on unwatched: a hanging test would never end. They get a parent-death signal.
         let (program, argv) = Self.withParentDeathSignal(executable, arguments)
+        let tag = ChildRegistry.shared.newTag()
+        var environment = environment
+        environment[ChildRegistry.tagVariable] = tag
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var childPID: pid_t = 0
         // Spawned under the registry's lock so the stray reaper never mistakes a
@@ -128,6 +135,7 @@ final class ChildProcess {
             throw RunnerError.spawn(executable, String(cString: strerror(rc)))
         }
         pid = childPID
+        self.tag = tag
         outputFD = outputPath == nil ? readEnd : -1
         eventFD = events[0]
     }
@@ -208,26 +216,53 @@ final class ChildRegistry: @unchecked Sendable {
         for pid in all { _ = kill(-pid, SIGKILL) }
     }
 
-    /// Kills and reaps processes that were re-parented to robotci (it is a child
-    /// subreaper on Linux) after escaping a test's process group, e.g. with setsid.
-    /// Only descendants of what robotci started can be re-parented to it.
-    func reapStrays() {
+    /// The environment variable that tags each child (see `ChildProcess.tag`).
+    static let tagVariable = "ROBOTCI_PROCESS_TAG"
+    private var spawned = 0
+
+    func newTag() -> String {
+        lock.withLock {
+            spawned += 1
+            return "\(getpid())-\(spawned)"
+        }
+    }
+
+    /// Kills and reaps processes that were re-parented to robotci (it is a child subreaper on
+    /// Linux) after escaping a test's process group (setsid, a daemonising `run:` command):
+    /// with `tag`, only those that carry `ROBOTCI_PROCESS_TAG=tag` (the orphans of one finished
+    /// batch, while other shards' batches and their daemons still run); without, every orphan
+    /// (when no batch runs any more). Only descendants of what robotci started can be
+    /// re-parented to it, so neither touches a process robotci did not start.
+    func reapStrays(tag: String? = nil) {
         #if os(Linux)
+        let entry = tag.map { Array("\(Self.tagVariable)=\($0)".utf8) }
         lock.withLock {
             let me = getpid()
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
-            for entry in entries {
-                guard let pid = pid_t(entry), !pids.contains(pid) else { continue }
-                guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { continue }
-                let fields = stat[stat.index(after: close)...].split(separator: " ")
-                guard fields.count > 2, pid_t(fields[1]) == me else { continue }
+            for name in entries {
+                guard let pid = pid_t(name), !pids.contains(pid), Self.parent(of: pid) == me else { continue }
+                if let entry, !Self.environment(of: pid).contains(entry) { continue }
                 _ = kill(pid, SIGKILL)
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, 0)
             }
         }
         #endif
+    }
+
+    /// The parent pid from `/proc/PID/stat` (after the command name, which may hold spaces).
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 2 ? pid_t(fields[1]) : nil
+    }
+
+    /// The `NAME=value` entries of a process's environment, as bytes (empty if unreadable).
+    static func environment(of pid: pid_t) -> [[UInt8]] {
+        // procfs reports size 0: read to the end rather than by size.
+        guard let data = FileHandle(forReadingAtPath: "/proc/\(pid)/environ")?.readDataToEndOfFile() else { return [] }
+        return data.split(separator: 0).map(Array.init)
     }
 
     /// Makes robotci inherit its descendants' orphans (Linux), so none can outlive it unseen.

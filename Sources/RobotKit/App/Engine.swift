@@ -103,12 +103,14 @@ struct Engine {
         let deadline = Date().addingTimeInterval(max(timeout, 0))
         while true {
             let remaining = max(deadline.timeIntervalSinceNow, 0)
+            let scriptDeadline = Date().addingTimeInterval(remaining + 30)
             let value: Any?
             do {
                 value = try session.executeAsyncScript(
                     QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op],
                     timeout: remaining + 30)
-            } catch where Self.isNavigationRace(error) && deadline.timeIntervalSinceNow > 0 {
+            } catch where (Self.isNavigationRace(error) || Self.isUnloadedWait(error, scriptDeadline: scriptDeadline))
+                && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)
                 continue
             }
@@ -168,6 +170,13 @@ struct Engine {
 
     static func spec(_ chain: [QueryStep]) -> [String: Any] {
         ["chain": chain.map(\.json)]
+    }
+
+    /// Chromium ends an async script whose document unloads (a tap that followed a link) with
+    /// `script timeout` at once, long before the script's own timeout: that is a navigation
+    /// race too, and the wait goes on on the new page.
+    static func isUnloadedWait(_ error: RobotKitError, scriptDeadline: Date) -> Bool {
+        error.webDriverCode == "script timeout" && scriptDeadline.timeIntervalSinceNow > 5
     }
 
     /// Errors that mean "the page changed under the script": retry on the new page.

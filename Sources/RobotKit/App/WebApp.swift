@@ -78,6 +78,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         do {
             try Self.waitForLoad(opened.session, of: target)
             state = .runningForeground
+            FailureEvidence.shared.launched(self)
         } catch {
             shutDown()
             throw error
@@ -288,7 +289,16 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         ] + browserArguments
     }
 
+    /// Points the browser session's commands at this app's page. Several live apps share
+    /// one session, whose commands go to the page launched last; evidence of an earlier app
+    /// is taken after this.
+    func focus() {
+        guard let page else { return }
+        try? page.session.switchToWindow(page.targetID)
+    }
+
     private func shutDown() {
+        if state == .runningForeground { FailureEvidence.shared.terminated(self) }
         if let page { SharedBrowser.shared.close(page) }
         page = nil
         state = .notRunning

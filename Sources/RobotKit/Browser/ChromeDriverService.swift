@@ -183,23 +183,29 @@ final class ChromeDriverService: @unchecked Sendable {
         return url.path
     }
 
-    /// `$TMPDIR/robotkit-PID`, after removing folders of processes that are gone.
+    /// A new `$TMPDIR/robotkit-PID-XXXXXX` (mkdtemp: a name nobody could predict or already
+    /// hold, mode 0700), after removing folders of processes that are gone.
     private static func makeScratch() throws(RobotKitError) -> URL {
         let files = FileManager.default
         let temporary = files.temporaryDirectory
         if let entries = try? files.contentsOfDirectory(atPath: temporary.path) {
             for entry in entries where entry.hasPrefix("robotkit-") {
-                guard let owner = Int32(entry.dropFirst("robotkit-".count)), !isAlive(owner) else { continue }
+                guard let owner = scratchOwner(entry), !isAlive(owner) else { continue }
                 try? files.removeItem(at: temporary.appendingPathComponent(entry))
             }
         }
-        let scratch = temporary.appendingPathComponent("robotkit-\(getpid())", isDirectory: true)
-        do {
-            try files.createDirectory(at: scratch, withIntermediateDirectories: true)
-        } catch {
-            throw .driverStart("could not create scratch folder \(scratch.path): \(error)")
+        var template = Array(temporary.appendingPathComponent("robotkit-\(getpid())-XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw .driverStart("could not create a scratch folder in \(temporary.path): \(String(cString: strerror(errno)))")
         }
-        return scratch
+        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+    }
+
+    /// The pid in a scratch folder's name: `robotkit-PID-XXXXXX` (or an older `robotkit-PID`).
+    static func scratchOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix("robotkit-") else { return nil }
+        let rest = name.dropFirst("robotkit-".count)
+        return pid_t(rest.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).first ?? rest)
     }
 
     /// True while `pid` runs; reaps it when it has exited.

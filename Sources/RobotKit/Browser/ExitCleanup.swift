@@ -29,9 +29,11 @@ enum ExitCleanup {
         }
     }
 
-    /// Kills processes whose command line names our scratch folder: the browsers
-    /// and helpers of our own profiles, which would otherwise exit a moment later.
-    private static func killProcesses(mentioning path: String) {
+    /// Kills processes whose command line names our scratch folder: the browsers and helpers
+    /// of our own profiles, which would otherwise exit a moment later. The folder must be a
+    /// whole path in an argument (`/tmp/robotkit-35-Ab3xQz` or `…/profile-1` under it), never
+    /// a substring: `/tmp/robotkit-35` is not in `/tmp/robotkit-350/…`.
+    static func killProcesses(mentioning path: String) {
         let files = FileManager.default
         guard let entries = try? files.contentsOfDirectory(atPath: "/proc") else { return }
         let me = getpid()
@@ -40,11 +42,22 @@ enum ExitCleanup {
             guard let pid = pid_t(entry), pid != me,
                 // procfs reports size 0, so read to end of file rather than by size.
                 let data = FileHandle(forReadingAtPath: "/proc/\(entry)/cmdline")?.readDataToEndOfFile(),
-                String(decoding: data, as: UTF8.self).contains(path)
+                commandLine(data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }, names: path)
             else { continue }
             victims.append(pid)
         }
         for pid in victims { kill(pid, SIGKILL) }
+    }
+
+    /// True when an argument is `path`, lies under it, or is an option set to either
+    /// (`--user-data-dir=PATH/profile-1`).
+    static func commandLine(_ arguments: [String], names path: String) -> Bool {
+        let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return arguments.contains { argument in
+            var value = Substring(argument)
+            if !value.hasPrefix("/"), let equals = value.firstIndex(of: "=") { value = value[value.index(after: equals)...] }
+            return value == folder || value.hasPrefix(folder + "/")
+        }
     }
 
     private static func run() {

@@ -1,11 +1,13 @@
 import Foundation
 import MockServer
+import WorkerContract
 import XCTest
 
 /// Base class for robot tests: owns a `MockServer` per test (on the worker's
 /// `ROBOTCI_MOCK_PORT`), launches the web app against it, records robot steps and,
-/// when the test fails, saves a screenshot, the accessibility tree, the page's HTML
-/// and the console log to the artifacts folder.
+/// at the test's first failure, saves a screenshot, the accessibility tree, the page's
+/// HTML and the console log to the artifacts folder (`FailureEvidence`, as for any test
+/// with a live app).
 ///
 /// ```swift
 /// final class CharacterFlowUITests: UITestCase {
@@ -45,8 +47,7 @@ open class UITestCase: XCTestCase {
         try await super.setUp()
         continueAfterFailure = false
         recorder.reset()
-        let environment = WorkerEnvironment()
-        let directory = environment.artifactsDirectory ?? Self.temporaryArtifactsDirectory(for: name)
+        let directory = FailureEvidence.directory(for: name, fresh: true)
         artifactsDirectory = directory
         serverMock = try await MockServer.create(artifactsDirectory: directory)
         serverBaseURL = await serverMock.baseURL
@@ -55,7 +56,11 @@ open class UITestCase: XCTestCase {
     override open func tearDown() async throws {
         let failed = recorder.hasFailure || (testRun?.totalFailureCount ?? 0) > 0
         if let artifactsDirectory {
-            let problems = FailureArtifacts.write(app: app, failed: failed, recorder: recorder, to: artifactsDirectory)
+            // The evidence was saved at the first failure (RobotKitTestObserver); here only
+            // the steps, unless that capture did not happen.
+            let captured = FailureEvidence.shared.hasCaptured(name)
+            let problems = FailureArtifacts.write(
+                app: app, failed: failed && !captured, recorder: recorder, to: artifactsDirectory)
             for problem in problems {
                 FileHandle.standardError.write(Data("RobotKit: \(problem)\n".utf8))
             }
@@ -122,16 +127,5 @@ open class UITestCase: XCTestCase {
     private static func methodName(of testName: String) -> String {
         let trimmed = testName.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
         return String(trimmed.split(whereSeparator: { $0 == "." || $0 == " " }).last ?? Substring(trimmed))
-    }
-
-    /// `$TMPDIR/robotkit-artifacts/CLASS.TEST/`, emptied for the new run of the test.
-    private static func temporaryArtifactsDirectory(for testName: String) -> URL {
-        let safe = String(testName.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("robotkit-artifacts", isDirectory: true)
-            .appendingPathComponent(safe, isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
     }
 }

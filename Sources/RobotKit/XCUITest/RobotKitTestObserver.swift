@@ -4,13 +4,25 @@ import XCTest
 /// Watches tests for what Linux XCTest does not do itself: it stops the apps a test made
 /// with `XCUIApplication()` from acting after the test's first failure (Darwin ends the
 /// test there when `continueAfterFailure` is false, as XCUITest suites set it), and
-/// enforces `executionTimeAllowance`. Registered with XCTest on first use.
+/// enforces `executionTimeAllowance`. At a test's first failure it also saves the evidence
+/// of the test's live apps (`FailureEvidence`), whatever the test's base class.
+/// Registered with XCTest on first use (an app's launch, `XCUIApplication()`).
 final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendable {
     static let shared: RobotKitTestObserver = {
         let observer = RobotKitTestObserver()
         XCTestObservationCenter.shared.addTestObserver(observer)
         return observer
     }()
+
+    /// Makes sure the observer is registered with XCTest.
+    static func register() {
+        _ = shared
+    }
+
+    /// The name of the XCTest case running now, if the observer saw it start.
+    static var runningTest: String? {
+        shared.lock.withLock { shared.current == nil ? nil : shared.currentName }
+    }
 
     private struct WeakApp {
         weak var app: WebApp?
@@ -66,6 +78,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
     }
 
     func testCaseWillStart(_ testCase: XCTestCase) {
+        FailureEvidence.shared.reset(testCase.name)
         lock.withLock {
             current = ObjectIdentifier(testCase)
             currentName = testCase.name
@@ -76,11 +89,28 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
     }
 
     func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
+        // Before anything else, so the evidence shows the screen that failed.
+        captureEvidence(of: testCase)
         let stopsAtFirstFailure = (testCase as? UITestCase)?.stopsAtFirstFailure ?? true
         guard stopsAtFirstFailure else { return }
         let halted = lock.withLock { apps.compactMap(\.app) }
         for app in halted {
             app.recorder.isHalted = true
+        }
+    }
+
+    private func captureEvidence(of testCase: XCTestCase) {
+        let test = testCase.name
+        guard !FailureEvidence.shared.hasCaptured(test) else { return }
+        let directory = (testCase as? UITestCase)?.artifactsDirectory
+            ?? FailureEvidence.directory(for: test, fresh: true)
+        let problems = FailureEvidence.shared.captureFirstFailure(of: test, into: directory)
+        if !(testCase is UITestCase) {
+            FailureEvidence.announce(test, directory, problems: problems)
+        } else {
+            for problem in problems {
+                FileHandle.standardError.write(Data("RobotKit: \(problem)\n".utf8))
+            }
         }
     }
 

@@ -15,7 +15,7 @@ enum Offload {
 
 /// One request on a fresh connection, the way most tests talk to the server.
 func fetch(
-    _ port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:], body: String = ""
+    _ port: UInt16, _ method: String = "GET", _ target: String, headers: [String: String] = [:], body: String = ""
 ) async throws -> RawResponse {
     try await Offload.run {
         let socket = try RawSocket(port: port)

@@ -15,7 +15,7 @@ final class RawSocket {
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port` (IPv4 or IPv6 literal); reads give up after `timeout` seconds.
-    init(host: String = "127.0.0.1", port: Int, timeout: Int = 5) throws {
+    init(host: String = "127.0.0.1", port: UInt16, timeout: Int = 5) throws {
         let isIPv6 = host.contains(":")
         fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
@@ -25,7 +25,7 @@ final class RawSocket {
         if isIPv6 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
+            address.sin6_port = in_port_t(port.bigEndian)
             inet_pton(AF_INET6, host, &address.sin6_addr)
             result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -35,7 +35,7 @@ final class RawSocket {
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_port = in_port_t(port.bigEndian)
             inet_pton(AF_INET, host, &address.sin_addr)
             result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -12,15 +12,22 @@ public final class RedisServer {
     private let process: Process
 
     /// `port`: a restart on the port of a stopped server (a Redis restarted without
-    /// persistence); nil picks a free one.
-    public init(port: Int? = nil) throws {
+    /// persistence); nil picks a free one. With `password`, the server requires it
+    /// (`--requirepass`); with `tls` (a certificate and its key, PEM), `port` speaks TLS only
+    /// (`--tls-port`; no plain port).
+    public init(port: Int? = nil, password: String? = nil, tls: (certificate: String, key: String)? = nil) throws {
         self.port = port ?? RedisServer.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        process.arguments = ["--port", String(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", directory.path, "--daemonize", "no"]
+        var listen = ["--port", String(self.port)]
+        if let tls {
+            listen = ["--port", "0", "--tls-port", String(self.port), "--tls-cert-file", tls.certificate, "--tls-key-file", tls.key,
+                      "--tls-ca-cert-file", tls.certificate, "--tls-auth-clients", "no"]
+        }
+        process.arguments = listen + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                                      "--dir", directory.path, "--daemonize", "no"] + (password.map { ["--requirepass", $0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // Ready when it accepts a connection.

@@ -3,35 +3,41 @@ import XCTest
 
 private let sleep = Double(ProcessInfo.processInfo.environment["QUEUE_SLEEP"] ?? "") ?? 0.2
 
-/// Tests that pass after a short sleep, so a run lasts long enough to kill a machine mid-way.
+/// Tests that pass after a short sleep, so a run lasts long enough to kill a machine mid-way
+/// (with QUEUE_FAIL_ALL=1 every one fails: a broken environment, for --max-failures).
 final class SlowTests: XCTestCase {
-    func test01() { Thread.sleep(forTimeInterval: sleep) }
-    func test02() { Thread.sleep(forTimeInterval: sleep) }
-    func test03() { Thread.sleep(forTimeInterval: sleep) }
-    func test04() { Thread.sleep(forTimeInterval: sleep) }
-    func test05() { Thread.sleep(forTimeInterval: sleep) }
-    func test06() { Thread.sleep(forTimeInterval: sleep) }
-    func test07() { Thread.sleep(forTimeInterval: sleep) }
-    func test08() { Thread.sleep(forTimeInterval: sleep) }
-    func test09() { Thread.sleep(forTimeInterval: sleep) }
-    func test10() { Thread.sleep(forTimeInterval: sleep) }
-    func test11() { Thread.sleep(forTimeInterval: sleep) }
-    func test12() { Thread.sleep(forTimeInterval: sleep) }
-    func test13() { Thread.sleep(forTimeInterval: sleep) }
-    func test14() { Thread.sleep(forTimeInterval: sleep) }
-    func test15() { Thread.sleep(forTimeInterval: sleep) }
-    func test16() { Thread.sleep(forTimeInterval: sleep) }
-    func test17() { Thread.sleep(forTimeInterval: sleep) }
-    func test18() { Thread.sleep(forTimeInterval: sleep) }
-    func test19() { Thread.sleep(forTimeInterval: sleep) }
-    func test20() { Thread.sleep(forTimeInterval: sleep) }
-    func test21() { Thread.sleep(forTimeInterval: sleep) }
-    func test22() { Thread.sleep(forTimeInterval: sleep) }
-    func test23() { Thread.sleep(forTimeInterval: sleep) }
-    func test24() { Thread.sleep(forTimeInterval: sleep) }
-    func test25() { Thread.sleep(forTimeInterval: sleep) }
-    func test26() { Thread.sleep(forTimeInterval: sleep) }
-    func test27() { Thread.sleep(forTimeInterval: sleep) }
+    private func slowly() {
+        Thread.sleep(forTimeInterval: sleep)
+        if ProcessInfo.processInfo.environment["QUEUE_FAIL_ALL"] == "1" { XCTFail("the environment is broken (QUEUE_FAIL_ALL)") }
+    }
+
+    func test01() { slowly() }
+    func test02() { slowly() }
+    func test03() { slowly() }
+    func test04() { slowly() }
+    func test05() { slowly() }
+    func test06() { slowly() }
+    func test07() { slowly() }
+    func test08() { slowly() }
+    func test09() { slowly() }
+    func test10() { slowly() }
+    func test11() { slowly() }
+    func test12() { slowly() }
+    func test13() { slowly() }
+    func test14() { slowly() }
+    func test15() { slowly() }
+    func test16() { slowly() }
+    func test17() { slowly() }
+    func test18() { slowly() }
+    func test19() { slowly() }
+    func test20() { slowly() }
+    func test21() { slowly() }
+    func test22() { slowly() }
+    func test23() { slowly() }
+    func test24() { slowly() }
+    func test25() { slowly() }
+    func test26() { slowly() }
+    func test27() { slowly() }
 }
 
 final class FailingTests: XCTestCase {

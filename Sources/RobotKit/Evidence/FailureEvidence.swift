@@ -1,0 +1,98 @@
+import Foundation
+import MockServer
+import WorkerContract
+
+/// The apps that are running, and the test each was launched in, so that a test's first
+/// failure saves the evidence of every live app it has, whatever the test's base class
+/// (`UITestCase`, a plain `XCTestCase` launching `XCUIApplication()`, a Swift Testing
+/// `@Test` with the ``Testing/Trait/failureEvidence`` trait): screenshot, accessibility
+/// tree, page HTML and console log of each app, and the journal of each running
+/// `MockServer`. Captured when the failure is recorded, before `tearDown` can terminate
+/// the app.
+final class FailureEvidence: @unchecked Sendable {
+    static let shared = FailureEvidence()
+
+    private struct LiveApp {
+        weak var app: WebApp?
+        /// The test that launched it; `nil` when launched outside a test (class setUp).
+        let owner: String?
+    }
+
+    private let lock = NSLock()
+    private var live: [LiveApp] = []
+    /// Tests whose first failure has been captured.
+    private var captured: Set<String> = []
+
+    /// Called by `WebApp.launch()`: `app` now belongs to the running test (`owner`).
+    func launched(_ app: WebApp, owner: String? = nil) {
+        RobotKitTestObserver.register()
+        let owner = owner ?? TestIdentity.current
+        lock.withLock {
+            live.removeAll { $0.app == nil || $0.app === app }
+            live.append(LiveApp(app: app, owner: owner))
+        }
+    }
+
+    /// Called when an app terminates.
+    func terminated(_ app: WebApp) {
+        lock.withLock { live.removeAll { $0.app == nil || $0.app === app } }
+    }
+
+    /// Forgets what was captured for `test` (a new test, or a retry, starts clean).
+    func reset(_ test: String) {
+        lock.withLock { _ = captured.remove(test) }
+    }
+
+    /// Whether `test`'s first failure was captured.
+    func hasCaptured(_ test: String) -> Bool {
+        lock.withLock { captured.contains(test) }
+    }
+
+    /// At `test`'s first failure: writes the evidence of the apps it launched (and of apps
+    /// launched outside any test) that are still running, and the journals of the running
+    /// mock servers. Later failures of the same test write nothing. Returns the problems.
+    @discardableResult
+    func captureFirstFailure(of test: String, into directory: URL) -> [String] {
+        let apps: [WebApp]? = lock.withLock {
+            guard !captured.contains(test) else { return nil }
+            captured.insert(test)
+            return live.filter { $0.owner == nil || $0.owner == test }.compactMap(\.app)
+        }
+        guard let apps else { return [] }
+        var problems: [String] = []
+        let running = apps.filter { $0.state == .runningForeground }
+        for (index, app) in running.enumerated() {
+            if running.count > 1 { app.focus() }
+            problems += FailureArtifacts.writeEvidence(of: app, suffix: index == 0 ? "" : "-\(index + 1)", to: directory)
+        }
+        // Commands go back to the page launched last, where they were going.
+        if running.count > 1 { running.last?.focus() }
+        if !apps.isEmpty {
+            problems += MockServer.writeRunningJournals()
+        }
+        return problems
+    }
+
+    /// Where a test's evidence goes: the attempt's `ROBOTCI_ARTIFACTS_DIR` under robotci,
+    /// else `$TMPDIR/robotkit-artifacts/TEST/` (emptied when the test starts).
+    static func directory(for test: String, fresh: Bool = false) -> URL {
+        if let directory = WorkerEnvironment().artifactsDirectory { return directory }
+        let safe = String(test.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("robotkit-artifacts", isDirectory: true)
+            .appendingPathComponent(safe, isDirectory: true)
+        if fresh { try? FileManager.default.removeItem(at: directory) }
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Tells a person running outside robotci where the evidence went.
+    static func announce(_ test: String, _ directory: URL, problems: [String]) {
+        for problem in problems {
+            FileHandle.standardError.write(Data("RobotKit: \(problem)\n".utf8))
+        }
+        if !WorkerEnvironment().isUnderRobotCI {
+            print("RobotKit: failure evidence of \(test) is in \(directory.path)")
+        }
+    }
+}
