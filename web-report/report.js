@@ -626,6 +626,26 @@
     const pct = (ms) => (ms / tlWall * 100) + '%';
     const sorted = [...lanes.values()].sort((a, b) => a.m - b.m || a.w - b.w);
     const inner = h('div', { class: 'tl-inner' }, h('div', { class: 'tl-axis', id: 'tl-axis' }));
+    // How many batches ran at once (the adaptive concurrency), as a step strip above the lanes.
+    const conc = META.concurrency;
+    if (conc && conc.length > 1) {
+      const top = Math.max(1, META.shards, ...conc.map((c) => c[1]));
+      const strip = h('div', { class: 'tl-track tl-conc' });
+      let area = 0;
+      conc.forEach((c, i) => {
+        const until = i + 1 < conc.length ? conc[i + 1][0] : c[0];
+        area += c[1] * Math.max(0, until - c[0]);
+        if (!c[1] || until <= c[0]) return;
+        const el = h('div', { class: 'tl-conc-step', title: c[1] + ' running from ' + fmt(c[0]) });
+        el.style.left = pct(c[0]); el.style.width = pct(until - c[0]); el.style.height = (c[1] / top * 100) + '%';
+        strip.appendChild(el);
+      });
+      const span = conc[conc.length - 1][0] - conc[0][0];
+      const mean = span > 0 ? area / span : 0;
+      inner.appendChild(h('div', { class: 'tl-lane', 'data-concurrency': mean.toFixed(2) },
+        h('span', { class: 'tl-label', title: 'batches running at once; at most ' + top + ' shards' }, 'running · ' + mean.toFixed(1) + ' avg'),
+        strip));
+    }
     let machine = null;
     for (const l of sorted) {
       if (MACH.length && l.m !== machine) { machine = l.m; inner.appendChild(h('div', { class: 'tl-machine' }, l.m >= 0 ? MACH[l.m] : 'unknown machine')); }

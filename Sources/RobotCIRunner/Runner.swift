@@ -244,8 +244,10 @@ public final class Runner {
                                      redactor: redactor, browsers: browsers)
 
         stopSwitch.attach(queue)
+        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
-                  ports: PortAllocator(basePort: config.basePort), browsers: browsers).run()
+                  ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
+        metadata.concurrency = governor.stop()
         browsers?.shutDown()
         // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
         // its environment, a browser of a dead chromedriver) is a stray of this run.
@@ -272,7 +274,7 @@ public final class Runner {
         let writeTime = clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
-                queueShare: redis != nil).print(to: stderr)
+                queueShare: redis != nil, adaptive: governor.enabled ? governor.signal : nil).print(to: stderr)
         if let repetitions = result.metadata.repetitions { say("robotci: \(repetitions)") }
         if let lastFailed {
             let lines = lastFailed.outcomes(in: result)

@@ -26,6 +26,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("history"), help: ArgumentHelp(ConfigKey.help("history"), valueName: "file"))
     var history: String?
 
+    @Option(name: .customLong("adaptive-concurrency"), help: ArgumentHelp(ConfigKey.help("adaptive-concurrency"), valueName: "on/off"))
+    var adaptiveConcurrency: String?
+
     @Flag(name: .customLong("skip-build"), help: ArgumentHelp(ConfigKey.help("skip-build")))
     var skipBuild = false
 

@@ -79,6 +79,7 @@ final class ConfigLoaderTests: XCTestCase {
         max-failures: 5
         last-failed: true
         last-failed-with-flaky: true
+        adaptive-concurrency: false
         tag: [smoke, .slow]
         repeat-each: 3
         until-failure: true
@@ -133,6 +134,7 @@ final class ConfigLoaderTests: XCTestCase {
         expected.maxFailures = 5
         expected.lastFailed = true
         expected.lastFailedWithFlaky = true
+        expected.adaptiveConcurrency = false
         expected.tags = ["smoke", "slow"]
         expected.repeatEach = 3
         expected.untilFailure = true
@@ -215,7 +217,7 @@ final class ConfigLoaderTests: XCTestCase {
         let message = configError { _ = try ConfigLoader.readYAML(at: path) }
         let known = ConfigLoader.keys.keys.sorted().joined(separator: ", ")
         XCTAssertEqual(message, "\(path):3: unknown key 'shard'; did you mean 'shards'? known keys: \(known)")
-        XCTAssertTrue(known.hasPrefix("base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
+        XCTAssertTrue(known.hasPrefix("adaptive-concurrency, base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
     }
 
     func testUnknownKeyFarFromAnyHasNoSuggestion() throws {

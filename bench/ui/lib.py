@@ -6,7 +6,8 @@
   lib.py probe REPORT_DIR                           launch/terminate timings printed by the probe tests
   lib.py procs                                      "pid comm" of every chromium/chromedriver process
   lib.py leftovers BEFORE_FILE TAG                  those not in BEFORE_FILE: "pid comm tagged|untagged"
-  lib.py summary WALLS_FILE TARGET                  best walls, ratio
+  lib.py busy                                       busy CPU-seconds of the whole machine so far (/proc/stat)
+  lib.py summary WALLS_FILE TARGET TESTS            best walls, CPU-seconds per test, ratios
 """
 import json
 import os
@@ -139,26 +140,54 @@ def leftovers(before_file, tag):
     return 0
 
 
-def summary(walls_file, target):
-    walls = {}
+def busy():
+    """Busy CPU-seconds of all CPUs since boot: user+nice+system+irq+softirq+steal jiffies
+    (idle and iowait left out), over the clock tick."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:9]]
+    print(f"{(sum(fields) - fields[3] - fields[4]) / os.sysconf('SC_CLK_TCK'):.2f}")
+    return 0
+
+
+def summary(walls_file, target, tests):
+    walls, cpus = {}, {}
     with open(walls_file) as f:
         for line in f:
-            variant, wall = line.rsplit(" ", 1)
+            variant, wall, cpu = line.rsplit(" ", 2)
             walls.setdefault(variant, []).append(float(wall))
+            cpus.setdefault(variant, []).append(float(cpu))
+    tests = int(tests)
     def fmt(xs):
         return ", ".join(f"{x:.2f}" for x in xs)
+    print(f"  {'':44s} wall best / median       whole-machine busy CPU, median (per test)")
     for variant, xs in walls.items():
-        print(f"  {variant:34s} best {min(xs):6.2f} s  median {statistics.median(xs):6.2f} s  (runs: {fmt(xs)})")
-    r = [min(xs) for v, xs in walls.items() if v.startswith("robotci")]
+        c = statistics.median(cpus[variant])
+        print(f"  {variant:44s} {min(xs):6.2f} s / {statistics.median(xs):6.2f} s   {c:6.1f} CPU-s ({c / tests:.2f} per test)"
+              f"   walls: {fmt(xs)}; CPU-s: {fmt(cpus[variant])}")
+    r = [min(xs) for v, xs in walls.items() if v.startswith("robotci") and "off" not in v]
     p = [min(xs) for v, xs in walls.items() if v.startswith("pytest")]
     if r and p:
         ratio = min(r) / min(p)
         print(f"  best robotci {min(r):.2f} s, best Playwright {min(p):.2f} s: "
               f"ratio robotci/Playwright = {ratio:.2f} (target <= {target}: {'met' if ratio <= float(target) else 'NOT met'})")
+    rc = cpus.get("robotci --shards 1")
+    pc = cpus.get("pytest serial")
+    if rc and pc:
+        ratio = statistics.median(rc) / statistics.median(pc)
+        print(f"  CPU per test, serial (median): robotci {statistics.median(rc) / tests:.2f} CPU-s, Playwright "
+              f"{statistics.median(pc) / tests:.2f} CPU-s: ratio = {ratio:.2f} (target <= 0.5: {'met' if ratio <= 0.5 else 'NOT met'})")
     s1 = walls.get("robotci --shards 1")
     s2 = walls.get("robotci --shards 2")
+    s8 = walls.get("robotci --shards 8")
+    off = walls.get("robotci --shards 8 --adaptive-concurrency off")
     if s1 and s2:
         print(f"  robotci --shards 2 vs --shards 1 (best): {min(s2) / min(s1):.2f} x")
+    if s2 and s8:
+        r = statistics.median(s8) / statistics.median(s2)
+        print(f"  robotci --shards 8 vs --shards 2 (median): {r:.2f} x (target <= 1.1: {'met' if r <= 1.1 else 'NOT met'})"
+              f"; best: {min(s8) / min(s2):.2f} x")
+    if s8 and off:
+        print(f"  robotci --shards 8, adaptive concurrency off vs on (median): {statistics.median(off) / statistics.median(s8):.2f} x")
     return 0
 
 
@@ -176,8 +205,10 @@ def main(argv):
         return 0
     if cmd == "leftovers":
         return leftovers(argv[2], argv[3])
+    if cmd == "busy":
+        return busy()
     if cmd == "summary":
-        return summary(argv[2], argv[3])
+        return summary(argv[2], argv[3], argv[4])
     print(__doc__)
     return 2
 

@@ -15,6 +15,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// The run history file (`history.json`); nil: `history.json` in the report folder.
     public var history: String?
     public var skipBuild = false
+    /// Start fewer batches than shards while the CPU is saturated (`ConcurrencyGovernor`).
+    public var adaptiveConcurrency = true
     /// Regexes a test id must match one of (empty: all).
     public var filter: [String] = []
     /// Regexes that exclude a test id.

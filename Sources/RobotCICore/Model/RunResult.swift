@@ -98,6 +98,9 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var machines: [String]?
     /// True when the run was interrupted and the report is partial.
     public var interrupted: Bool
+    /// How many batches ran at once over the run (the adaptive concurrency's effect); nil in
+    /// reports written before it existed and in merged reports.
+    public var concurrency: [ConcurrencySample]?
     /// Why robotci stopped the run before its queue was empty (`--max-failures`), if it did.
     public var stoppedEarly: String?
     /// With `--last-failed`: the run whose tests that did not pass this run ran again.
@@ -127,6 +130,30 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.partition = partition
         self.machines = machines
         self.interrupted = interrupted
+    }
+}
+
+/// One point of the run's concurrency series: from `time` (seconds since the run started)
+/// on, `running` batches ran at once. Written as `[time, running]` to keep reports small.
+public struct ConcurrencySample: Codable, Sendable, Equatable {
+    public var time: Double
+    public var running: Int
+
+    public init(time: Double, running: Int) {
+        self.time = time
+        self.running = running
+    }
+
+    public init(from decoder: Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        time = try c.decode(Double.self)
+        running = try c.decode(Int.self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        try c.encode(time)
+        try c.encode(running)
     }
 }
 
@@ -188,5 +215,21 @@ public struct RunResult: Codable, Sendable, Equatable {
         let busy = batches.reduce(0) { $0 + max(0, $1.end - $1.start) }
         guard metadata.wallTime > 0 else { return 0 }
         return min(1, busy / (Double(shards) * metadata.wallTime))
+    }
+}
+
+extension Array where Element == ConcurrencySample {
+    /// The most batches that ran at once.
+    public var peak: Int { map(\.running).max() ?? 0 }
+
+    /// Time-weighted mean of running batches from the first point to the last (the last is
+    /// when the last batch ended): the run's effective concurrency. 0 when nothing ran.
+    public var mean: Double {
+        guard let first = self.first, let last = self.last, last.time > first.time else { return 0 }
+        var area = 0.0
+        for i in 0..<(count - 1) {
+            area += Double(self[i].running) * Swift.max(0, self[i + 1].time - self[i].time)
+        }
+        return area / (last.time - first.time)
     }
 }

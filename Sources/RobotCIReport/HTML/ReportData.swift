@@ -239,6 +239,18 @@ struct ReportData {
         w.raw(",\"machines\":")
         if let machines = m.machines { writeStrings(machines, &w) } else { w.raw("null") }
         w.raw(",\"interrupted\":"); w.bool(m.interrupted)
+        // [[ms since the start, batches running], …]: the timeline's concurrency strip.
+        w.raw(",\"concurrency\":")
+        if let series = m.concurrency, !series.isEmpty {
+            w.raw("[")
+            for (i, sample) in series.enumerated() {
+                w.raw(i == 0 ? "[" : ",[")
+                w.millis(sample.time); w.raw(","); w.int(sample.running); w.raw("]")
+            }
+            w.raw("]")
+        } else {
+            w.raw("null")
+        }
         w.raw(",\"stoppedEarly\":"); w.string(m.stoppedEarly)
         w.raw(",\"rerunOf\":"); w.string(m.rerunOf)
         w.raw(",\"repetitions\":"); w.string(m.repetitions?.description)

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-kzAmcu1wu06+kN9N6ypBRov9Qw5Sd+PiiG4uvu5o9eQ="
+    static let scriptHash = "sha256-Q+UV3ZIRg8UHJjKr0JcSOA+FJxG60wm7jrNnghz2z6A="
 
     static let html = ####"""
 <!doctype html>
@@ -241,6 +241,8 @@ details > summary { cursor: pointer; }
 .tl-label { position: sticky; left: 0; z-index: 2; display: inline-flex; align-items: center; width: 150px; height: 100%; padding: 0 8px; background: var(--bg); border-right: 1px solid var(--line); font-size: 12px; color: var(--muted); }
 .tl-track { position: absolute; left: 150px; right: 0; top: 0; bottom: 0; background: var(--idle); }
 .tl-batch { position: absolute; top: 2px; bottom: 2px; background: var(--bg); border: 1px solid var(--line); border-radius: 3px; }
+.tl-conc { background: var(--bg); border-bottom: 1px solid var(--line); }
+.tl-conc-step { position: absolute; bottom: 0; background: var(--muted); opacity: .45; }
 .tl-batch.bad { border-color: var(--failed); }
 .tl-bar { position: absolute; top: 6px; bottom: 6px; min-width: 1px; background: var(--c); opacity: .85; cursor: pointer; box-shadow: inset -1px 0 0 var(--bg); }
 .tl-bar:hover { opacity: 1; outline: 1px solid var(--fg); }
@@ -902,6 +904,26 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     const pct = (ms) => (ms / tlWall * 100) + '%';
     const sorted = [...lanes.values()].sort((a, b) => a.m - b.m || a.w - b.w);
     const inner = h('div', { class: 'tl-inner' }, h('div', { class: 'tl-axis', id: 'tl-axis' }));
+    // How many batches ran at once (the adaptive concurrency), as a step strip above the lanes.
+    const conc = META.concurrency;
+    if (conc && conc.length > 1) {
+      const top = Math.max(1, META.shards, ...conc.map((c) => c[1]));
+      const strip = h('div', { class: 'tl-track tl-conc' });
+      let area = 0;
+      conc.forEach((c, i) => {
+        const until = i + 1 < conc.length ? conc[i + 1][0] : c[0];
+        area += c[1] * Math.max(0, until - c[0]);
+        if (!c[1] || until <= c[0]) return;
+        const el = h('div', { class: 'tl-conc-step', title: c[1] + ' running from ' + fmt(c[0]) });
+        el.style.left = pct(c[0]); el.style.width = pct(until - c[0]); el.style.height = (c[1] / top * 100) + '%';
+        strip.appendChild(el);
+      });
+      const span = conc[conc.length - 1][0] - conc[0][0];
+      const mean = span > 0 ? area / span : 0;
+      inner.appendChild(h('div', { class: 'tl-lane', 'data-concurrency': mean.toFixed(2) },
+        h('span', { class: 'tl-label', title: 'batches running at once; at most ' + top + ' shards' }, 'running · ' + mean.toFixed(1) + ' avg'),
+        strip));
+    }
     let machine = null;
     for (const l of sorted) {
       if (MACH.length && l.m !== machine) { machine = l.m; inner.appendChild(h('div', { class: 'tl-machine' }, l.m >= 0 ? MACH[l.m] : 'unknown machine')); }

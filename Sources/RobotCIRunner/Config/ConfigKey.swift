@@ -173,6 +173,10 @@ extension ConfigKey {
             guard !v.isEmpty else { throw $0.fail("'history' needs a file path (e.g. .cache/robotci-history.json)") }
             $1.history = v
         },
+        ConfigKey("adaptive-concurrency", .bool, flag: .option("on/off"), default: "on",
+                  help: "hold back starting batches while the CPU is saturated (PSI, else load); off: every shard runs at once") {
+            $1.adaptiveConcurrency = try $0.bool()
+        },
         ConfigKey("skip-build", .bool, flag: .toggle, default: "off", help: "use the last build") {
             $1.skipBuild = try $0.bool()
         },

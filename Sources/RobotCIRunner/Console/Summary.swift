@@ -11,6 +11,8 @@ public struct Summary {
     /// Queue mode: this machine ran a share of a run whose accounting and verdict are the
     /// whole run's (printed after this table), so this table's verdict is labelled as a share.
     var queueShare = false
+    /// The adaptive concurrency's signal ("PSI", "loadavg") when it governed the run; nil: off.
+    var adaptive: String?
 
     /// Not-run tests named one per line, at most this many (a lost queue may leave thousands).
     static let notRunListed = 20
@@ -54,6 +56,11 @@ public struct Summary {
         let speedup = m.wallTime > 0 ? serial / m.wallTime : 0
         lines.append(String(format: "  wall %.2fs, serial (sum of test times) %.2fs, speed-up %.2fx on %d shards, shard efficiency %.0f%%",
                             m.wallTime, serial, speedup, m.shards, result.shardEfficiency * 100))
+        if let series = m.concurrency, series.count > 1 {
+            let how = adaptive.map { "adaptive to CPU pressure (\($0))" } ?? "adaptive concurrency off"
+            lines.append(String(format: "  concurrency: %d shards, running at once %.1f on average, at most %d", m.shards, series.mean, series.peak)
+                         + " (\(how))")
+        }
         lines.append(String(format: "  planning %.3fs, report writing %.3fs", planTime, writeTime))
         lines.append("  report: \(reportDir)/index.html, \(reportDir)/junit.xml, \(reportDir)/results.json")
         if queueShare {

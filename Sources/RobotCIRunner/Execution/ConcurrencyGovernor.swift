@@ -1,0 +1,288 @@
+import Foundation
+import RobotCICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How busy the CPU was over the last sampling window.
+struct CPUPressure: Equatable, Sendable {
+    /// Share of the window in which some runnable task waited for a CPU (PSI `some`, 0…1;
+    /// from the load fallback: the share of samples with more runnable tasks than cores).
+    var waiting: Double
+    /// Share of the machine's CPU time that was busy (0…1; nil when unknown).
+    var busy: Double?
+}
+
+/// The pure part of adaptive concurrency: from the pressure of the last window, how many
+/// batches may run at once. Kept free of I/O and clocks so it can be tested on made-up
+/// sample sequences.
+///
+/// Why this shape: a UI test (test process + chromedriver + Chromium's browser, renderer and
+/// GPU processes) keeps more than one core busy on its own, so on a small runner `--shards 8`
+/// mostly adds eight browsers' start-up and context switches. Shards only help while the
+/// machine has spare CPU, which is exactly what CPU pressure measures; an I/O-bound suite
+/// (tests waiting on sleeps or mock delays) never builds pressure and keeps every shard.
+struct ConcurrencyPolicy: Equatable, Sendable {
+    var shards: Int
+    var cores: Int
+    /// Above this waiting share the machine is saturated: no new batch starts.
+    var saturated: Double = 0.30
+    /// Below this (and with idle CPU) there is room: the limit grows.
+    var relaxed: Double = 0.10
+    /// Busy share above which the CPU counts as full even without queueing yet.
+    var fullyBusy: Double = 0.85
+
+    init(shards: Int, cores: Int) {
+        self.shards = max(1, shards)
+        self.cores = max(1, cores)
+    }
+
+    /// The limit a run starts with: as many batches as cores (never more than the shards);
+    /// the pressure decides the rest within the first few windows.
+    var initialLimit: Int { min(shards, cores) }
+
+    /// The next limit, from the current `limit`, the batches `running` now and the last
+    /// window's `pressure`. Never below 1, never above `shards`.
+    /// - saturated: hold back, and let one running batch go without replacement (the limit
+    ///   falls to one below what runs, so a shard that finishes does not start another);
+    /// - room to spare (low waiting share, idle CPU): double, capped at twice what runs, so
+    ///   a burst of starts is never decided on a window that did not yet see them;
+    /// - in between: keep.
+    func nextLimit(limit: Int, running: Int, pressure: CPUPressure?) -> Int {
+        guard let pressure else { return shards }  // no signal: behave as without the governor
+        let limit = clamp(limit)
+        if pressure.waiting >= saturated {
+            return clamp(min(limit, running - 1))
+        }
+        let idle = pressure.busy.map { $0 < fullyBusy } ?? true
+        if pressure.waiting < relaxed && idle && running >= limit {
+            return clamp(min(limit * 2, max(running, 1) * 2))
+        }
+        return limit
+    }
+
+    private func clamp(_ n: Int) -> Int { min(shards, max(1, n)) }
+}
+
+/// Cumulative counters the sampler turns into a `CPUPressure` per window.
+struct PressureCounters: Equatable, Sendable {
+    /// PSI `some total` (µs), or with the load fallback the running count of windows'
+    /// saturated samples (scaled to µs of the sampling interval).
+    var stalledMicroseconds: UInt64
+    /// /proc/stat jiffies: busy and all.
+    var busyJiffies: UInt64?
+    var allJiffies: UInt64?
+}
+
+/// Reads the machine's CPU pressure: Linux PSI (`/proc/pressure/cpu`, the cgroup's own
+/// `cpu.pressure` when there is one), else `/proc/loadavg`'s runnable count against the cores.
+struct PressureSampler: Sendable {
+    let cores: Int
+    private let psiPath: String?
+
+    init(cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.cores = max(1, cores)
+        // PSI can exist yet be disabled (psi=0): reading fails with EOPNOTSUPP, so probe it.
+        psiPath = ["/proc/pressure/cpu"].first { Self.psiTotal(path: $0) != nil }
+    }
+
+    var hasSignal: Bool { psiPath != nil || Self.runnable() != nil }
+    var source: String { psiPath != nil ? "PSI" : "loadavg" }
+
+    /// Cumulative counters now; `interval` (s) scales the load fallback's sample.
+    func read(interval: Double) -> PressureCounters? {
+        let jiffies = Self.jiffies()
+        if let psiPath, let total = Self.psiTotal(path: psiPath) {
+            return PressureCounters(stalledMicroseconds: total, busyJiffies: jiffies?.busy, allJiffies: jiffies?.all)
+        }
+        // Fallback: one sample of the kernel's runnable count (field 4 of /proc/loadavg,
+        // includes this reader). More runnable than cores: the whole interval counts as waiting.
+        guard let runnable = Self.runnable() else { return nil }
+        let waited = runnable - 1 > cores ? UInt64(interval * 1e6) : 0
+        return PressureCounters(stalledMicroseconds: waited, busyJiffies: jiffies?.busy, allJiffies: jiffies?.all)
+    }
+
+    /// The pressure between two readings `seconds` apart. With the load fallback each reading
+    /// is a sample, not a running total, so `later` alone is the window.
+    func pressure(from earlier: PressureCounters, to later: PressureCounters, seconds: Double) -> CPUPressure {
+        let stalled = psiPath != nil
+            ? Double(later.stalledMicroseconds &- earlier.stalledMicroseconds) : Double(later.stalledMicroseconds)
+        let waiting = min(1, max(0, stalled / 1e6 / max(seconds, 0.001)))
+        var busy: Double?
+        if let b0 = earlier.busyJiffies, let b1 = later.busyJiffies, let a0 = earlier.allJiffies, let a1 = later.allJiffies, a1 > a0 {
+            busy = min(1, Double(b1 &- b0) / Double(a1 - a0))
+        }
+        return CPUPressure(waiting: waiting, busy: busy)
+    }
+
+    static func psiTotal(path: String) -> UInt64? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("some ") {
+            for field in line.split(separator: " ") where field.hasPrefix("total=") {
+                return UInt64(field.dropFirst("total=".count))
+            }
+        }
+        return nil
+    }
+
+    static func runnable() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count >= 4, let slash = fields[3].firstIndex(of: "/") else { return nil }
+        return Int(fields[3][..<slash])
+    }
+
+    /// Busy and total jiffies of all CPUs (busy = all − idle − iowait).
+    static func jiffies() -> (busy: UInt64, all: UInt64)? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return nil }
+        let values = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
+        guard values.count >= 5 else { return nil }
+        let all = values.reduce(0, +)
+        return (all - values[3] - values[4], all)
+    }
+}
+
+/// Gates the start of every batch: a shard asks before it takes work from the queue and says
+/// when its batch is over. While the CPU is saturated, shards beyond the current limit wait
+/// (re-checking every sampling interval), so `--shards 8` on two cores runs near the best
+/// effective count instead of eight browsers at once. Never fewer than one running batch;
+/// waiting shards are let in lowest index first (their warm browser is the one most likely
+/// already running), and every waiting shard gets in once others finish, so none starves.
+/// Also records how many batches ran over time, for the summary and the report's timeline.
+final class ConcurrencyGovernor: @unchecked Sendable {
+    let policy: ConcurrencyPolicy
+    let enabled: Bool
+    let interval: Double
+    private let sampler: PressureSampler?
+    private let clock: RunClock
+    private let condition = NSCondition()
+    private var limit: Int
+    /// Shards let in (running a batch, or waiting in the queue for one).
+    private var running = 0
+    /// Shards running a batch: what the series records.
+    private var active = 0
+    private var waiting = Set<Int>()
+    private var finished = false
+    private var samples: [ConcurrencySample] = []
+    private var resolution: Double
+    /// Most samples kept: beyond it the series is thinned to half and recorded coarser.
+    private let maxSamples = 600
+
+    /// `enabled` false: every shard runs as soon as it asks (the series is still recorded).
+    init(shards: Int, enabled: Bool, clock: RunClock, sampler: PressureSampler? = PressureSampler(), interval: Double = 0.1) {
+        let cores = sampler?.cores ?? ProcessInfo.processInfo.activeProcessorCount
+        policy = ConcurrencyPolicy(shards: shards, cores: cores)
+        let usable = sampler.flatMap { $0.hasSignal ? $0 : nil }
+        self.enabled = enabled && usable != nil && shards > 1
+        self.sampler = usable
+        self.clock = clock
+        self.interval = interval
+        resolution = interval
+        limit = self.enabled ? policy.initialLimit : policy.shards
+    }
+
+    /// Where the pressure comes from ("PSI", "loadavg"), for the summary.
+    var signal: String { sampler?.source ?? "none" }
+
+    /// Blocks until `shard` may start a batch.
+    func acquire(shard: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        waiting.insert(shard)
+        while running >= limit || waiting.min() != shard {
+            condition.wait(until: Date(timeIntervalSinceNow: interval))
+        }
+        waiting.remove(shard)
+        running += 1
+        condition.broadcast()
+    }
+
+    /// `shard` got a batch from the queue and runs it.
+    func began(shard: Int) {
+        condition.lock()
+        active += 1
+        record()
+        condition.unlock()
+    }
+
+    /// `shard`'s batch is over (`ran`), or it found no work.
+    func release(shard: Int, ran: Bool) {
+        condition.lock()
+        running -= 1
+        if ran {
+            active -= 1
+            record()
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Samples the pressure every interval and moves the limit until `stop()`. Runs on its
+    /// own thread so the limit also falls while every shard is busy.
+    func start() {
+        guard enabled, let sampler else { return }
+        let thread = Thread { [self] in
+            var last = sampler.read(interval: interval)
+            var lastTime = clock.now()
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                condition.lock()
+                let done = finished
+                condition.unlock()
+                if done { return }
+                let now = clock.now()
+                let counters = sampler.read(interval: interval)
+                let pressure = zip(last, counters).map { sampler.pressure(from: $0, to: $1, seconds: now - lastTime) }
+                last = counters
+                lastTime = now
+                tick(pressure)
+            }
+        }
+        thread.name = "robotci-governor"
+        thread.stackSize = 1 << 18
+        thread.start()
+    }
+
+    /// One sampling window's verdict: moves the limit and wakes the waiting shards.
+    func tick(_ pressure: CPUPressure?) {
+        guard enabled else { return }  // off means every shard, whatever the pressure
+        condition.lock()
+        limit = policy.nextLimit(limit: limit, running: running, pressure: pressure)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The current limit (for tests and the summary).
+    var currentLimit: Int { condition.withLock { limit } }
+
+    /// Ends sampling; returns the series of running batches over the run.
+    func stop() -> [ConcurrencySample] {
+        condition.lock()
+        defer { condition.unlock() }
+        finished = true
+        return samples
+    }
+
+    /// Appends (now, running), folding changes closer than the resolution into the last point
+    /// (its value becomes the latest), and thinning the series when it grows too long.
+    private func record() {
+        let t = (clock.now() * 1000).rounded() / 1000
+        if let last = samples.last, t - last.time < resolution, samples.count > 1 {
+            samples[samples.count - 1] = ConcurrencySample(time: last.time, running: active)
+        } else {
+            samples.append(ConcurrencySample(time: t, running: active))
+        }
+        if samples.count > maxSamples {
+            samples = samples.enumerated().filter { $0.offset % 2 == 0 || $0.offset == samples.count - 1 }.map(\.element)
+            resolution *= 2
+        }
+    }
+}
+
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}

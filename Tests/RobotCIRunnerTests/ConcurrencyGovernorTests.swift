@@ -1,0 +1,156 @@
+import RobotCICore
+@testable import RobotCIRunner
+import XCTest
+
+final class ConcurrencyPolicyTests: XCTestCase {
+    private let policy = ConcurrencyPolicy(shards: 8, cores: 2)
+    private let calm = CPUPressure(waiting: 0.01, busy: 0.2)
+    private let saturated = CPUPressure(waiting: 0.6, busy: 1.0)
+    private let between = CPUPressure(waiting: 0.2, busy: 0.9)
+
+    func testStartsAtTheCoresAndNeverAboveTheShards() {
+        XCTAssertEqual(policy.initialLimit, 2)
+        XCTAssertEqual(ConcurrencyPolicy(shards: 1, cores: 4).initialLimit, 1)
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: calm), 8)
+    }
+
+    /// A sleeping suite (no pressure, idle CPU): 2 → 4 → 8 in two windows.
+    func testCalmMachineDoublesWhileEveryAllowedShardRuns() {
+        var limit = policy.initialLimit
+        var seen: [Int] = []
+        for _ in 0..<3 {
+            limit = policy.nextLimit(limit: limit, running: limit, pressure: calm)
+            seen.append(limit)
+        }
+        XCTAssertEqual(seen, [4, 8, 8])
+    }
+
+    /// Growth needs demand: a limit nobody uses does not grow (else a burst could start at once).
+    func testDoesNotGrowBeyondTwiceWhatRuns() {
+        XCTAssertEqual(policy.nextLimit(limit: 2, running: 1, pressure: calm), 2)
+        XCTAssertEqual(policy.nextLimit(limit: 1, running: 1, pressure: calm), 2)
+    }
+
+    /// Saturated: the limit falls below what runs, so a finishing batch is not replaced…
+    func testSaturationHoldsBackStarts() {
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: saturated), 7)
+        XCTAssertEqual(policy.nextLimit(limit: 7, running: 3, pressure: saturated), 2)
+    }
+
+    /// …but never below one running batch.
+    func testNeverBelowOne() {
+        XCTAssertEqual(policy.nextLimit(limit: 1, running: 1, pressure: saturated), 1)
+        XCTAssertEqual(policy.nextLimit(limit: 1, running: 0, pressure: saturated), 1)
+    }
+
+    /// Busy CPU without queueing yet, or moderate queueing: keep.
+    func testInBetweenKeepsTheLimit() {
+        XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: between), 3)
+        XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: CPUPressure(waiting: 0.0, busy: 0.95)), 3)
+    }
+
+    func testNoSignalMeansEveryShard() {
+        XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: nil), 8)
+    }
+
+    func testLoadFallbackPressureIsTheSample() {
+        let sampler = PressureSampler(cores: 2)
+        let a = PressureCounters(stalledMicroseconds: 1_000_000, busyJiffies: 100, allJiffies: 200)
+        let b = PressureCounters(stalledMicroseconds: 1_050_000, busyJiffies: 150, allJiffies: 300)
+        let p = sampler.pressure(from: a, to: b, seconds: 0.1)
+        XCTAssertEqual(p.busy ?? -1, 0.5, accuracy: 1e-9)
+        if sampler.source == "PSI" { XCTAssertEqual(p.waiting, 0.5, accuracy: 1e-9) }
+    }
+
+    func testSeriesMeanIsTimeWeighted() {
+        let series = [ConcurrencySample(time: 0, running: 2), ConcurrencySample(time: 1, running: 4), ConcurrencySample(time: 2, running: 0)]
+        XCTAssertEqual(series.mean, 3, accuracy: 1e-9)
+        XCTAssertEqual(series.peak, 4)
+        XCTAssertEqual([ConcurrencySample]().mean, 0)
+    }
+
+    func testSampleEncodesAsAPair() throws {
+        let data = try JSONEncoder().encode([ConcurrencySample(time: 1.5, running: 3)])
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "[[1.5,3]]")
+        XCTAssertEqual(try JSONDecoder().decode([ConcurrencySample].self, from: data), [ConcurrencySample(time: 1.5, running: 3)])
+    }
+}
+
+/// The gate itself, driven by hand (`tick`), its sampling thread never started.
+final class ConcurrencyGovernorTests: XCTestCase {
+    private func governor(shards: Int, enabled: Bool = true) throws -> ConcurrencyGovernor {
+        let sampler = PressureSampler(cores: 2)
+        try XCTSkipUnless(sampler.hasSignal, "no /proc/pressure/cpu or /proc/loadavg here")
+        return ConcurrencyGovernor(shards: shards, enabled: enabled, clock: RunClock(), sampler: sampler, interval: 0.01)
+    }
+
+    /// Saturated from the start: the third shard waits until one of the two finishes.
+    func testHeldBackShardStartsWhenARunningOneFinishes() throws {
+        let g = try governor(shards: 3)
+        g.tick(CPUPressure(waiting: 0.2, busy: 1))  // in between: keep 2
+        g.acquire(shard: 0); g.began(shard: 0)
+        g.acquire(shard: 1); g.began(shard: 1)
+        let started = expectation(description: "shard 2 starts")
+        let flag = Flag()
+        Thread {
+            g.acquire(shard: 2)
+            flag.set()
+            started.fulfill()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertFalse(flag.isSet, "a third batch started while two ran at the limit")
+        g.release(shard: 0, ran: true)
+        wait(for: [started], timeout: 5)
+        g.began(shard: 2)
+        g.release(shard: 1, ran: true)
+        g.release(shard: 2, ran: true)
+        let series = g.stop()
+        XCTAssertEqual(series.peak, 2)
+        XCTAssertEqual(series.last?.running, 0)
+    }
+
+    /// Off: every shard gets in at once, whatever the pressure.
+    func testDisabledLetsEveryShardIn() throws {
+        let g = try governor(shards: 4, enabled: false)
+        g.tick(CPUPressure(waiting: 1, busy: 1))
+        for shard in 0..<4 { g.acquire(shard: shard) }
+        XCTAssertEqual(g.currentLimit, 4)
+    }
+
+    /// With one slot free and two shards waiting, the lower index goes first.
+    func testLowestWaitingShardGoesFirst() throws {
+        let g = try governor(shards: 3)
+        g.tick(CPUPressure(waiting: 0.9, busy: 1))
+        XCTAssertEqual(g.currentLimit, 1)
+        g.acquire(shard: 1)
+        let order = OrderLog()
+        let done = expectation(description: "both waiting shards ran")
+        done.expectedFulfillmentCount = 2
+        for shard in [2, 0] {
+            Thread {
+                g.acquire(shard: shard)
+                order.append(shard)
+                g.release(shard: shard, ran: false)
+                done.fulfill()
+            }.start()
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        g.release(shard: 1, ran: false)
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(order.values, [0, 2])
+    }
+}
+
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
+private final class OrderLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int] = []
+    func append(_ n: Int) { lock.withLock { items.append(n) } }
+    var values: [Int] { lock.withLock { items } }
+}
