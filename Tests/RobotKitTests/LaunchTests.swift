@@ -20,7 +20,7 @@ final class LaunchTests: XCTestCase {
     func testWorkerEnvironmentReadsRobotCIVariables() {
         let environment = WorkerEnvironment([
             "ROBOTCI_WEBDRIVER_PORT": "9600", "ROBOTCI_MOCK_PORT": "9700", "ROBOTCI_ARTIFACTS_DIR": "/tmp/a",
-            "ROBOTCI_ATTEMPT": "2", "ROBOTCI_WORKER_INDEX": "3", "ROBOTCI_RUN_ID": "run-1",
+            "ROBOTCI_ATTEMPT": "2", "ROBOTCI_WORKER_INDEX": "3", "ROBOTCI_RUN_ID": "run-1", "ROBOTCI_REPETITION": "4",
         ])
         XCTAssertEqual(environment.webDriverPort, 9600)
         XCTAssertEqual(environment.mockPort, 9700)
@@ -28,10 +28,12 @@ final class LaunchTests: XCTestCase {
         XCTAssertEqual(environment.attempt, 2)
         XCTAssertEqual(environment.shardIndex, 3)
         XCTAssertEqual(environment.runID, "run-1")
+        XCTAssertEqual(environment.repetition, 4)
         XCTAssertTrue(environment.isUnderRobotCI)
         let plain = WorkerEnvironment([:])
         XCTAssertNil(plain.webDriverPort)
         XCTAssertEqual(plain.attempt, 1)
+        XCTAssertNil(plain.repetition)
         XCTAssertFalse(plain.isUnderRobotCI)
     }
 

@@ -11,6 +11,9 @@ public struct WorkerEnvironment: Sendable, Equatable {
     public var artifactsDirectory: URL?
     /// `ROBOTCI_ATTEMPT`: 1 for the first try, 2… for retries.
     public var attempt: Int
+    /// `ROBOTCI_REPETITION`: with `robotci run --repeat-each`/`--until-failure`, which
+    /// repetition (1…N) this process runs; `nil` otherwise.
+    public var repetition: Int?
     /// `ROBOTCI_WORKER_INDEX`: the shard, 0 outside robotci.
     public var shardIndex: Int
     /// `ROBOTCI_RUN_ID`: unique per robotci run; `nil` outside robotci.
@@ -32,6 +35,7 @@ public struct WorkerEnvironment: Sendable, Equatable {
         mockPort = int(.mockPort)
         artifactsDirectory = string(.artifactsDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
         attempt = int(.attempt) ?? 1
+        repetition = int(.repetition)
         shardIndex = int(.shardIndex) ?? 0
         runID = string(.runID)
         webDriverURL = string(.webDriverURL)
