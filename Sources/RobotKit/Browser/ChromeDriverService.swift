@@ -157,7 +157,7 @@ final class ChromeDriverService: @unchecked Sendable {
     /// The Chromium launcher (see `writeChromiumLauncher`) in `folder`, written when missing.
     static func chromiumLauncher(in folder: URL) throws(RobotKitError) -> String {
         let tools = try BrowserInstallation.locate()
-        guard tools.setpriv != nil else { return tools.chromium }
+        guard tools.setpriv != nil || tools.isHeadlessShell else { return tools.chromium }
         let path = folder.appendingPathComponent("chromium").path
         if FileManager.default.isExecutableFile(atPath: path) { return path }
         do {
@@ -171,9 +171,13 @@ final class ChromeDriverService: @unchecked Sendable {
     private static func writeChromiumLauncher(tools: BrowserInstallation, in scratch: URL) throws(RobotKitError)
         -> String
     {
-        guard let setpriv = tools.setpriv else { return tools.chromium }
+        guard tools.setpriv != nil || tools.isHeadlessShell else { return tools.chromium }
         let url = scratch.appendingPathComponent("chromium")
-        let script = "#!/bin/sh\nexec '\(setpriv)' --pdeathsig KILL '\(tools.chromium)' \"$@\"\n"
+        // The headless shell, started with a profile folder, opens no page, and chromedriver
+        // then fails its new session with "unable to discover open pages"; a first page fixes it.
+        let firstPage = tools.isHeadlessShell ? " about:blank" : ""
+        let deathSignal = tools.setpriv.map { "'\($0)' --pdeathsig KILL " } ?? ""
+        let script = "#!/bin/sh\nexec \(deathSignal)'\(tools.chromium)' \"$@\"\(firstPage)\n"
         do {
             try Data(script.utf8).write(to: url)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
