@@ -37,10 +37,13 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(policy.nextLimit(limit: 7, running: 3, pressure: saturated), 2)
     }
 
-    /// …but never below one running batch.
-    func testNeverBelowOne() {
-        XCTAssertEqual(policy.nextLimit(limit: 1, running: 1, pressure: saturated), 1)
-        XCTAssertEqual(policy.nextLimit(limit: 1, running: 0, pressure: saturated), 1)
+    /// …but never below one batch per core (nor below one on a machine with more cores than shards).
+    func testNeverBelowOneBatchPerCore() {
+        XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: saturated), 2)
+        XCTAssertEqual(policy.nextLimit(limit: 1, running: 0, pressure: saturated), 2)
+        let oneCore = ConcurrencyPolicy(shards: 8, cores: 1)
+        XCTAssertEqual(oneCore.nextLimit(limit: 1, running: 1, pressure: saturated), 1)
+        XCTAssertEqual(ConcurrencyPolicy(shards: 1, cores: 4).nextLimit(limit: 1, running: 1, pressure: saturated), 1)
     }
 
     /// Busy CPU without queueing yet, or moderate queueing: keep.
@@ -78,8 +81,8 @@ final class ConcurrencyPolicyTests: XCTestCase {
 
 /// The gate itself, driven by hand (`tick`), its sampling thread never started.
 final class ConcurrencyGovernorTests: XCTestCase {
-    private func governor(shards: Int, enabled: Bool = true) throws -> ConcurrencyGovernor {
-        let sampler = PressureSampler(cores: 2)
+    private func governor(shards: Int, enabled: Bool = true, cores: Int = 2) throws -> ConcurrencyGovernor {
+        let sampler = PressureSampler(cores: cores)
         try XCTSkipUnless(sampler.hasSignal, "no /proc/pressure/cpu or /proc/loadavg here")
         return ConcurrencyGovernor(shards: shards, enabled: enabled, clock: RunClock(), sampler: sampler, interval: 0.01)
     }
@@ -119,7 +122,7 @@ final class ConcurrencyGovernorTests: XCTestCase {
 
     /// With one slot free and two shards waiting, the lower index goes first.
     func testLowestWaitingShardGoesFirst() throws {
-        let g = try governor(shards: 3)
+        let g = try governor(shards: 3, cores: 1)
         g.tick(CPUPressure(waiting: 0.9, busy: 1))
         XCTAssertEqual(g.currentLimit, 1)
         g.acquire(shard: 1)

@@ -37,11 +37,30 @@ final class LaunchTests: XCTestCase {
         XCTAssertFalse(plain.isUnderRobotCI)
     }
 
+    func testTheHeadlessShellComesFirstAndItsLauncherHandsItAFirstPage() throws {
+        let shell = "/usr/lib/chromium/chromium-headless-shell"
+        let full = try BrowserInstallation.locate(environment: ["CHROME_BIN": "/usr/lib/chromium/chromium"])
+        XCTAssertFalse(full.isHeadlessShell)
+        guard FileManager.default.isExecutableFile(atPath: shell) else {
+            throw XCTSkip("chromium-headless-shell is not installed (apt-get install chromium-headless-shell)")
+        }
+        let found = try BrowserInstallation.locate()
+        XCTAssertEqual(found.chromium, shell, "the shell is preferred over the full browser")
+        XCTAssertTrue(found.isHeadlessShell)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launcher-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let launcher = try ChromeDriverService.chromiumLauncher(in: folder)
+        let script = try String(contentsOfFile: launcher, encoding: .utf8)
+        // Without a first page chromedriver's new session fails: "unable to discover open pages".
+        XCTAssertTrue(script.hasSuffix("'\(shell)' \"$@\" about:blank\n"), script)
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: launcher))
+    }
+
     func testMissingBrowserSaysWhatToInstall() {
         XCTAssertThrowsError(
             try BrowserInstallation.locate(environment: ["CHROME_BIN": "/nonexistent/chromium", "PATH": "/nonexistent"])
         ) { error in
-            XCTAssertTrue("\(error)".contains("apt-get install chromium chromium-driver"), "\(error)")
+            XCTAssertTrue("\(error)".contains("apt-get install chromium-headless-shell chromium-driver"), "\(error)")
         }
         XCTAssertThrowsError(try BrowserInstallation.locate(environment: ["CHROMEDRIVER": "/nonexistent/cd"])) { error in
             XCTAssertTrue("\(error)".hasPrefix("chromedriver is not installed"), "\(error)")

@@ -39,12 +39,17 @@ struct ConcurrencyPolicy: Equatable, Sendable {
         self.cores = max(1, cores)
     }
 
-    /// The limit a run starts with: as many batches as cores (never more than the shards);
-    /// the pressure decides the rest within the first few windows.
+    /// The limit a run starts with, and the least it falls to: as many batches as cores (never
+    /// more than the shards). The pressure decides only what runs beyond one batch per core.
+    /// Why a floor at the cores and not at one: a UI test also waits (page loads, IPC, mock
+    /// delays), so one batch per core is not yet an overloaded machine. On the example with
+    /// Chromium's headless shell, `--shards 2` on 2 cores was the faster for it, while a floor
+    /// of one (the first version) held `--shards 8` at 1.2 batches on average, 15–30 % slower
+    /// than `--shards 2` (bench/RESULTS.md, issue 31).
     var initialLimit: Int { min(shards, cores) }
 
     /// The next limit, from the current `limit`, the batches `running` now and the last
-    /// window's `pressure`. Never below 1, never above `shards`.
+    /// window's `pressure`. Never below `initialLimit`, never above `shards`.
     /// - saturated: hold back, and let one running batch go without replacement (the limit
     ///   falls to one below what runs, so a shard that finishes does not start another);
     /// - room to spare (low waiting share, idle CPU): double, capped at twice what runs, so
@@ -63,7 +68,7 @@ struct ConcurrencyPolicy: Equatable, Sendable {
         return limit
     }
 
-    private func clamp(_ n: Int) -> Int { min(shards, max(1, n)) }
+    private func clamp(_ n: Int) -> Int { min(shards, max(initialLimit, n)) }
 }
 
 /// Cumulative counters the sampler turns into a `CPUPressure` per window.
