@@ -93,12 +93,18 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let deadline = Date().addingTimeInterval(60)
         while true {
             let remaining = max(deadline.timeIntervalSinceNow, 0.1)
+            let scriptDeadline = Date().addingTimeInterval(remaining)
             do throws(RobotKitError) {
                 let loaded = try session.executeAsyncScript(
                     loadScript, [url, Int(remaining * 1000)], timeout: remaining + 10)
                 if loaded as? Bool == true { return }
                 throw RobotKitError.webDriver(code: "timeout", "\(url) did not finish loading within 60 s")
-            } catch where Engine.isNavigationRace(error) && deadline.timeIntervalSinceNow > 0 {
+            } catch where (Engine.isNavigationRace(error) || Engine.isUnloadedWait(error, scriptDeadline: scriptDeadline))
+                && deadline.timeIntervalSinceNow > 0
+            {
+                // The script began in the blank document the new page starts with, and the
+                // app's document replaced it (seen as an early `script timeout` with 8 shards
+                // on 2 cores): wait again in the new document.
                 continue
             }
         }
