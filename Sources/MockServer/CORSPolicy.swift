@@ -46,8 +46,7 @@ struct CORSPolicy: Sendable {
     func grant(forOrigin header: String?) -> Grant {
         if allowsEvery { return .allowed("*") }
         guard let header else { return .notAsked }
-        let origin = Origin(header)
-        guard origin != nil || header == "null" else { return .refused(header) }
+        guard let origin = RequestOrigin(header) else { return .refused(header) }
         // Echoed as the browser wrote it (it parsed, so it holds nothing but an origin):
         // the browser compares the two byte for byte.
         if rules.contains(where: { $0.allows(origin) }) || launchedPages.contains(origin) {

@@ -26,8 +26,9 @@ extension MockServer {
         /// origins (`http://127.0.0.1:*`, `http://localhost:*`, `http://[::1]:*`, https too)
         /// and the page RobotKit launched in this process are always allowed. Write
         /// `scheme://host[:port]` (`https://app.example.com`), `scheme://host:*` for any port,
-        /// `"null"` for pages opened from `file://`, or `"*"` for every origin (the
-        /// permissive `Access-Control-Allow-Origin: *` of earlier versions).
+        /// `"file://"` for pages opened from disk in Chromium, `"null"` for those and every
+        /// other opaque origin (Firefox's file pages, sandboxed frames), or `"*"` for every
+        /// origin (the permissive `Access-Control-Allow-Origin: *` of earlier versions).
         public var allowedOrigins: [String]
         /// Where warnings go (connection limit reached, an origin refused); standard error
         /// when nil. For tests.
@@ -68,8 +69,8 @@ extension MockServer {
             for origin in allowedOrigins where OriginRule(origin) == nil {
                 throw MockServerError.invalidConfiguration(
                     "allowedOrigins entry '\(origin)' is not an origin: write scheme://host[:port] with no path or "
-                        + "trailing slash (https://app.example.com), scheme://host:* for any port, \"null\" for "
-                        + "file:// pages, or \"*\" for every origin")
+                        + "trailing slash (https://app.example.com), scheme://host:* for any port, \"file://\" "
+                        + "or \"null\" for pages opened from disk, or \"*\" for every origin")
             }
         }
     }

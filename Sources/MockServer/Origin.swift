@@ -72,35 +72,59 @@ struct Origin: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// What a request's `Origin` header names: a web origin, a page opened from disk
+/// (Chromium sends `file://`), or an opaque origin (`null`: Firefox's file pages, sandboxed
+/// frames, data: URLs…).
+enum RequestOrigin: Hashable, Sendable {
+    case web(Origin)
+    case file
+    case opaque
+
+    /// Nil for a header that is none of these.
+    init?(_ header: String) {
+        switch header {
+        case "null": self = .opaque
+        case "file://": self = .file
+        default:
+            guard let origin = Origin(header) else { return nil }
+            self = .web(origin)
+        }
+    }
+}
+
 /// One entry of ``MockServer/Configuration/allowedOrigins``.
 enum OriginRule: Hashable, Sendable {
     /// `*`: every origin, answered `Access-Control-Allow-Origin: *`.
     case any
-    /// `null`: pages opened from `file://` (and other opaque origins).
+    /// `null`: pages opened from `file://`, whichever way the browser names them (`null` or
+    /// `file://`), and other opaque origins.
     case opaque
+    /// `file://`: pages opened from disk, as Chromium names them.
+    case file
     /// One origin exactly.
     case exact(Origin)
     /// `scheme://host:*`: that host on any port.
     case anyPort(scheme: String, host: String)
 
-    /// Parses a configured entry; nil when it is not one of the four forms.
+    /// Parses a configured entry; nil when it is not one of these forms.
     init?(_ text: String) {
         switch text {
         case "*": self = .any
         case "null": self = .opaque
+        case "file://": self = .file
         default:
             guard let (origin, anyPort) = Origin.parse(text, allowAnyPort: true) else { return nil }
             self = anyPort ? .anyPort(scheme: origin.scheme, host: origin.host) : .exact(origin)
         }
     }
 
-    /// Whether a request whose `Origin` header is `origin` (nil for `null`) is allowed.
-    func allows(_ origin: Origin?) -> Bool {
+    /// Whether a request from `origin` is allowed.
+    func allows(_ origin: RequestOrigin) -> Bool {
         switch (self, origin) {
         case (.any, _): true
-        case (.opaque, nil): true
-        case (.exact(let allowed), let origin?): allowed == origin
-        case (.anyPort(let scheme, let host), let origin?): origin.scheme == scheme && origin.host == host
+        case (.opaque, .opaque), (.opaque, .file), (.file, .file): true
+        case (.exact(let allowed), .web(let origin)): allowed == origin
+        case (.anyPort(let scheme, let host), .web(let origin)): origin.scheme == scheme && origin.host == host
         default: false
         }
     }

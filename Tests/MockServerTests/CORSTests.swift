@@ -28,7 +28,7 @@ struct CORSTests {
         let (server, _) = try await makeServer(configuration: configuration)
         await server.stub(.GET, "/character", response: .json(#"{"id":1}"#))
         for origin in [
-            "http://evil.example", "http://evil.example", "null", "http://127.0.0.1.evil.example",
+            "http://evil.example", "http://evil.example", "null", "file://", "http://127.0.0.1.evil.example",
             "http://localhost.evil.example:8080", "http://evil.example/http://localhost:1", "",
         ] {
             let answer = try await fetch(server.port, "GET", "/character", headers: ["Origin": origin])
@@ -37,7 +37,7 @@ struct CORSTests {
             #expect(answer.headers["access-control-expose-headers"] == nil)
             #expect(answer.headers["vary"] == "Origin")
         }
-        #expect(await server.requests.count == 7)
+        #expect(await server.requests.count == 8)
         let evil = warnings.lines.filter { $0.contains("'http://evil.example'") }
         #expect(evil.count == 1)
         #expect(evil.first?.contains("allowedOrigins") == true)
@@ -81,21 +81,26 @@ struct CORSTests {
         #expect((entries[1]["error"] as? String)?.contains("allowedOrigins") == true)
     }
 
-    @Test("configured origins: exact, any port, null for file:// pages")
+    @Test("configured origins: exact, any port; file:// for Chromium's file pages, null for every opaque one")
     func configuredOrigins() async throws {
-        let (server, _) = try await makeServer(
-            configuration: .init(allowedOrigins: ["https://app.example.com", "http://staging.test:*", "null"]))
-        let cases: [(String, Bool)] = [
-            ("https://app.example.com", true), ("https://app.example.com:443", true),
-            ("https://app.example.com:8443", false), ("http://app.example.com", false),
-            ("http://staging.test:1234", true), ("http://staging.test", true), ("https://staging.test", false),
-            ("null", true), ("http://localhost:9", true), ("http://evil.example", false),
+        let cases: [([String], [(String, Bool)])] = [
+            (["https://app.example.com", "http://staging.test:*"], [
+                ("https://app.example.com", true), ("https://app.example.com:443", true),
+                ("https://app.example.com:8443", false), ("http://app.example.com", false),
+                ("http://staging.test:1234", true), ("http://staging.test", true), ("https://staging.test", false),
+                ("http://localhost:9", true), ("http://evil.example", false), ("null", false), ("file://", false),
+            ]),
+            (["file://"], [("file://", true), ("null", false)]),
+            (["null"], [("file://", true), ("null", true), ("http://evil.example", false)]),
         ]
-        for (origin, granted) in cases {
-            let answer = try await fetch(server.port, "GET", "/", headers: ["Origin": origin])
-            #expect(answer.headers["access-control-allow-origin"] == (granted ? origin : nil), "\(origin)")
+        for (allowed, requests) in cases {
+            let (server, _) = try await makeServer(configuration: .init(allowedOrigins: allowed))
+            for (origin, granted) in requests {
+                let answer = try await fetch(server.port, "GET", "/", headers: ["Origin": origin])
+                #expect(answer.headers["access-control-allow-origin"] == (granted ? origin : nil), "\(origin) with \(allowed)")
+            }
+            await server.stop()
         }
-        await server.stop()
     }
 
     @Test("\"*\" brings back Access-Control-Allow-Origin: * on every response")
@@ -129,16 +134,17 @@ struct CORSTests {
         }
     }
 
-    @Test("the page RobotKit launched is allowed: file:// as null, http(s) by its origin")
+    @Test("the page RobotKit launched is allowed: a file as Chromium names it (file://, not null), http(s) by its origin")
     func launchedPages() {
         let pages = LaunchedPages()
         let policy = CORSPolicy(allowedOrigins: [], launchedPages: pages)
-        #expect(policy.grant(forOrigin: "null") == .refused("null"))
+        #expect(policy.grant(forOrigin: "file://") == .refused("file://"))
         #expect(policy.grant(forOrigin: "http://app.test:8080") == .refused("http://app.test:8080"))
         pages.add(pageAt: URL(fileURLWithPath: "/tmp/app/index.html"))
         pages.add(pageAt: URL(string: "http://app.test:8080/index.html?API_BASE_URL=x")!)
         pages.add(pageAt: URL(string: "about:blank")!)
-        #expect(policy.grant(forOrigin: "null") == .allowed("null"))
+        #expect(policy.grant(forOrigin: "file://") == .allowed("file://"))
+        #expect(policy.grant(forOrigin: "null") == .refused("null"))
         #expect(policy.grant(forOrigin: "http://app.test:8080") == .allowed("http://app.test:8080"))
         #expect(policy.grant(forOrigin: "http://app.test:8081") == .refused("http://app.test:8081"))
         #expect(policy.grant(forOrigin: nil) == .notAsked)
@@ -156,6 +162,9 @@ struct CORSTests {
         #expect(OriginRule("http://a.test:*") == .anyPort(scheme: "http", host: "a.test"))
         #expect(OriginRule("*") == .any)
         #expect(OriginRule("null") == .opaque)
+        #expect(OriginRule("file://") == .file)
+        #expect(RequestOrigin("file://") == .file)
+        #expect(RequestOrigin("file:///etc") == nil)
         #expect(OriginRule("http://a.test:*/") == nil)
     }
 }
