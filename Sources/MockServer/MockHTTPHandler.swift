@@ -255,8 +255,8 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(last, promise: nil)
     }
 
-    /// Closes after a `Connection: close` answer. After a `413` the client may still be
-    /// sending the body: the answer is ended with a FIN and what arrives is dropped for a
+    /// Closes after a `Connection: close` answer. After a `413` or `408` the client may still
+    /// be sending the body: the answer is ended with a FIN and what arrives is dropped for a
     /// moment (closing with unread bytes would reset the connection, and a client still
     /// writing could lose the answer), then the connection is closed.
     private func closeAfterLastAnswer(context: ChannelHandlerContext) {
@@ -282,8 +282,10 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             }
+            // The client may still be sending its body: drained like a 413's.
+            self.isDiscarding = true
             context.writeAndFlush(self.wrapOutboundOut(Self.requestTimeout)).assumeIsolated().whenComplete { _ in
-                context.close(promise: nil)
+                self.closeAfterLastAnswer(context: context)
             }
         }
     }

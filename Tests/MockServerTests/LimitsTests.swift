@@ -17,7 +17,7 @@ struct LimitsTests {
         }
         #expect(closed)
         #expect(seconds >= 0.25, "closed after \(seconds) s, before the 0.3 s timeout")
-        #expect(seconds < 2, "closed after \(seconds) s")
+        #expect(seconds < 4, "closed after \(seconds) s")  // without the timeout: never (read gives up at 5 s)
         try await waitUntil { server.connectionCount == 0 }
         await server.stop()
     }
@@ -31,15 +31,15 @@ struct LimitsTests {
             let socket = try RawSocket(port: port)
             let start = Date()
             try socket.send("GET / HTTP/1.1\r\nHost: x\r\n")
-            // One header line every 100 ms for 2 s, never the blank line that ends the head.
-            for index in 0..<20 {
+            // One header line every 100 ms for 4 s, never the blank line that ends the head.
+            for index in 0..<40 {
                 Thread.sleep(forTimeInterval: 0.1)
                 guard (try? socket.send("X-Slow-\(index): y\r\n")) != nil else { break }
             }
             return (socket.isClosedByPeer(), Date().timeIntervalSince(start))
         }
         #expect(closed)
-        #expect(seconds < 2.5, "closed after \(seconds) s")
+        #expect(seconds < 3.5, "closed after \(seconds) s; the client kept sending for 4 s")
         #expect(await server.requests.isEmpty)
         await server.stop()
     }
@@ -53,14 +53,14 @@ struct LimitsTests {
             let socket = try RawSocket(port: port)
             let start = Date()
             try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
-            for _ in 0..<20 {
+            for _ in 0..<40 {  // 4 s, fewer than the 100 bytes announced
                 Thread.sleep(forTimeInterval: 0.1)
                 guard (try? socket.send("x")) != nil else { break }
             }
             return (try socket.readResponse().status, Date().timeIntervalSince(start))
         }
         #expect(status == 408)
-        #expect(seconds < 2.5, "answered after \(seconds) s")
+        #expect(seconds < 3.5, "answered after \(seconds) s; the client kept sending for 4 s")
         #expect(await server.requests.isEmpty)
         await server.stop()
     }
@@ -112,7 +112,7 @@ struct LimitsTests {
             }
         }
         #expect(refused.allSatisfy { $0.0 == 503 && $0.1 })
-        #expect(refused.map(\.2).max() ?? 0 < 1, "slowest refusal: \(refused.map(\.2).max() ?? 0) s")
+        #expect(refused.map(\.2).max() ?? 0 < 2, "slowest refusal: \(refused.map(\.2).max() ?? 0) s")
         #expect(warnings.lines.count == 1)
         #expect(warnings.lines.first?.contains("3 connections are open") == true)
         #expect(server.connectionCount == 3)
@@ -142,7 +142,7 @@ struct LimitsTests {
         }
         #expect(response.status == 413)
         #expect(response.headers["connection"] == "close")
-        #expect(seconds < 1, "413 after \(seconds) s")
+        #expect(seconds < 2, "413 after \(seconds) s")  // without the check at the head: never
         #expect(closed)
         let entry = try #require(await server.requests.first)
         #expect(entry.status == .contentTooLarge)
