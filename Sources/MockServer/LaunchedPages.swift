@@ -2,8 +2,9 @@ import Foundation
 
 /// The origins of the pages RobotKit launched in this process, which every server of the
 /// process allows: the app under test may always read its own mock, wherever it was
-/// opened from. A page opened from disk is allowed as Chromium names its origin, `file://`;
-/// not as `null`, which a sandboxed frame of any web site also sends.
+/// opened from. A page opened from disk is allowed as `file://`, the origin it sends in the
+/// Chromium RobotKit starts (`--allow-file-access-from-files`; without that switch it would
+/// send `null`), and not as `null`, which a sandboxed frame of any web site also sends.
 package final class LaunchedPages: Sendable {
     package static let shared = LaunchedPages()
 

@@ -26,9 +26,10 @@ extension MockServer {
         /// origins (`http://127.0.0.1:*`, `http://localhost:*`, `http://[::1]:*`, https too)
         /// and the page RobotKit launched in this process are always allowed. Write
         /// `scheme://host[:port]` (`https://app.example.com`), `scheme://host:*` for any port,
-        /// `"file://"` for pages opened from disk in Chromium, `"null"` for those and every
-        /// other opaque origin (Firefox's file pages, sandboxed frames), or `"*"` for every
-        /// origin (the permissive `Access-Control-Allow-Origin: *` of earlier versions).
+        /// `"null"` for pages opened from disk and every other opaque origin (sandboxed frames;
+        /// it covers `file://` too), `"file://"` for pages opened from disk by a Chromium with
+        /// `--allow-file-access-from-files` only, or `"*"` for every origin (the permissive
+        /// `Access-Control-Allow-Origin: *` of earlier versions).
         public var allowedOrigins: [String]
         /// Where warnings go (connection limit reached, an origin refused); standard error
         /// when nil. For tests.

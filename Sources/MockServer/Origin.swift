@@ -72,8 +72,9 @@ struct Origin: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What a request's `Origin` header names: a web origin, a page opened from disk
-/// (Chromium sends `file://`), or an opaque origin (`null`: Firefox's file pages, sandboxed
+/// What a request's `Origin` header names: a web origin, a page opened from disk by a
+/// Chromium with `--allow-file-access-from-files` (`file://`, as RobotKit's sends), or an
+/// opaque origin (`null`: a page opened from disk in a browser as installed, sandboxed
 /// frames, data: URLs…).
 enum RequestOrigin: Hashable, Sendable {
     case web(Origin)
@@ -99,7 +100,7 @@ enum OriginRule: Hashable, Sendable {
     /// `null`: pages opened from `file://`, whichever way the browser names them (`null` or
     /// `file://`), and other opaque origins.
     case opaque
-    /// `file://`: pages opened from disk, as Chromium names them.
+    /// `file://`: pages opened from disk by a Chromium with `--allow-file-access-from-files`.
     case file
     /// One origin exactly.
     case exact(Origin)

@@ -21,7 +21,7 @@ struct Mock: AsyncParsableCommand {
         name: .customLong("allow-origin"),
         help: ArgumentHelp(
             "Another origin whose pages may read the responses, besides loopback ones (repeatable).",
-            discussion: "scheme://host[:port], scheme://host:* for any port, file:// (Chromium) or null for pages opened from disk, * for all."))
+            discussion: "scheme://host[:port], scheme://host:* for any port, null for pages opened from disk, * for all."))
     var allowOrigins: [String] = []
 
     func validate() throws {

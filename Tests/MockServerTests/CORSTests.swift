@@ -134,7 +134,7 @@ struct CORSTests {
         }
     }
 
-    @Test("the page RobotKit launched is allowed: a file as Chromium names it (file://, not null), http(s) by its origin")
+    @Test("the page RobotKit launched is allowed: a file as its Chromium sends it (file://, not null), http(s) by its origin")
     func launchedPages() {
         let pages = LaunchedPages()
         let policy = CORSPolicy(allowedOrigins: [], launchedPages: pages)

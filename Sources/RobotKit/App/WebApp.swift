@@ -73,7 +73,8 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `launch()` that throws instead of failing the test.
     public func launchOrThrow() throws(RobotKitError) {
         shutDown()
-        // The app may read this process's mock servers, even from file:// (origin `null`).
+        // The app may read this process's mock servers, even from file:// (`Origin: file://`
+        // under --allow-file-access-from-files, below).
         MockServer.allowOrigin(ofLaunchedPage: url)
         let target = launchURL.absoluteString
         let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments(), url: target)
