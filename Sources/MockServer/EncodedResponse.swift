@@ -4,7 +4,9 @@ import NIOCore
 /// static route costs one buffer write per request and no encoding.
 ///
 /// Three variants differ only in the `Connection` header: none (HTTP/1.1 keep-alive),
-/// `keep-alive` (HTTP/1.0 keep-alive) and `close`.
+/// `keep-alive` (HTTP/1.0 keep-alive) and `close`. A request from an allowed origin also gets
+/// `Access-Control-Allow-Origin` (its origin, so it cannot be pre-encoded): then the head is
+/// written afresh and the body buffer is shared, not copied.
 struct EncodedResponse: Sendable {
     private struct Variant: Sendable {
         let bytes: ByteBuffer
@@ -19,24 +21,43 @@ struct EncodedResponse: Sendable {
     private let persistent: Variant
     private let persistentHTTP10: Variant
     private let closing: Variant
+    /// The status line and headers, without `Connection` and the blank line.
+    private let headPrefix: String
+    /// Whether the route sets these itself; then a grant leaves that header as it is.
+    private let setsAllowOrigin: Bool
+    private let setsExposeHeaders: Bool
+    private let body: ByteBuffer?
 
     init(_ response: MockResponse) {
         source = response
         status = response.status
         delay = response.delay
-        var fields = CORS.responseHeaders.map { (name: $0.0, value: $0.1) }
+        var fields: [(name: String, value: String)] = []
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
             fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
             fields.append((name, value))
         }
         fields.removeAll { ["content-length", "connection", "transfer-encoding"].contains($0.name.lowercased()) }
+        func sets(_ name: String) -> Bool {
+            fields.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        }
+        setsAllowOrigin = sets("Access-Control-Allow-Origin")
+        setsExposeHeaders = sets("Access-Control-Expose-Headers")
+        // What a response says depends on the request's Origin: a cache must know.
+        let varies = fields.contains {
+            $0.name.lowercased() == "vary" && ($0.value.lowercased().contains("origin") || $0.value.contains("*"))
+        }
+        if !varies { fields.append(("Vary", "Origin")) }
         fields.append(("Content-Length", String(response.body?.count ?? 0)))
         let statusLine = "HTTP/1.1 \(response.status.code) \(Self.clean(response.status.reasonPhrase))\r\n"
-        let headers = fields.map { "\(Self.clean($0.name)): \(Self.clean($0.value))\r\n" }.joined()
+        headPrefix = statusLine + fields.map { "\(Self.clean($0.name)): \(Self.clean($0.value))\r\n" }.joined()
+        body = response.body.map { ByteBuffer(bytes: $0) }
+        let prefix = headPrefix
+        let body = body
         func variant(_ connection: String?) -> Variant {
-            let head = statusLine + headers + (connection.map { "Connection: \($0)\r\n" } ?? "") + "\r\n"
+            let head = prefix + Self.connectionLine(connection) + "\r\n"
             var bytes = ByteBuffer(string: head)
-            if let body = response.body { bytes.writeBytes(body) }
+            if var body { bytes.writeBuffer(&body) }
             return Variant(bytes: bytes, headLength: head.utf8.count)
         }
         persistent = variant(nil)
@@ -44,11 +65,33 @@ struct EncodedResponse: Sendable {
         closing = variant("close")
     }
 
-    /// The bytes to send: without the body for `HEAD`, closing the connection when asked.
-    func bytes(keepAlive: Bool, http10: Bool, headOnly: Bool) -> ByteBuffer {
-        let variant = !keepAlive ? closing : http10 ? persistentHTTP10 : persistent
-        guard headOnly else { return variant.bytes }
-        return variant.bytes.getSlice(at: variant.bytes.readerIndex, length: variant.headLength) ?? variant.bytes
+    /// The bytes to send, in one buffer: without the body for `HEAD`, closing the connection
+    /// when asked, granting `allowOrigin` (an `Access-Control-Allow-Origin` value) if given.
+    func bytes(keepAlive: Bool, http10: Bool, headOnly: Bool, allowOrigin: String? = nil) -> ByteBuffer {
+        var (head, body) = wire(keepAlive: keepAlive, http10: http10, headOnly: headOnly, allowOrigin: allowOrigin)
+        if var body { head.writeBuffer(&body) }
+        return head
+    }
+
+    /// The bytes to send as head and body (nil when the head buffer holds it already or
+    /// there is none), so a granted response does not copy its body.
+    func wire(keepAlive: Bool, http10: Bool, headOnly: Bool, allowOrigin: String?) -> (head: ByteBuffer, body: ByteBuffer?) {
+        let connection = !keepAlive ? "close" : http10 ? "keep-alive" : nil
+        let grant = allowOrigin.map { origin in
+            (setsAllowOrigin ? "" : "Access-Control-Allow-Origin: \(Self.clean(origin))\r\n")
+                + (setsExposeHeaders ? "" : "Access-Control-Expose-Headers: *\r\n")
+        }
+        guard let grant, !grant.isEmpty else {
+            let variant = !keepAlive ? closing : http10 ? persistentHTTP10 : persistent
+            guard headOnly else { return (variant.bytes, nil) }
+            return (variant.bytes.getSlice(at: variant.bytes.readerIndex, length: variant.headLength) ?? variant.bytes, nil)
+        }
+        let head = ByteBuffer(string: headPrefix + grant + Self.connectionLine(connection) + "\r\n")
+        return (head, headOnly ? nil : body)
+    }
+
+    private static func connectionLine(_ connection: String?) -> String {
+        connection.map { "Connection: \($0)\r\n" } ?? ""
     }
 
     /// Header text cannot contain line breaks; a stray CR or LF would split the response.

@@ -85,11 +85,18 @@ struct Listener: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
-                connections.add(channel)
+                let admission = connections.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-                    try pipeline.addHandler(MockHTTPHandler(shared: shared))
+                    switch admission {
+                    case .accepted:
+                        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+                        try pipeline.addHandler(MockHTTPHandler(shared: shared))
+                    case .overLimit:
+                        try pipeline.addHandler(ConnectionRefusal())
+                    case .stopping:
+                        channel.close(promise: nil)
+                    }
                 }
             }
     }

@@ -45,12 +45,15 @@ public actor MockServer {
     ///     robotci set it and it is free, else a free port, so a test may start several.
     ///   - artifactsDirectory: where `stop()` writes `mock-requests.json`; `nil` uses
     ///     `ROBOTCI_ARTIFACTS_DIR` when set, else the journal is not written.
-    ///   - configuration: default response, body limit, journal size.
+    ///   - configuration: default response, limits (body, connections, idle time), allowed
+    ///     origins, journal size.
+    /// - Throws: ``MockServerError`` `.invalidConfiguration`, `.invalidPort`, `.portInUse`, `.bindFailed`.
     public static func create(
         port: Int? = nil,
         artifactsDirectory: URL? = nil,
         configuration: Configuration = Configuration()
     ) async throws -> MockServer {
+        try configuration.validate()
         let environment = ProcessInfo.processInfo.environment
         let choice = try portChoice(port, environment: environment)
         let artifacts = resolveArtifactsDirectory(artifactsDirectory, environment: environment)
@@ -90,8 +93,9 @@ public actor MockServer {
         } else {
             boundPort = Locked(0)
         }
-        shared = SharedState(configuration: configuration)
-        connections = ConnectionRegistry()
+        let shared = SharedState(configuration: configuration)
+        self.shared = shared
+        connections = ConnectionRegistry(limit: configuration.maxConnections) { shared.warn($0) }
         artifactsDirectory = artifacts
     }
 
@@ -118,6 +122,11 @@ public actor MockServer {
     /// Whether the server accepts connections (between `start()` and `stop()`).
     public var isRunning: Bool {
         listener != nil
+    }
+
+    /// How many client connections are open.
+    nonisolated var connectionCount: Int {
+        connections.openCount
     }
 
     /// Binds the port and starts answering. `create(…)` calls it for you; a server made

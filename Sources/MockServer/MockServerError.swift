@@ -7,7 +7,7 @@ public struct MockServerError: Error, Equatable, Sendable, CustomStringConvertib
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String {
             case invalidPort, portInUse, bindFailed, timedOut, journalNotWritten, invalidScenario
-            case alreadyRunning, notRunning, noBody, invalidRequest, listenFailed
+            case alreadyRunning, notRunning, noBody, invalidRequest, listenFailed, invalidConfiguration
         }
         fileprivate let base: Base
 
@@ -23,6 +23,9 @@ public struct MockServerError: Error, Equatable, Sendable, CustomStringConvertib
         public static let journalNotWritten = Code(base: .journalNotWritten)
         /// A scenario file is malformed; `file`, `line` and `key` say where.
         public static let invalidScenario = Code(base: .invalidScenario)
+        /// A ``MockServer/Configuration`` value that cannot work (an allowed origin that is
+        /// not an origin, a zero idle timeout…); the message names it.
+        public static let invalidConfiguration = Code(base: .invalidConfiguration)
 
         /// `start()` on a server that is already running.
         public static let alreadyRunning = Code(base: .alreadyRunning)
@@ -99,6 +102,10 @@ public struct MockServerError: Error, Equatable, Sendable, CustomStringConvertib
 
     static func invalidScenario(_ message: String, file: String, line: Int?, key: String?) -> MockServerError {
         MockServerError(.invalidScenario, message, file: file, line: line, key: key)
+    }
+
+    static func invalidConfiguration(_ message: String) -> MockServerError {
+        MockServerError(.invalidConfiguration, "MockServer.Configuration: \(message)")
     }
 }
 

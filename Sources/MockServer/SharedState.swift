@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the event loops need from the server, reachable without hopping onto the actor.
 final class SharedState: Sendable {
     /// The current routes; replaced as a whole by the actor.
@@ -6,17 +8,27 @@ final class SharedState: Sendable {
     let journal: RequestJournal
     /// Bodies larger than this get `413`.
     let maxBodySize: Int
+    /// How long a connection may wait for a complete request.
+    let idleTimeout: Duration
+    /// Which pages may read the responses.
+    let cors: CORSPolicy
     /// Whether ::1 is served beside 127.0.0.1 (when the host has it).
     let ipv6: Bool
     /// Told about each request once it has been answered (used by `robotci mock` to print it).
     let onResponse: (@Sendable (RecordedRequest) -> Void)?
+    private let warningHandler: (@Sendable (String) -> Void)?
+    /// The refused origins already warned about; a page retrying must not flood the log.
+    private let warnedOrigins = Locked<Set<String>>([])
 
     init(configuration: MockServer.Configuration) {
         routes = Locked(RouteTable(defaultResponse: EncodedResponse(configuration.defaultResponse)))
         journal = RequestJournal(capacity: configuration.maxRecordedRequests)
         maxBodySize = configuration.maxBodySize
+        idleTimeout = configuration.idleTimeout
+        cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
         ipv6 = configuration.ipv6
         onResponse = configuration.onResponse
+        warningHandler = configuration.warningHandler
     }
 
     /// Records how a request was answered and reports it.
@@ -24,6 +36,29 @@ final class SharedState: Sendable {
         let entry = journal.complete(sequence, response: response, error: error)
         if let onResponse, let entry {
             onResponse(entry)
+        }
+    }
+
+    /// The grant for a request's `Origin`; a refused origin is reported once per server.
+    func grant(forOrigin origin: String?) -> CORSPolicy.Grant {
+        let grant = cors.grant(forOrigin: origin)
+        if case .refused(let refused) = grant {
+            let isNew = warnedOrigins.withLock { warned in
+                guard warned.count < 32, !warned.contains(refused) else { return false }
+                warned.insert(refused)
+                return true
+            }
+            if isNew { warn(CORS.refusal(origin: refused)) }
+        }
+        return grant
+    }
+
+    /// Reports something a test's author should know (standard error unless configured).
+    func warn(_ message: String) {
+        if let warningHandler {
+            warningHandler(message)
+        } else {
+            FileHandle.standardError.write(Data("MockServer: \(message)\n".utf8))
         }
     }
 }

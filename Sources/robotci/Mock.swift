@@ -3,12 +3,12 @@ import Dispatch
 import Foundation
 import MockServer
 
-/// `robotci mock --scenario FILE [--port P]`: serves a scenario by hand, until Ctrl-C.
+/// `robotci mock --scenario FILE [--port P] [--allow-origin O…]`: serves a scenario by hand, until Ctrl-C.
 struct Mock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mock",
         abstract: "Serve a YAML mock scenario on loopback until interrupted, printing each request.",
-        discussion: "Exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad scenario file or port already in use."
+        discussion: "Exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad scenario file, origin or port already in use."
     )
 
     @Option(help: "The scenario file (YAML) to serve.")
@@ -16,6 +16,13 @@ struct Mock: AsyncParsableCommand {
 
     @Option(help: "The port to listen on (default: ROBOTCI_MOCK_PORT, else a free port).")
     var port: Int?
+
+    @Option(
+        name: .customLong("allow-origin"),
+        help: ArgumentHelp(
+            "Another origin whose pages may read the responses, besides loopback ones (repeatable).",
+            discussion: "scheme://host[:port], scheme://host:* for any port, null for pages opened from disk, * for all."))
+    var allowOrigins: [String] = []
 
     func validate() throws {
         if let port, !(0...65535).contains(port) {
@@ -31,7 +38,8 @@ struct Mock: AsyncParsableCommand {
         let printer = RequestLogPrinter()
         let loaded = try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: scenario))
         let server = try await MockServer.create(
-            port: port, configuration: .init(maxRecordedRequests: 10_000, onResponse: printer.log))
+            port: port,
+            configuration: .init(maxRecordedRequests: 10_000, onResponse: printer.log, allowedOrigins: allowOrigins))
         await server.load(loaded)
         printer.print("robotci mock: serving \(scenario) on \(await server.baseURL) (Ctrl-C to stop)")
         await Self.waitForTerminationSignal()

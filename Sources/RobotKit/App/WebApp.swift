@@ -1,4 +1,5 @@
 import Foundation
+import MockServer
 import XCTest
 
 /// The web app under test, like `XCUIApplication`: each `launch()` opens `url` in a fresh
@@ -72,6 +73,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `launch()` that throws instead of failing the test.
     public func launchOrThrow() throws(RobotKitError) {
         shutDown()
+        // The app may read this process's mock servers, even from file:// (`Origin: file://`
+        // under --allow-file-access-from-files, below).
+        MockServer.allowOrigin(ofLaunchedPage: url)
         let target = launchURL.absoluteString
         let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments(), url: target)
         page = opened
@@ -231,6 +235,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// Opens another URL in the running session and waits for it to load.
     public func open(_ url: URL) throws(RobotKitError) {
         let session = try requireSession()
+        MockServer.allowOrigin(ofLaunchedPage: url)
         // Marks the current document, so the wait below cannot mistake it for the new one.
         _ = try session.executeScript("window.__robotkitLeft = true")
         try session.navigate(to: url.absoluteString)

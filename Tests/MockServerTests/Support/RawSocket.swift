@@ -11,7 +11,7 @@ final class RawSocket {
         let description: String
     }
 
-    private let fd: Int32
+    private var fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port` (IPv4 or IPv6 literal); reads give up after `timeout` seconds.
@@ -52,6 +52,12 @@ final class RawSocket {
 
     deinit {
         if fd >= 0 { close(fd) }
+    }
+
+    /// Closes the connection now rather than at deinit.
+    func closeNow() {
+        if fd >= 0 { close(fd) }
+        fd = -1
     }
 
     func send(_ text: String) throws {

@@ -75,13 +75,16 @@ private func check(_ response: MockResponse) {
     require((100...599).contains(response.status.code), "status \(response.status.code)")
     // The header lines there may be: CORS's, the response's own (line breaks dropped),
     // Content-Length and Connection. A line starting otherwise was smuggled in by a value.
-    let names = CORS.responseHeaders.map(\.0) + ["Content-Length", "Connection"]
+    let names = CORS.headerNames + ["Content-Length", "Connection"]
         + response.headers.keys.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0 != "\r" && $0 != "\n" })) }
     let prefixes = names.map { Array("\($0): ".utf8) }
     let encoded = EncodedResponse(response)
-    for (keepAlive, http10) in [(true, false), (true, true), (false, false)] {
-        let head = encoded.bytes(keepAlive: keepAlive, http10: http10, headOnly: true)
-        let full = encoded.bytes(keepAlive: keepAlive, http10: http10, headOnly: false)
+    let variants: [(keepAlive: Bool, http10: Bool, origin: String?)] = [
+        (true, false, nil), (true, true, nil), (false, false, nil), (true, false, "null"),
+    ]
+    for (keepAlive, http10, origin) in variants {
+        let head = encoded.bytes(keepAlive: keepAlive, http10: http10, headOnly: true, allowOrigin: origin)
+        let full = encoded.bytes(keepAlive: keepAlive, http10: http10, headOnly: false, allowOrigin: origin)
         require(full.readableBytes == head.readableBytes + (response.body?.count ?? 0), "body length")
         let text = Array(head.readableBytesView)
         require(text.count >= 4 && Array(text.suffix(4)) == Array("\r\n\r\n".utf8), "head does not end with an empty line")

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The origins of the pages RobotKit launched in this process, which every server of the
+/// process allows: the app under test may always read its own mock, wherever it was
+/// opened from. A page opened from disk is allowed as `file://`, the origin it sends in the
+/// Chromium RobotKit starts (`--allow-file-access-from-files`; without that switch it would
+/// send `null`), and not as `null`, which a sandboxed frame of any web site also sends.
+package final class LaunchedPages: Sendable {
+    package static let shared = LaunchedPages()
+
+    /// A process launches a handful of apps; past this many origins no more are added.
+    private static let limit = 64
+
+    private let origins = Locked<Set<RequestOrigin>>([])
+
+    /// Allows the origin of the page at `url`: `file://` for a file, `scheme://host[:port]`
+    /// for http(s); other schemes (`about:`, `data:`) have no origin worth allowing.
+    package func add(pageAt url: URL) {
+        let origin: RequestOrigin
+        switch url.scheme?.lowercased() {
+        case "file":
+            origin = .file
+        case "http", "https":
+            guard let scheme = url.scheme, var host = url.host, !host.isEmpty else { return }
+            if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+            guard let web = Origin(url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)") else {
+                return
+            }
+            origin = .web(web)
+        default:
+            return
+        }
+        origins.withLock { origins in
+            guard origins.count < Self.limit else { return }
+            origins.insert(origin)
+        }
+    }
+
+    /// Whether a page of `origin` was launched.
+    func contains(_ origin: RequestOrigin) -> Bool {
+        origins.withLock { $0.contains(origin) }
+    }
+}
+
+extension MockServer {
+    /// Lets the page at `url` read every server of this process (RobotKit calls it when it
+    /// opens the app under test, so a `file://` app needs no configuration).
+    package static func allowOrigin(ofLaunchedPage url: URL) {
+        LaunchedPages.shared.add(pageAt: url)
+    }
+}
