@@ -51,28 +51,12 @@ final class MaxFailuresEndToEndTests: XCTestCase {
         let dir = E2E.temporaryDirectory("maxfail-queue")
         defer { try? FileManager.default.removeItem(at: dir) }
         let queue = "redis://127.0.0.1:\(server.port)/maxfail"
-        var machines: [(Process, URL)] = []
-        for m in 1...2 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: E2E.robotci)
-            p.arguments = ["run", "--package", E2E.fixture("Queue"), "--skip-build", "--filter", "SlowTests", "--retries", "0",
-                           "--shards", "2", "--max-failures", "3", "--queue", queue,
-                           "--report-dir", dir.appendingPathComponent("m\(m)").path]
-            var env = ProcessInfo.processInfo.environment
-            env["QUEUE_FAIL_ALL"] = "1"
-            env["QUEUE_SLEEP"] = "0.4"
-            env["ROBOTCI_MACHINE"] = "m\(m)"
-            env["CI"] = "true"
-            p.environment = env
-            let log = dir.appendingPathComponent("m\(m).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            p.standardOutput = handle
-            p.standardError = handle
-            try p.run()
-            machines.append((p, log))
-        }
+        var machines: [(process: Process, log: URL)] = []
         defer { for (p, _) in machines where p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+        machines = try E2E.startMachines(2, in: dir, env: ["QUEUE_FAIL_ALL": "1", "QUEUE_SLEEP": "0.4"]) { m in
+            ["run", "--package", E2E.fixture("Queue"), "--skip-build", "--filter", "SlowTests", "--retries", "0",
+             "--shards", "2", "--max-failures", "3", "--queue", queue, "--report-dir", dir.appendingPathComponent("m\(m)").path]
+        }
         for (p, _) in machines { p.waitUntilExit() }
         for (p, log) in machines {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

@@ -155,24 +155,10 @@ final class RepeatEachManyMachinesEndToEndTests: XCTestCase {
         let dir = E2E.temporaryDirectory("repeat-queue")
         defer { try? FileManager.default.removeItem(at: dir) }
         let queue = "redis://127.0.0.1:\(server.port)/repeat"
-        var machines: [(Process, URL)] = []
+        var machines: [(process: Process, log: URL)] = []
         defer { for (p, _) in machines where p.isRunning { kill(p.processIdentifier, SIGKILL) } }
-        for m in 1...2 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: E2E.robotci)
-            p.arguments = args + ["--queue", queue, "--report-dir", dir.appendingPathComponent("m\(m)").path]
-            var env = ProcessInfo.processInfo.environment
-            env["QUEUE_SLEEP"] = "0.1"
-            env["ROBOTCI_MACHINE"] = "m\(m)"
-            env["CI"] = "true"
-            p.environment = env
-            let log = dir.appendingPathComponent("m\(m).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            p.standardOutput = handle
-            p.standardError = handle
-            try p.run()
-            machines.append((p, log))
+        machines = try E2E.startMachines(2, in: dir, env: ["QUEUE_SLEEP": "0.1"]) { m in
+            self.args + ["--queue", queue, "--report-dir", dir.appendingPathComponent("m\(m)").path]
         }
         for (p, _) in machines { p.waitUntilExit() }
         for (p, log) in machines {

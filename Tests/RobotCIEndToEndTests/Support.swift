@@ -72,6 +72,32 @@ enum E2E {
         if p.terminationStatus != 0 { throw NSError(domain: "fixture build failed: \(name)", code: 1) }
     }
 
+    /// Starts `count` robotci processes as queue machines `m1`…`mN` (`ROBOTCI_MACHINE`, `CI=true`,
+    /// plus `env`), each with `arguments(m)`, output to `dir/mM.log`; returns them with their logs.
+    /// The caller waits for them (and kills the ones still running when it fails).
+    static func startMachines(
+        _ count: Int, in dir: URL, env: [String: String] = [:], arguments: (Int) -> [String]
+    ) throws -> [(process: Process, log: URL)] {
+        var machines: [(process: Process, log: URL)] = []
+        for m in 1...count {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: robotci)
+            p.arguments = arguments(m)
+            var environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+            environment["ROBOTCI_MACHINE"] = "m\(m)"
+            environment["CI"] = "true"
+            p.environment = environment
+            let log = dir.appendingPathComponent("m\(m).log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            p.standardOutput = handle
+            p.standardError = handle
+            try p.run()
+            machines.append((p, log))
+        }
+        return machines
+    }
+
     static func temporaryDirectory(_ label: String) -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-e2e-\(label)-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
