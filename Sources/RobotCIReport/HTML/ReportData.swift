@@ -89,28 +89,9 @@ struct ReportData {
         var w = SafeJSONWriter(capacity: 1 << 20)
         w.raw("{\"format\":\"robotci-report-data-v1\",\"lean\":")
         w.bool(squeeze.lean)
-        w.raw(",\"outcomes\":[")
-        for (i, o) in Self.testOutcomes.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.string(o.rawValue)
-        }
-        w.raw("],\"attemptOutcomes\":[")
-        for (i, o) in Self.attemptOutcomes.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.string(o.rawValue)
-        }
-        w.raw("],\"letters\":{")
-        for (i, o) in Outcome.allCases.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.string(String(o.letter)); w.raw(":"); w.string(o.rawValue)
-        }
-        w.raw("},\"columns\":{")
-        for (i, table) in ReportColumns.all.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.string(table.table); w.raw(":")
-            writeStrings(table.names, &w)
-        }
-        w.raw("},\"meta\":")
+        w.raw(",")
+        writeVocabulary(&w)
+        w.raw(",\"meta\":")
         writeMeta(&w)
         w.raw(",\"tests\":[")
         for (ti, t) in result.tests.enumerated() {
@@ -178,6 +159,27 @@ struct ReportData {
     }
 
     // MARK: - Parts
+
+    /// How to read the rows: outcome names by index, the history letters' outcomes, and the
+    /// columns of every kind of row (`ReportColumns`).
+    private func writeVocabulary(_ w: inout SafeJSONWriter) {
+        w.raw("\"outcomes\":")
+        writeStrings(Self.testOutcomes.map(\.rawValue), &w)
+        w.raw(",\"attemptOutcomes\":")
+        writeStrings(Self.attemptOutcomes.map(\.rawValue), &w)
+        w.raw(",\"letters\":{")
+        for (i, o) in Outcome.allCases.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(String(o.letter)); w.raw(":"); w.string(o.rawValue)
+        }
+        w.raw("},\"columns\":{")
+        for (i, table) in ReportColumns.all.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(table.table); w.raw(":")
+            writeStrings(table.names, &w)
+        }
+        w.raw("}")
+    }
 
     /// `{"runs":[[id, startedMs, commit|null, passed, failing, flaky]…], "current": column|-1,
     ///   "tests":[[letters, ms…]|0 …]}` with `tests` aligned to the data's test list; null when
