@@ -5,7 +5,7 @@ APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chr
 SWIFT ?= swift
 SHARDS ?= 8
 
-.PHONY: setup build test demo e2e clean bench bench-ui fuzz example-test reference-test install
+.PHONY: setup build test lint demo e2e clean bench bench-ui fuzz example-test reference-test install
 PREFIX ?= /usr/local
 
 ## Install the Debian packages robotci needs (skipped when already there).
@@ -41,6 +41,13 @@ test: setup
 	$(SWIFT) test --skip-build
 	@if [ -d Examples/CharacterApp ]; then $(MAKE) --no-print-directory example-test; fi
 	@if [ -d Examples/ReferenceSuite ]; then $(MAKE) --no-print-directory reference-test; fi
+
+## The hand-written JavaScript (syntax, with node when installed) and its embedded copies.
+lint:
+	@if command -v node >/dev/null; then node --check robotkit-page/query.js && node --check web-report/report.js; \
+	else echo "lint: node is not installed; syntax not checked"; fi
+	robotkit-page/embed --check
+	web-report/embed --check
 
 ## The bundled example through robotci, 8 shards.
 demo: build

@@ -53,17 +53,38 @@
   const D = JSON.parse($('robotci-data').textContent);
   const META = D.meta;
   const MACH = D.machines;
+  // Rows are arrays whose columns the data names (D.columns, from ReportColumns.swift). Each
+  // index is found by name once, here: a column the data lacks stops the page with its name
+  // instead of drawing a wrong cell. A row may end early; its missing cells are empty.
+  function columns(table, names) {
+    const have = (D.columns || {})[table] || [];
+    const ix = {};
+    for (const n of names) {
+      ix[n] = have.indexOf(n);
+      if (ix[n] < 0) throw new Error('report data: no column ' + table + '.' + n);
+    }
+    return ix;
+  }
+  const TC = columns('test', ['classIndex', 'name', 'outcome', 'flags', 'attempts', 'id', 'reason']);
+  const AC = columns('attempt', ['outcome', 'durationMs', 'startMs', 'shard', 'batch', 'machine', 'failures', 'failuresLeftOut', 'output', 'outputCut', 'artifacts']);
+  const FC = columns('failure', ['file', 'line', 'message', 'bytesCut']);
+  const XC = columns('artifact', ['kind', 'dir', 'name', 'linkable', 'inline', 'cut']);
+  const BC = columns('batch', ['id', 'shard', 'machine', 'startMs', 'endMs', 'testCount', 'termination']);
+  const DC = columns('dir', ['parent', 'name']);
+  const CC = columns('concurrency', ['ms', 'running']);
+  const RC = columns('historyRun', ['id', 'startedMs', 'commit', 'passed', 'failing', 'flaky']);
+  const HC = columns('historyTest', ['letters', 'durationsMs']);
+  const PASSED = D.attemptOutcomes.indexOf('passed');
   const attemptOf = (a) => ({
-    o: D.attemptOutcomes[a[0]], dur: a[1], start: a[2], shard: a[3], batch: a[4],
-    machine: a[5] >= 0 ? MACH[a[5]] : null, failures: a[6] || [], failuresLeft: a[7] || 0,
-    output: a[8] || '', outputCut: a[9] || 0, artifacts: (a[10] || []).map(artifactOf),
+    o: D.attemptOutcomes[a[AC.outcome]], dur: a[AC.durationMs], start: a[AC.startMs], shard: a[AC.shard], batch: a[AC.batch],
+    machine: a[AC.machine] >= 0 ? MACH[a[AC.machine]] : null, failures: a[AC.failures] || [], failuresLeft: a[AC.failuresLeftOut] || 0,
+    output: a[AC.output] || '', outputCut: a[AC.outputCut] || 0, artifacts: (a[AC.artifacts] || []).map(artifactOf),
   });
-  // Artifact paths come as [kind, folder, file name, linkable, inline value?, cut?] with
-  // folders interned as a trie ([parent, name]); see ReportData.swift.
+  // Artifact paths come as a folder and a file name, folders interned as a trie (`dirs`).
   const dirPaths = [];
   function dirPath(i) {
     if (i < 0) return '';
-    if (dirPaths[i] === undefined) dirPaths[i] = dirPath(D.dirs[i][0]) + D.dirs[i][1] + '/';
+    if (dirPaths[i] === undefined) dirPaths[i] = dirPath(D.dirs[i][DC.parent]) + D.dirs[i][DC.name] + '/';
     return dirPaths[i];
   }
   // How a linked file may be opened, by its name alone (never by the kind results.json
@@ -75,9 +96,9 @@
     return 'download';
   }
   function artifactOf(x) {
-    const path = dirPath(x[1]) + D.names[x[2]];
-    const name = D.names[x[2]];
-    return { kind: D.kinds[x[0]], path, name, opening: openingOf(name), href: x[3] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > 4, value: x[4], cut: x[5] || 0 };
+    const name = D.names[x[XC.name]];
+    const path = dirPath(x[XC.dir]) + name;
+    return { kind: D.kinds[x[XC.kind]], path, name, opening: openingOf(name), href: x[XC.linkable] ? safeHref(path.split('/').map(encodeURIComponent).join('/')) : null, inlined: x.length > XC.inline, value: x[XC.inline], cut: x[XC.cut] || 0 };
   }
   // A link to an artifact file: a new tab for inert types, a download for the rest. From
   // file:// Chromium ignores `download` (file URLs count as cross-origin) and would open the
@@ -93,33 +114,37 @@
   const shardLabel = (m, w) => (m >= 0 ? MACH[m] + ' · ' : '') + 'shard ' + w;
 
   const tests = D.tests.map((r, i) => {
-    const cls = D.classes[r[0]];
-    const at = r[4];
+    const cls = D.classes[r[TC.classIndex]];
+    const at = r[TC.attempts];
+    const flags = r[TC.flags];
     let rep = 0; let total = 0; let lastPass = -1;
-    for (let k = 0; k < at.length; k++) { total += at[k][1]; if (at[k][0] === 0) lastPass = k; }
-    if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][1];
-    return { i, cls, name: r[1], id: (r[3] & 2) ? r[5] : cls + '/' + r[1], outcome: D.outcomes[r[2]], quarantined: !!(r[3] & 1), reason: (r[3] & 4) ? r[(r[3] & 2) ? 6 : 5] : null, at, dur: rep, total, hay: null };
+    for (let k = 0; k < at.length; k++) { total += at[k][AC.durationMs]; if (at[k][AC.outcome] === PASSED) lastPass = k; }
+    if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][AC.durationMs];
+    return { i, cls, name: r[TC.name], id: (flags & 2) ? r[TC.id] : cls + '/' + r[TC.name], outcome: D.outcomes[r[TC.outcome]], quarantined: !!(flags & 1), reason: (flags & 4) ? r[TC.reason] : null, at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
 
   // ---------- history (history.json of the last runs): per test [letters, ms…], aligned with D.tests
   const HIST = D.history || null;
-  const HL = { P: 'passed', F: 'failed', K: 'flaky', S: 'skipped', T: 'timedOut', C: 'crashed', Q: 'quarantined', N: 'notRun' };
-  const HBAD = { F: true, T: true, C: true, N: true };
+  // Letter -> outcome (Outcome.letter in Swift); any other letter (`-`) means the test did not run.
+  const HL = D.letters;
+  const ran = (c) => HL[c] !== undefined && HL[c] !== 'skipped';
+  const HBAD = {};
+  for (const c of Object.keys(HL)) if (FAILING[HL[c]]) HBAD[c] = true;
   const QUARANTINE_RATE = 0.2; const QUARANTINE_RUNS = 5;
   function histOf(t) {
     if (!HIST) return null;
     const e = HIST.tests[t.i];
     if (!e) return null;
     if (t.hist === undefined) {
-      const o = e[0]; let ran = 0; let flaky = 0;
-      for (const c of o) if (c !== '-' && c !== 'S') { ran++; if (c === 'K') flaky++; }
+      const o = e[HC.letters]; let runs = 0; let flaky = 0;
+      for (const c of o) if (ran(c)) { runs++; if (HL[c] === 'flaky') flaky++; }
       const cur = HIST.current >= 0 ? HIST.current : o.length - 1;
-      let prev = '-';
-      for (let k = cur - 1; k >= 0; k--) if (o[k] !== '-' && o[k] !== 'S') { prev = o[k]; break; }
-      const now = o[cur] || '-';
-      const mark = prev === '-' ? '' : (HBAD[now] && !HBAD[prev] ? 'new' : (!HBAD[now] && now !== '-' && HBAD[prev] ? 'fixed' : ''));
-      t.hist = { o, d: e.slice(1), ran, flaky, rate: ran ? flaky / ran : 0, mark };
+      let prev = null;
+      for (let k = cur - 1; k >= 0; k--) if (ran(o[k])) { prev = o[k]; break; }
+      const now = o[cur];
+      const mark = prev === null ? '' : (HBAD[now] && !HBAD[prev] ? 'new' : (!HBAD[now] && HL[now] !== undefined && HBAD[prev] ? 'fixed' : ''));
+      t.hist = { o, d: e.slice(HC.durationsMs), ran: runs, flaky, rate: runs ? flaky / runs : 0, mark };
     }
     return t.hist;
   }
@@ -127,7 +152,7 @@
     const el = h('span', { class: 'strip' + (big ? ' big' : ''), 'aria-label': 'last runs: ' + [...hs.o].map((c) => LABEL[HL[c]] || 'not run').join(', ') });
     for (let k = 0; k < hs.o.length; k++) {
       const c = hs.o[k];
-      el.appendChild(h('i', { class: c === '-' ? 'none' : 'o-' + HL[c], title: big ? 'run ' + HIST.runs[k][0] + ': ' + (LABEL[HL[c]] || 'not run') + (hs.d[k] >= 0 ? ' · ' + fmt(hs.d[k]) : '') : null }));
+      el.appendChild(h('i', { class: HL[c] === undefined ? 'none' : 'o-' + HL[c], title: big ? 'run ' + HIST.runs[k][RC.id] + ': ' + (LABEL[HL[c]] || 'not run') + (hs.d[k] >= 0 ? ' · ' + fmt(hs.d[k]) : '') : null }));
     }
     return el;
   }
@@ -139,7 +164,7 @@
     const max = Math.max(1, ...known);
     const el = h('div', { class: 'trend', role: 'img', 'aria-label': 'duration per run, up to ' + fmt(max) });
     hs.d.forEach((ms, k) => {
-      const bar = h('i', { class: ms >= 0 ? 'o-' + HL[hs.o[k]] : 'none', title: 'run ' + HIST.runs[k][0] + ': ' + (ms >= 0 ? fmt(ms) : 'not run') });
+      const bar = h('i', { class: ms >= 0 ? 'o-' + HL[hs.o[k]] : 'none', title: 'run ' + HIST.runs[k][RC.id] + ': ' + (ms >= 0 ? fmt(ms) : 'not run') });
       bar.style.height = (ms >= 0 ? Math.max(2, ms / max * 100) : 0) + '%';
       el.appendChild(bar);
     });
@@ -162,7 +187,7 @@
   function hay(t) {
     if (t.hay === null) {
       let s = t.id;
-      for (const a of t.at) for (const f of (a[6] || [])) s += '\n' + f[2].slice(0, 400);
+      for (const a of t.at) for (const f of (a[AC.failures] || [])) s += '\n' + f[FC.message].slice(0, 400);
       t.hay = s.toLowerCase();
     }
     return t.hay;
@@ -265,11 +290,11 @@
   // Pass / fail / flaky of every run the history knows, as stacked CSS bars (newest right).
   function drawRunChart() {
     if (!HIST || HIST.runs.length < 2) return;
-    const max = Math.max(1, ...HIST.runs.map((r) => r[3] + r[4] + r[5]));
+    const max = Math.max(1, ...HIST.runs.map((r) => r[RC.passed] + r[RC.failing] + r[RC.flaky]));
     const chart = h('div', { class: 'runchart', role: 'img', 'aria-label': 'passed, failing and flaky tests over the last ' + HIST.runs.length + ' runs' });
     HIST.runs.forEach((r, k) => {
-      const col = h('div', { class: 'col' + (k === HIST.current ? ' current' : ''), title: 'run ' + r[0] + (r[1] > 0 ? ' · ' + new Date(r[1]).toLocaleString() : '') + (r[2] ? ' · ' + r[2].slice(0, 12) : '') + ': ' + r[3] + ' passed, ' + r[4] + ' failing, ' + r[5] + ' flaky' });
-      for (const [n, cls] of [[r[4], 'o-failed'], [r[5], 'o-flaky'], [r[3], 'o-passed']]) {
+      const col = h('div', { class: 'col' + (k === HIST.current ? ' current' : ''), title: 'run ' + r[RC.id] + (r[RC.startedMs] > 0 ? ' · ' + new Date(r[RC.startedMs]).toLocaleString() : '') + (r[RC.commit] ? ' · ' + r[RC.commit].slice(0, 12) : '') + ': ' + r[RC.passed] + ' passed, ' + r[RC.failing] + ' failing, ' + r[RC.flaky] + ' flaky' });
+      for (const [n, cls] of [[r[RC.failing], 'o-failed'], [r[RC.flaky], 'o-flaky'], [r[RC.passed], 'o-passed']]) {
         if (n <= 0) continue;
         const part = h('i', { class: cls });
         part.style.height = (n / max * 100) + '%';
@@ -282,13 +307,13 @@
 
   // ---------- filters + virtualised, grouped list
   const shardLanes = new Map();
-  for (const b of D.batches) shardLanes.set(shardKey(b[2], b[1]), [b[2], b[1]]);
-  for (const t of tests) for (const a of t.at) shardLanes.set(shardKey(a[5], a[3]), [a[5], a[3]]);
+  for (const b of D.batches) shardLanes.set(shardKey(b[BC.machine], b[BC.shard]), [b[BC.machine], b[BC.shard]]);
+  for (const t of tests) for (const a of t.at) shardLanes.set(shardKey(a[AC.machine], a[AC.shard]), [a[AC.machine], a[AC.shard]]);
   const shardKeys = [...shardLanes.keys()].sort((x, y) => {
     const [ma, wa] = shardLanes.get(x); const [mb, wb] = shardLanes.get(y);
     return ma - mb || wa - wb;
   });
-  const ranOn = (t, key) => t.at.some((a) => shardKey(a[5], a[3]) === key);
+  const ranOn = (t, key) => t.at.some((a) => shardKey(a[AC.machine], a[AC.shard]) === key);
 
   function drawFilters() {
     const chips = [];
@@ -377,7 +402,7 @@
         h('span', { class: 'meta dur' }, fmt(r.g.dur)));
     }
     const t = r.t;
-    const ws = [...new Set(t.at.map((a) => shardLabel(a[5], a[3]).replace('shard ', 's')))].join(', ');
+    const ws = [...new Set(t.at.map((a) => shardLabel(a[AC.machine], a[AC.shard]).replace('shard ', 's')))].join(', ');
     const hs = histOf(t);
     // A real link: a plain click opens the detail here, ctrl/middle click opens it in a new tab.
     return h('a', { class: 'row' + (k === active ? ' active' : ''), id: 'row-' + k, role: 'option', href: hashForTest(t), tabindex: '-1', 'aria-selected': String(k === active), 'data-k': k, 'data-test': t.id },
@@ -487,7 +512,7 @@
 
   function drawDetail(t) {
     $('detail-title').textContent = t.id;
-    const total = t.at.reduce((s, a) => s + a[1], 0);
+    const total = t.at.reduce((s, a) => s + a[AC.durationMs], 0);
     $('detail-sub').replaceChildren(statusEl(t.outcome), ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
     const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
@@ -517,11 +542,11 @@
     if (a.failures.length) {
       parts.push(h('h4', null, a.failures.length > 1 ? 'Failures' : 'Failure'));
       for (const f of a.failures) {
-        const file = f[0] >= 0 ? D.files[f[0]] : null;
+        const file = f[FC.file] >= 0 ? D.files[f[FC.file]] : null;
         parts.push(h('div', { class: 'failure' },
-          h('pre', { class: 'msg' }, f[2] + (f[3] ? '…' : '')),
-          f[3] ? h('div', { class: 'cut' }, f[3] + ' more bytes not shown') : null,
-          file ? h('div', { class: 'loc' }, file + (f[1] ? ':' + f[1] : '')) : null));
+          h('pre', { class: 'msg' }, f[FC.message] + (f[FC.bytesCut] ? '…' : '')),
+          f[FC.bytesCut] ? h('div', { class: 'cut' }, f[FC.bytesCut] + ' more bytes not shown') : null,
+          file ? h('div', { class: 'loc' }, file + (f[FC.line] ? ':' + f[FC.line] : '')) : null));
       }
       if (a.failuresLeft) parts.push(h('div', { class: 'cut' }, a.failuresLeft + ' more failures not shown'));
     }
@@ -618,9 +643,9 @@
       return l;
     };
     let end = META.wallTime;
-    for (const b of D.batches) { lane(b[2], b[1]).batches.push(b); end = Math.max(end, b[4]); }
+    for (const b of D.batches) { lane(b[BC.machine], b[BC.shard]).batches.push(b); end = Math.max(end, b[BC.endMs]); }
     for (const t of tests) {
-      t.at.forEach((a, n) => { lane(a[5], a[3]).bars.push([t, a, n]); end = Math.max(end, a[2] + a[1]); });
+      t.at.forEach((a, n) => { lane(a[AC.machine], a[AC.shard]).bars.push([t, a, n]); end = Math.max(end, a[AC.startMs] + a[AC.durationMs]); });
     }
     tlWall = Math.max(1, end);
     const pct = (ms) => (ms / tlWall * 100) + '%';
@@ -629,18 +654,19 @@
     // How many batches ran at once (the adaptive concurrency), as a step strip above the lanes.
     const conc = META.concurrency;
     if (conc && conc.length > 1) {
-      const top = Math.max(1, META.shards, ...conc.map((c) => c[1]));
+      const top = Math.max(1, META.shards, ...conc.map((c) => c[CC.running]));
       const strip = h('div', { class: 'tl-track tl-conc' });
       let area = 0;
       conc.forEach((c, i) => {
-        const until = i + 1 < conc.length ? conc[i + 1][0] : c[0];
-        area += c[1] * Math.max(0, until - c[0]);
-        if (!c[1] || until <= c[0]) return;
-        const el = h('div', { class: 'tl-conc-step', title: c[1] + ' running from ' + fmt(c[0]) });
-        el.style.left = pct(c[0]); el.style.width = pct(until - c[0]); el.style.height = (c[1] / top * 100) + '%';
+        const at = c[CC.ms]; const running = c[CC.running];
+        const until = i + 1 < conc.length ? conc[i + 1][CC.ms] : at;
+        area += running * Math.max(0, until - at);
+        if (!running || until <= at) return;
+        const el = h('div', { class: 'tl-conc-step', title: running + ' running from ' + fmt(at) });
+        el.style.left = pct(at); el.style.width = pct(until - at); el.style.height = (running / top * 100) + '%';
         strip.appendChild(el);
       });
-      const span = conc[conc.length - 1][0] - conc[0][0];
+      const span = conc[conc.length - 1][CC.ms] - conc[0][CC.ms];
       const mean = span > 0 ? area / span : 0;
       inner.appendChild(h('div', { class: 'tl-lane', 'data-concurrency': mean.toFixed(2) },
         h('span', { class: 'tl-label', title: 'batches running at once; at most ' + top + ' shards' }, 'running · ' + mean.toFixed(1) + ' avg'),
@@ -651,17 +677,17 @@
       if (MACH.length && l.m !== machine) { machine = l.m; inner.appendChild(h('div', { class: 'tl-machine' }, l.m >= 0 ? MACH[l.m] : 'unknown machine')); }
       const track = h('div', { class: 'tl-track' });
       for (const b of l.batches) {
-        const el = h('div', { class: 'tl-batch' + (/^exit 0$/.test(b[6]) ? '' : ' bad'), title: 'batch ' + b[0] + ' · ' + b[5] + ' tests · ' + fmt(b[4] - b[3]) + ' · ' + b[6] });
-        el.style.left = pct(b[3]); el.style.width = pct(Math.max(0, b[4] - b[3]));
+        const el = h('div', { class: 'tl-batch' + (/^exit 0$/.test(b[BC.termination]) ? '' : ' bad'), title: 'batch ' + b[BC.id] + ' · ' + b[BC.testCount] + ' tests · ' + fmt(b[BC.endMs] - b[BC.startMs]) + ' · ' + b[BC.termination] });
+        el.style.left = pct(b[BC.startMs]); el.style.width = pct(Math.max(0, b[BC.endMs] - b[BC.startMs]));
         track.appendChild(el);
       }
       for (const [t, a, n] of l.bars) {
-        const o = D.attemptOutcomes[a[0]];
-        const el = h('div', { class: 'tl-bar o-' + o, 'data-t': t.i, tabindex: '0', role: 'button', title: t.id + ' — ' + fmt(a[1]) + ' · attempt ' + (n + 1) + ' ' + (LABEL[o] || o) });
-        el.style.left = pct(a[2]); el.style.width = pct(a[1]);
+        const o = D.attemptOutcomes[a[AC.outcome]];
+        const el = h('div', { class: 'tl-bar o-' + o, 'data-t': t.i, tabindex: '0', role: 'button', title: t.id + ' — ' + fmt(a[AC.durationMs]) + ' · attempt ' + (n + 1) + ' ' + (LABEL[o] || o) });
+        el.style.left = pct(a[AC.startMs]); el.style.width = pct(a[AC.durationMs]);
         track.appendChild(el);
       }
-      const busy = l.batches.reduce((s, b) => s + Math.max(0, b[4] - b[3]), 0);
+      const busy = l.batches.reduce((s, b) => s + Math.max(0, b[BC.endMs] - b[BC.startMs]), 0);
       inner.appendChild(h('div', { class: 'tl-lane', 'data-shard': shardKey(l.m, l.w) },
         h('span', { class: 'tl-label', title: 'busy ' + fmt(busy) + ' of ' + fmt(tlWall) }, 'shard ' + l.w + ' · ' + Math.round(busy / tlWall * 100) + '%'),
         track));
@@ -720,9 +746,9 @@
     if (ol.firstChild) return;
     const flaky = tests.filter((t) => t.outcome === 'flaky');
     ol.replaceChildren(...flaky.map((t) => {
-      const seq = h('span', { class: 'seq' }, t.at.map((a, n) => { const o = D.attemptOutcomes[a[0]]; return h('span', { class: 'dot o-' + o, title: 'attempt ' + (n + 1) + ': ' + (LABEL[o] || o) }); }));
-      const f = t.at.map((a) => (a[6] || [])[0]).find(Boolean);
-      return h('li', null, seq, h('a', { href: hashForTest(t), title: t.id }, t.id), h('span', { class: 'why', title: f ? f[2] : '' }, f ? firstLine(f[2]) : ''));
+      const seq = h('span', { class: 'seq' }, t.at.map((a, n) => { const o = D.attemptOutcomes[a[AC.outcome]]; return h('span', { class: 'dot o-' + o, title: 'attempt ' + (n + 1) + ': ' + (LABEL[o] || o) }); }));
+      const f = t.at.map((a) => (a[AC.failures] || [])[0]).find(Boolean);
+      return h('li', null, seq, h('a', { href: hashForTest(t), title: t.id }, t.id), h('span', { class: 'why', title: f ? f[FC.message] : '' }, f ? firstLine(f[FC.message]) : ''));
     }));
     if (!flaky.length) ol.appendChild(h('li', null, 'No flaky tests in this run.'));
     const sug = suggestions();
@@ -744,7 +770,7 @@
     box.appendChild(h('h2', null, bad.length ? 'Tests that did not pass' : 'Every test passed'));
     for (const t of bad) {
       const msgs = [];
-      t.at.forEach((a, n) => (a[6] || []).forEach((f) => msgs.push('attempt ' + (n + 1) + ': ' + f[2] + (f[0] >= 0 ? '\n  at ' + D.files[f[0]] + ':' + f[1] : ''))));
+      t.at.forEach((a, n) => (a[AC.failures] || []).forEach((f) => msgs.push('attempt ' + (n + 1) + ': ' + f[FC.message] + (f[FC.file] >= 0 ? '\n  at ' + D.files[f[FC.file]] + ':' + f[FC.line] : ''))));
       box.appendChild(h('div', { class: 'ptest' }, statusEl(t.outcome), ' ', h('b', { class: 'mono' }, t.id), msgs.length ? h('pre', null, msgs.join('\n')) : null));
     }
   }

@@ -114,4 +114,26 @@ final class BrowserClickTests: XCTestCase {
         XCTAssertTrue(yaml.contains(RunHistory.regexEscaped(flakyID)), yaml)
         XCTAssertEqual(try browser.script("return document.getElementById('quarantine').getAttribute('data-count');") as? String, "1")
     }
+
+    /// The parts drawn from rows the other tests do not reach (the history's newly failing and
+    /// fixed marks, the concurrency strip), read through the data's named columns.
+    func testHistoryMarksAndConcurrencyStrip() throws {
+        var run = ReportFixtures.mixedRun()
+        run.metadata.concurrency = [ConcurrencySample(time: 0, running: 2), ConcurrencySample(time: 5, running: 3),
+                                    ConcurrencySample(time: 10, running: 0)]
+        let pay = "ShopTests.CheckoutTests/testPay", refund = ReportFixtures.refund.rawValue
+        var past = RunHistory(runs: (0..<2).map { RunHistory.Run(id: "past-\($0)", startedAt: Double(1_000 + $0), commit: nil) })
+        past.tests[pay] = .init(o: "FF", d: [10, 20], a: [1, 1])
+        past.tests[refund] = .init(o: "PS", d: [10, 20], a: [1, 1])
+        try HTMLReport.write(run, history: past.recording(run), to: dir)
+        try open()
+        func mark(_ id: String) throws -> String? {
+            try browser.script("const m = document.querySelector('.row[data-test=\"\(id)\"] .mark'); return m ? m.textContent : null;") as? String
+        }
+        XCTAssertEqual(try mark(pay), "fixed")
+        XCTAssertEqual(try mark(refund), "newly failing", "the skipped run in between does not count")
+        try open("view=timeline")
+        XCTAssertEqual(try browser.script("return document.querySelector('[data-concurrency]').getAttribute('data-concurrency');") as? String,
+                       "2.50")
+    }
 }

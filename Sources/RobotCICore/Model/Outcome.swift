@@ -25,6 +25,27 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
     /// it, the run stopped early, no partition ran it). `TestRecord.reason` says why.
     case notRun
 
+    /// One letter per verdict, for compact per-run strips (history.json, the report's data):
+    /// P passed, F failed, K flaky, S skipped, T timed out, C crashed, Q quarantined, N not run.
+    public var letter: Character {
+        switch self {
+        case .passed: "P"
+        case .failed: "F"
+        case .flaky: "K"
+        case .skipped: "S"
+        case .timedOut: "T"
+        case .crashed: "C"
+        case .quarantined: "Q"
+        case .notRun: "N"
+        }
+    }
+
+    /// The verdict a letter stands for; nil for any other character (history's `-`: did not run).
+    public init?(letter: Character) {
+        guard let outcome = Self.allCases.first(where: { $0.letter == letter }) else { return nil }
+        self = outcome
+    }
+
     /// Whether this verdict makes the run exit 1. A test that did not run is never a pass,
     /// quarantined or not: the run did not do what it was asked.
     public var failsBuild: Bool { self == .failed || self == .timedOut || self == .crashed || self == .notRun }

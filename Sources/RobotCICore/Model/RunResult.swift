@@ -8,8 +8,8 @@ public struct BatchRecord: Codable, Sendable, Equatable {
     public var start: Double
     public var end: Double
     public var tests: [TestID]
-    /// How the process ended: `exit 0`, `exit 1`, `signal 11`, `killed (timeout)`, ….
-    public var termination: String
+    /// How the process ended (written as its text: `exit 0`, `signal 11`, `killed (…)`).
+    public var termination: BatchEnd
     public var mockPort: Int?
     public var webDriverPort: Int?
 
@@ -20,7 +20,7 @@ public struct BatchRecord: Codable, Sendable, Equatable {
 
     public init(
         id: Int, shard: Int, machine: String? = nil, start: Double, end: Double, tests: [TestID],
-        termination: String, mockPort: Int? = nil, webDriverPort: Int? = nil
+        termination: BatchEnd, mockPort: Int? = nil, webDriverPort: Int? = nil
     ) {
         self.id = id
         self.shard = shard

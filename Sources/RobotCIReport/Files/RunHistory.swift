@@ -26,8 +26,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
     }
 
     public struct Test: Codable, Sendable, Equatable {
-        /// One letter per run: P passed, F failed, K flaky, S skipped, T timed out,
-        /// C crashed, Q quarantined, `-` not run.
+        /// One letter per run: `Outcome.letter`, or `-` (`notInRun`) when the test did not run.
         public var o: String
         /// Milliseconds per run (-1: not run).
         public var d: [Int]
@@ -51,18 +50,8 @@ public struct RunHistory: Codable, Sendable, Equatable {
         self.tests = tests
     }
 
-    public static func letter(_ o: Outcome) -> Character {
-        switch o {
-        case .passed: "P"
-        case .failed: "F"
-        case .flaky: "K"
-        case .skipped: "S"
-        case .timedOut: "T"
-        case .crashed: "C"
-        case .quarantined: "Q"
-        case .notRun: "N"
-        }
-    }
+    /// A test's letter in a run it did not run in (the others are `Outcome.letter`).
+    public static let notInRun: Character = "-"
 
     /// This history with `result` as a run: a run with the same id (another partition of
     /// the same CI run) is folded into its column; otherwise a new column. Keeps the
@@ -77,7 +66,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
         var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit)])
         for t in tests {
             single.tests[t.id.rawValue] = Test(
-                o: String(Self.letter(t.outcome)), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
+                o: String(t.outcome.letter), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
         }
         return merged(with: single, limit: limit)
     }
@@ -107,7 +96,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
 
         // Per test, byte columns filled in place; strings made once at the end.
         let n = kept.count
-        let dash = UInt8(ascii: "-")
+        let dash = UInt8(ascii: "-")  // notInRun
         var cells: [String: (o: [UInt8], d: [Int], a: [Int])] = [:]
         cells.reserveCapacity(max(tests.count, other.tests.count))
         for source in [self, other] {
@@ -159,9 +148,9 @@ public struct RunHistory: Codable, Sendable, Equatable {
         var out: [Flakiness] = []
         for (id, t) in tests where !excluding(id) {
             var ran = 0, flaky = 0
-            for c in t.o where c != "-" && c != "S" {
+            for c in t.o where c != Self.notInRun && c != Outcome.skipped.letter {
                 ran += 1
-                if c == "K" { flaky += 1 }
+                if c == Outcome.flaky.letter { flaky += 1 }
             }
             let f = Flakiness(id: id, runs: ran, flaky: flaky)
             if ran >= minRuns && flaky > 0 && f.rate >= minRate { out.append(f) }

@@ -89,34 +89,22 @@ struct ReportData {
         var w = SafeJSONWriter(capacity: 1 << 20)
         w.raw("{\"format\":\"robotci-report-data-v1\",\"lean\":")
         w.bool(squeeze.lean)
-        w.raw(",\"outcomes\":[")
-        for (i, o) in Self.testOutcomes.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.string(o.rawValue)
-        }
-        w.raw("],\"attemptOutcomes\":[")
-        for (i, o) in Self.attemptOutcomes.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.string(o.rawValue)
-        }
-        w.raw("],\"meta\":")
+        w.raw(",")
+        writeVocabulary(&w)
+        w.raw(",\"meta\":")
         writeMeta(&w)
         w.raw(",\"tests\":[")
         for (ti, t) in result.tests.enumerated() {
             if ti > 0 { w.raw(",") }
-            w.raw("[")
-            w.int(tables.classes.index(t.id.className))
-            w.raw(",")
-            w.string(t.id.name)
-            w.raw(",")
-            w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
-            w.raw(",")
+            var row = ReportRow<ReportColumns.Test>()
+            row.column(.classIndex, &w); w.int(tables.classes.index(t.id.className))
+            row.column(.name, &w); w.string(t.id.name)
+            row.column(.outcome, &w); w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
             // bit 0: quarantined; bit 1: the ID is not `class/name` (a Swift Testing free function,
-            // a pytest node id): it follows the attempts in full; bit 2: a not-run reason
-            // follows (after the ID when there is one).
+            // a pytest node id): it follows the attempts in full; bit 2: a not-run reason follows.
             let plainID = t.id.rawValue == t.id.className + "/" + t.id.name
-            w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2) | (t.reason == nil ? 0 : 4))
-            w.raw(",[")
+            row.column(.flags, &w); w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2) | (t.reason == nil ? 0 : 4))
+            row.column(.attempts, &w); w.raw("[")
             for (ai, a) in t.attempts.enumerated() {
                 if ai > 0 { w.raw(",") }
                 let slim = squeeze.slim(a, test: ti)
@@ -124,28 +112,27 @@ struct ReportData {
                              outputCap: slim ? 0 : outputCap, messageCap: messageCap, inlined: inlined, slim: slim)
             }
             w.raw("]")
-            if !plainID {
-                w.raw(",")
-                w.string(t.id.rawValue)
+            if !plainID || t.reason != nil {
+                row.column(.id, &w)
+                if plainID { w.raw("null") } else { w.string(t.id.rawValue) }
             }
             if let reason = t.reason {
-                w.raw(",")
-                w.string(String(reason.prefix(2000)))
+                row.column(.reason, &w); w.string(String(reason.prefix(2000)))
             }
-            w.raw("]")
+            row.end(&w)
         }
         w.raw("],\"batches\":[")
         for (i, b) in result.batches.enumerated() {
             if i > 0 { w.raw(",") }
-            w.raw("[")
-            w.int(b.id); w.raw(",")
-            w.int(b.shard); w.raw(",")
-            w.int(b.machine.map { tables.machines.index($0) } ?? -1); w.raw(",")
-            w.millis(b.start); w.raw(",")
-            w.millis(b.end); w.raw(",")
-            w.int(b.tests.count); w.raw(",")
-            w.string(b.termination)
-            w.raw("]")
+            var row = ReportRow<ReportColumns.Batch>()
+            row.column(.id, &w); w.int(b.id)
+            row.column(.shard, &w); w.int(b.shard)
+            row.column(.machine, &w); w.int(b.machine.map { tables.machines.index($0) } ?? -1)
+            row.column(.startMs, &w); w.millis(b.start)
+            row.column(.endMs, &w); w.millis(b.end)
+            row.column(.testCount, &w); w.int(b.tests.count)
+            row.column(.termination, &w); w.string(b.termination.description)
+            row.end(&w)
         }
         w.raw("],\"history\":")
         w.append(historyPart)
@@ -162,17 +149,37 @@ struct ReportData {
         w.raw(",\"dirs\":[")
         for (i, d) in tables.dirs.entries.enumerated() {
             if i > 0 { w.raw(",") }
-            w.raw("[")
-            w.int(d.parent)
-            w.raw(",")
-            w.string(d.name)
-            w.raw("]")
+            var row = ReportRow<ReportColumns.Dir>()
+            row.column(.parent, &w); w.int(d.parent)
+            row.column(.name, &w); w.string(d.name)
+            row.end(&w)
         }
         w.raw("]}")
         return w.bytes
     }
 
     // MARK: - Parts
+
+    /// How to read the rows: outcome names by index, the history letters' outcomes, and the
+    /// columns of every kind of row (`ReportColumns`).
+    private func writeVocabulary(_ w: inout SafeJSONWriter) {
+        w.raw("\"outcomes\":")
+        writeStrings(Self.testOutcomes.map(\.rawValue), &w)
+        w.raw(",\"attemptOutcomes\":")
+        writeStrings(Self.attemptOutcomes.map(\.rawValue), &w)
+        w.raw(",\"letters\":{")
+        for (i, o) in Outcome.allCases.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(String(o.letter)); w.raw(":"); w.string(o.rawValue)
+        }
+        w.raw("},\"columns\":{")
+        for (i, table) in ReportColumns.all.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(table.table); w.raw(":")
+            writeStrings(table.names, &w)
+        }
+        w.raw("}")
+    }
 
     /// `{"runs":[[id, startedMs, commit|null, passed, failing, flaky]…], "current": column|-1,
     ///   "tests":[[letters, ms…]|0 …]}` with `tests` aligned to the data's test list; null when
@@ -188,10 +195,10 @@ struct ReportData {
         var passed = Array(repeating: 0, count: h.runs.count), failing = passed, flaky = passed
         for t in h.tests.values {
             for (k, c) in t.o.enumerated() where k < passed.count {
-                switch c {
-                case "P": passed[k] += 1
-                case "F", "T", "C": failing[k] += 1
-                case "K": flaky[k] += 1
+                switch Outcome(letter: c) {
+                case .passed: passed[k] += 1
+                case .failed, .timedOut, .crashed: failing[k] += 1
+                case .flaky: flaky[k] += 1
                 default: break
                 }
             }
@@ -199,12 +206,15 @@ struct ReportData {
         w.raw("{\"runs\":[")
         for (k, r) in h.runs.enumerated() {
             if k > 0 { w.raw(",") }
-            w.raw("[")
-            w.string(r.id); w.raw(",")
-            w.millis(r.startedAt); w.raw(",")
+            var row = ReportRow<ReportColumns.HistoryRun>()
+            row.column(.id, &w); w.string(r.id)
+            row.column(.startedMs, &w); w.millis(r.startedAt)
+            row.column(.commit, &w)
             if let c = r.commit { w.string(c) } else { w.raw("null") }
-            w.raw(","); w.int(passed[k]); w.raw(","); w.int(failing[k]); w.raw(","); w.int(flaky[k])
-            w.raw("]")
+            row.column(.passed, &w); w.int(passed[k])
+            row.column(.failing, &w); w.int(failing[k])
+            row.column(.flaky, &w); w.int(flaky[k])
+            row.end(&w)
         }
         w.raw("],\"current\":")
         w.int(h.column(of: result.metadata.runID) ?? -1)
@@ -212,10 +222,13 @@ struct ReportData {
         for (ti, t) in result.tests.enumerated() {
             if ti > 0 { w.raw(",") }
             guard let e = h.tests[t.id.rawValue] else { w.raw("0"); continue }
-            w.raw("[")
-            w.string(e.o)
-            for d in e.d { w.raw(","); w.int(d) }
-            w.raw("]")
+            var row = ReportRow<ReportColumns.HistoryTest>()
+            row.column(.letters, &w); w.string(e.o)
+            if let first = e.d.first {
+                row.column(.durationsMs, &w); w.int(first)
+                for d in e.d.dropFirst() { w.raw(","); w.int(d) }
+            }
+            row.end(&w)
         }
         w.raw("]}")
     }
@@ -244,8 +257,11 @@ struct ReportData {
         if let series = m.concurrency, !series.isEmpty {
             w.raw("[")
             for (i, sample) in series.enumerated() {
-                w.raw(i == 0 ? "[" : ",[")
-                w.millis(sample.time); w.raw(","); w.int(sample.running); w.raw("]")
+                if i > 0 { w.raw(",") }
+                var row = ReportRow<ReportColumns.Concurrency>()
+                row.column(.ms, &w); w.millis(sample.time)
+                row.column(.running, &w); w.int(sample.running)
+                row.end(&w)
             }
             w.raw("]")
         } else {
@@ -272,66 +288,59 @@ struct ReportData {
         _ a: Attempt, key: AttemptKey, _ w: inout SafeJSONWriter, _ tables: inout Tables,
         outputCap: Int, messageCap: Int, inlined: [AttemptKey: [Int: ArtifactInliner.Inlined]], slim: Bool
     ) {
-        w.raw("[")
-        w.int(Self.attemptOutcomes.firstIndex(of: a.outcome) ?? 0); w.raw(",")
-        w.millis(a.duration); w.raw(",")
-        w.millis(a.start); w.raw(",")
-        w.int(a.shard); w.raw(",")
-        w.int(a.batch); w.raw(",")
-        w.int(a.machine.map { tables.machines.index($0) } ?? -1)
+        var row = ReportRow<ReportColumns.Attempt>()
+        row.column(.outcome, &w); w.int(Self.attemptOutcomes.firstIndex(of: a.outcome) ?? 0)
+        row.column(.durationMs, &w); w.millis(a.duration)
+        row.column(.startMs, &w); w.millis(a.start)
+        row.column(.shard, &w); w.int(a.shard)
+        row.column(.batch, &w); w.int(a.batch)
+        row.column(.machine, &w); w.int(a.machine.map { tables.machines.index($0) } ?? -1)
         guard !(a.failures.isEmpty && a.output.isEmpty && a.artifacts.isEmpty), !(slim && a.failures.isEmpty) else {
-            return w.raw("]")
+            return row.end(&w)
         }
 
-        // failures: [[fileIndex or -1, line, message, bytesCut]], then how many were left out.
-        w.raw(",[")
+        row.column(.failures, &w); w.raw("[")
         for (i, f) in a.failures.prefix(limits.failuresPerAttempt).enumerated() {
             if i > 0 { w.raw(",") }
             let (message, cut) = f.message.utf8Head(messageCap)
-            w.raw("[")
-            w.int(f.file.map { tables.files.index($0) } ?? -1); w.raw(",")
-            w.int(f.line ?? 0); w.raw(",")
-            w.string(message); w.raw(",")
-            w.int(cut)
-            w.raw("]")
+            var failure = ReportRow<ReportColumns.Failure>()
+            failure.column(.file, &w); w.int(f.file.map { tables.files.index($0) } ?? -1)
+            failure.column(.line, &w); w.int(f.line ?? 0)
+            failure.column(.message, &w); w.string(message)
+            failure.column(.bytesCut, &w); w.int(cut)
+            failure.end(&w)
         }
-        w.raw("],")
-        w.int(max(0, a.failures.count - limits.failuresPerAttempt))
+        w.raw("]")
+        row.column(.failuresLeftOut, &w); w.int(max(0, a.failures.count - limits.failuresPerAttempt))
 
         // output: its tail, and how many bytes before it were cut.
         let (output, cut) = a.output.utf8Tail(min(outputCap, outputWanted(a)))
-        w.raw(",")
-        w.string(output)
-        w.raw(",")
-        w.int(cut)
+        row.column(.output, &w); w.string(output)
+        row.column(.outputCut, &w); w.int(cut)
 
-        // artifacts: [[kind, dir, name, linkable 0/1, inline value?, items/bytes cut?]]; paths are
-        // interned (a trie of folders + file names): they would otherwise dominate the size.
-        w.raw(",[")
+        // Paths are interned (a trie of folders + file names): they would otherwise dominate the size.
+        row.column(.artifacts, &w); w.raw("[")
         for (i, artifact) in (slim ? [] : a.artifacts).enumerated() {
             if i > 0 { w.raw(",") }
             let (dir, name) = tables.dirs.split(artifact.path)
-            w.raw("[")
-            w.int(tables.kinds.index(artifact.kind.rawValue)); w.raw(",")
-            w.int(dir); w.raw(",")
-            w.int(tables.names.index(name)); w.raw(",")
-            w.int(ReportPaths.isSafeRelative(artifact.path) ? 1 : 0)
+            var cells = ReportRow<ReportColumns.Artifact>()
+            cells.column(.kind, &w); w.int(tables.kinds.index(artifact.kind.rawValue))
+            cells.column(.dir, &w); w.int(dir)
+            cells.column(.name, &w); w.int(tables.names.index(name))
+            cells.column(.linkable, &w); w.int(ReportPaths.isSafeRelative(artifact.path) ? 1 : 0)
             switch inlined[key]?[i] {
             case .json(let value, let cutItems)?:
-                w.raw(",")
-                writeJSON(value, &w)
-                w.raw(",")
-                w.int(cutItems)
+                cells.column(.inline, &w); writeJSON(value, &w)
+                cells.column(.cut, &w); w.int(cutItems)
             case .text(let text, let cutBytes)?:
-                w.raw(",")
-                w.string(text)
-                w.raw(",")
-                w.int(cutBytes)
+                cells.column(.inline, &w); w.string(text)
+                cells.column(.cut, &w); w.int(cutBytes)
             case nil: break
             }
-            w.raw("]")
+            cells.end(&w)
         }
-        w.raw("]]")
+        w.raw("]")
+        row.end(&w)
     }
 
     private func writeJSON(_ value: JSONValue, _ w: inout SafeJSONWriter) {

@@ -103,14 +103,14 @@ final class BatchRun {
     }
 
     /// The batch's record with how it ended.
-    func record(termination: String) -> BatchRecord {
+    func record(termination: BatchEnd) -> BatchRecord {
         BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests.map(plannedID),
                     termination: termination, mockPort: ports.mock, webDriverPort: ports.webDriver)
     }
 
     /// The outcome of a batch whose process could not start: every test goes back.
     func spawnFailed() -> BatchOutcome {
-        BatchOutcome(record: record(termination: "spawn failed"), unstarted: item.tests, noTestStarted: true)
+        BatchOutcome(record: record(termination: .spawnFailed), unstarted: item.tests, noTestStarted: true)
     }
 
     /// Reads the child's merged output line by line until EOF (or until it is gone), killing

@@ -42,15 +42,15 @@ struct BundleDriver: TestDriver {
         var reader = BundleOutputReader(batch: batch, swiftTesting: isSwiftTesting)
         let (end, timedOut) = batch.pump(child, deadline: { reader.deadline() }, handle: { reader.handle($0) },
                                          event: { reader.handleEvent($0) })
-        var termination = timedOut ? "killed (test timeout \(Int(reader.timeoutInForce)) s)" : end.description
+        var termination = timedOut ? BatchEnd.testTimeout(seconds: Int(reader.timeoutInForce)) : BatchEnd(end)
         var isolate: [TestID] = []
         if let reason = RunInterruption.shared.earlyStop {
             // Stopped by robotci (--max-failures): what finished before the kill stands, the
             // test it was running did not finish.
-            termination = "killed (run stopped early)"
+            termination = .stoppedEarly
             isolate = reader.finishStopped(reason: reason)
         } else if batch.isInterrupted {
-            termination = "killed (interrupted)"
+            termination = .interrupted
         } else {
             isolate = reader.finish(end: end, timedOut: timedOut)
         }

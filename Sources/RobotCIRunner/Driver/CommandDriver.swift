@@ -168,9 +168,9 @@ extension CommandDriver {
             output.append(line)
         })
         if batch.isInterrupted {
-            return BatchOutcome(record: batch.record(termination: "killed (interrupted)"), unstarted: [], noTestStarted: false)
+            return BatchOutcome(record: batch.record(termination: .interrupted), unstarted: [], noTestStarted: false)
         }
-        let record = batch.record(termination: timedOut ? "killed (batch timeout \(Int(budget)) s)" : end.description)
+        let record = batch.record(termination: timedOut ? .batchTimeout(seconds: Int(budget)) : BatchEnd(end))
 
         let (cases, junitProblem) = Self.readCases(junit)
         // A lone test's files are its own; a batch's shared ones go under

@@ -40,7 +40,7 @@ struct LastFailed: Sendable {
         var previous: [TestID: Outcome] = [:]
         for (id, test) in loaded.tests {
             let letters = Array(test.o)
-            guard last < letters.count, let outcome = Outcome.allCases.first(where: { RunHistory.letter($0) == letters[last] }),
+            guard last < letters.count, let outcome = Outcome(letter: letters[last]),
                   runsAgain(outcome, withFlaky: withFlaky) else { continue }
             previous[TestID(id)] = outcome
         }

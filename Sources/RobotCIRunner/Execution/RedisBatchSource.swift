@@ -15,7 +15,8 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     /// Local batch id → queue batch id, for batches this machine runs now.
     private var held: [Int: Int] = [:]
     private var records: [Int: BatchRecord] = [:]
-    private var launchFailures = LaunchFailures()
+    /// What runs again of a batch's tests without a result.
+    private var leftoverPolicy = LeftoverPolicy()
     private var stopped = false
     private var finished = false
     private(set) var lost: QueueLost?
@@ -140,28 +141,22 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     }
 
     func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID]) -> [TestID] {
-        let (id, record, stopping, requeue, givenUp): (Int?, BatchRecord?, Bool, [TestID], [TestID]) = condition.withLock {
-            let (requeue, givenUp) = launchFailures.sort(unstarted: unstarted, noTestStarted: noTestStarted)
-            return (held.removeValue(forKey: item.id), records.removeValue(forKey: item.id), stopped, requeue, givenUp)
+        let (id, record, stopping, plan): (Int?, BatchRecord?, Bool, LeftoverPolicy.Plan) = condition.withLock {
+            let plan = leftoverPolicy.plan(attempt: item.attempt, unstarted: unstarted, noTestStarted: noTestStarted,
+                                           isolate: isolate, stopped: stopped)
+            return (held.removeValue(forKey: item.id), records.removeValue(forKey: item.id), stopped, plan)
         }
         // Interrupted: no ack, so the lease expires and another machine runs the batch.
-        guard let id, let record, !stopping, !isLost else { return givenUp }
-        var leftovers: [QueuedBatch] = []
-        if !requeue.isEmpty {
-            // A retry's leftovers run alone, like local retries; first runs stay one batch.
-            if item.attempt > 1 {
-                leftovers += requeue.map { QueuedBatch(tests: [$0], attempt: item.attempt) }
-            } else {
-                leftovers.append(QueuedBatch(tests: requeue, attempt: item.attempt))
-            }
-        }
-        leftovers += isolate.map { QueuedBatch(tests: [$0], attempt: item.attempt) }
+        guard let id, let record, !stopping, !isLost else { return plan.givenUp }
+        // A first run's leftovers stay one batch; the rest run alone.
+        let group = plan.replanned.isEmpty ? [] : [QueuedBatch(tests: plan.replanned, attempt: item.attempt)]
+        let leftovers = group + plan.alone.map { QueuedBatch(tests: [$0], attempt: item.attempt) }
         do {
             try queue.ack(id, record: record, leftovers: leftovers)
         } catch {
             markLost(error)
         }
-        return givenUp
+        return plan.givenUp
     }
 
     /// Called once when another machine stopped the run (`--max-failures`): the runner stops

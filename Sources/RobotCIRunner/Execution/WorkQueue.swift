@@ -29,8 +29,8 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     private var stopped = false
     /// The highest repetition (`--repeat-each`) a batch was cut from; 0 without repetitions.
     private var highestRepetitionBegun = 0
-    /// Times a test's process died before the test even started (bundle load failures).
-    private var launchFailures = LaunchFailures()
+    /// What runs again of a batch's tests without a result.
+    private var leftovers = LeftoverPolicy()
 
     let shards: Int
     /// Retries per test (`--retries`, `rules:`), and which failures earn one.
@@ -146,22 +146,15 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         inFlight -= 1
-        if !stopped {
-            for t in isolate { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
-        }
-        let (requeue, givenUp) = launchFailures.sort(unstarted: unstarted, noTestStarted: noTestStarted)
-        if !stopped && !requeue.isEmpty {
-            if item.attempt > 1 {
-                for t in requeue { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
-            } else {
-                // Back at the front: they were cut from the long end of the queue.
-                let planned = requeue.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
-                queue.insert(contentsOf: planned, at: head)
-                remainingSeconds += planned.reduce(0) { $0 + $1.expected }
-            }
-        }
+        let plan = leftovers.plan(attempt: item.attempt, unstarted: unstarted, noTestStarted: noTestStarted,
+                                  isolate: isolate, stopped: stopped)
+        for t in plan.alone { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
+        // Back at the front: they were cut from the long end of the queue.
+        let planned = plan.replanned.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
+        queue.insert(contentsOf: planned, at: head)
+        remainingSeconds += planned.reduce(0) { $0 + $1.expected }
         condition.broadcast()
-        return givenUp
+        return plan.givenUp
     }
 
     /// `--until-failure`: no repetition begins any more; the ones begun run to their end

@@ -1,84 +1,22 @@
 import Foundation
 
-/// What the page script reports about a query.
-struct QueryResult {
-    var count = 0
-    var ambiguous = false
-    var exists = false
-    var satisfied = true
-    var info: ElementInfo?
-    var elementID: String?
-    var scrolled = false
-    var tree = ""
-    /// Where a tap lands (viewport CSS pixels), when nothing covers the element there.
-    var point: (x: Int, y: Int)?
-    /// What covers the element's center, when something does.
-    var cover = ""
-
-    init(_ value: Any?) {
-        guard let object = value as? [String: Any] else { return }
-        count = (object["count"] as? NSNumber)?.intValue ?? 0
-        ambiguous = object["ambiguous"] as? Bool ?? false
-        exists = object["exists"] as? Bool ?? false
-        satisfied = object["satisfied"] as? Bool ?? true
-        info = (object["info"] as? [String: Any]).map(ElementInfo.init)
-        elementID = WebDriverSession.elementID(in: object["element"])
-        scrolled = object["scrolled"] as? Bool ?? false
-        tree = object["tree"] as? String ?? ""
-        if let point = object["point"] as? [String: Any], let x = (point["x"] as? NSNumber)?.intValue,
-            let y = (point["y"] as? NSNumber)?.intValue
-        {
-            self.point = (x, y)
-        }
-        cover = object["cover"] as? String ?? ""
-    }
-}
-
-/// A snapshot of one element's accessibility attributes.
-struct ElementInfo {
-    var type: WebElement.ElementType
-    var identifier: String
-    var label: String
-    var value: String?
-    var placeholder: String
-    var isEnabled: Bool
-    var isSelected: Bool
-    var hasFocus: Bool
-    var isHittable: Bool
-    var frame: CGRect
-    var title: String
-
-    init(_ object: [String: Any]) {
-        type = (object["type"] as? String).flatMap(WebElement.ElementType.init(rawValue:)) ?? .other
-        identifier = object["identifier"] as? String ?? ""
-        label = object["label"] as? String ?? ""
-        value = object["value"] as? String
-        placeholder = object["placeholder"] as? String ?? ""
-        isEnabled = object["enabled"] as? Bool ?? false
-        isSelected = object["selected"] as? Bool ?? false
-        hasFocus = object["focused"] as? Bool ?? false
-        isHittable = object["hittable"] as? Bool ?? false
-        title = object["title"] as? String ?? ""
-        let frame = object["frame"] as? [String: Any] ?? [:]
-        func number(_ key: String) -> Double { (frame[key] as? NSNumber)?.doubleValue ?? 0 }
-        self.frame = CGRect(x: number("x"), y: number("y"), width: number("width"), height: number("height"))
-    }
-}
-
 /// Runs query scripts in a live session, riding out page navigations.
 struct Engine {
     let session: WebDriverSession
 
     /// One synchronous query + operation.
-    func run(_ chain: [QueryStep], op: String, argument: Any = NSNull()) throws(RobotKitError) -> QueryResult {
+    func run(_ chain: [QueryStep], op: QueryOperation) throws(RobotKitError) -> QueryReply {
         let deadline = Date().addingTimeInterval(10)
         while true {
+            let value: Any?
             do {
-                let value = try session.executeScript(QueryScript.run, [Self.spec(chain), op, argument])
-                return QueryResult(value)
+                value = try session.executeScript(
+                    QueryScript.run, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()])
             } catch where Self.isNavigationRace(error) && Date() < deadline {
                 usleep(50_000)
+                continue
             }
+            return try QueryReply.decode(value, .init(operation: op, waited: false))
         }
     }
 
@@ -90,15 +28,15 @@ struct Engine {
     }
 
     /// Waits in the page until the query has a match (`appear`) or none (`disappear`).
-    func wait(_ chain: [QueryStep], appear: Bool, timeout: TimeInterval, op: String) throws(RobotKitError)
-        -> QueryResult
+    func wait(_ chain: [QueryStep], appear: Bool, timeout: TimeInterval, op: QueryOperation) throws(RobotKitError)
+        -> QueryReply
     {
         try wait(chain, until: appear ? .appear : .disappear, timeout: timeout, op: op)
     }
 
     /// Waits in the page until `until` holds for the query, or `timeout` passes.
-    func wait(_ chain: [QueryStep], until: Until, timeout: TimeInterval, op: String) throws(RobotKitError)
-        -> QueryResult
+    func wait(_ chain: [QueryStep], until: Until, timeout: TimeInterval, op: QueryOperation) throws(RobotKitError)
+        -> QueryReply
     {
         let deadline = Date().addingTimeInterval(max(timeout, 0))
         while true {
@@ -107,7 +45,7 @@ struct Engine {
             let value: Any?
             do {
                 value = try session.executeAsyncScript(
-                    QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op],
+                    QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op.name.rawValue],
                     timeout: remaining + 30)
             } catch where (Self.isNavigationRace(error) || Self.isUnloadedWait(error, scriptDeadline: scriptDeadline))
                 && deadline.timeIntervalSinceNow > 0 {
@@ -117,13 +55,13 @@ struct Engine {
             if let object = value as? [String: Any], let error = object["error"] as? String {
                 throw .webDriver(code: "javascript error", "query script failed: \(error)")
             }
-            return QueryResult(value)
+            return try QueryReply.decode(value, .init(operation: op, waited: true))
         }
     }
 
     /// The element a query designates, waiting up to `timeout` for it; fails when
     /// there is none or several (`unique` selection).
-    func actionable(_ chain: [QueryStep], timeout: TimeInterval, op: String = "element") throws(RobotKitError)
+    func actionable(_ chain: [QueryStep], timeout: TimeInterval, op: QueryOperation = .element) throws(RobotKitError)
         -> String
     {
         let result = try wait(chain, appear: true, timeout: timeout, op: op)
@@ -135,7 +73,7 @@ struct Engine {
     }
 
     /// Throws unless the query found exactly one element (`unique` selection).
-    private func requireOne(_ result: QueryResult, _ chain: [QueryStep]) throws(RobotKitError) {
+    private func requireOne(_ result: QueryReply, _ chain: [QueryStep]) throws(RobotKitError) {
         guard result.exists else {
             throw .webDriver(code: "no such element", "no matches found for \(describe(chain))")
         }
@@ -151,7 +89,7 @@ struct Engine {
     /// center), waiting up to `timeout` for it to exist and be uncovered. One page round trip
     /// and one input round trip; WebDriver's element click makes several of each.
     func tap(_ chain: [QueryStep], timeout: TimeInterval) throws(RobotKitError) {
-        let result = try wait(chain, until: .actionable, timeout: timeout, op: "point")
+        let result = try wait(chain, until: .actionable, timeout: timeout, op: .point)
         try requireOne(result, chain)
         guard let point = result.point else {
             let cover = result.cover.isEmpty ? "" : ": \(result.cover) is on top of it"

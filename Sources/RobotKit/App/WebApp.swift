@@ -205,7 +205,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     public var accessibilityTree: String {
         guard let session else { return "Application (not running), url: '\(url.absoluteString)'" }
         do {
-            return try Engine(session: session).run([], op: "tree").tree
+            return try Engine(session: session).run([], op: .tree).tree
         } catch {
             return "Application, accessibility tree unavailable: \(error)"
         }

@@ -21,7 +21,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     /// Whether a matching element is in the page's accessibility tree now.
     public var exists: Bool {
         app.operation("query", target, defaultValue: false, recorded: false) { engine throws(RobotKitError) in
-            try engine.run(chain, op: "count").exists
+            try engine.run(chain, op: .count).exists
         }
     }
 
@@ -51,7 +51,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     /// The element's subtree of the accessibility tree, as indented text.
     public var debugDescription: String {
         app.operation("describe", target, defaultValue: "", recorded: false) { engine throws(RobotKitError) in
-            let result = try engine.run(chain, op: "tree")
+            let result = try engine.run(chain, op: .tree)
             return result.exists ? result.tree : "\(target): no matches found"
         }
     }
@@ -68,7 +68,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     ) -> Bool {
         app.operation("wait for", target, defaultValue: app.recorder.isHalted, function: function, file: file, line: line) {
             engine throws(RobotKitError) in
-            try engine.wait(chain, appear: true, timeout: timeout, op: "count").satisfied
+            try engine.wait(chain, appear: true, timeout: timeout, op: .count).satisfied
         }
     }
 
@@ -79,7 +79,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     ) -> Bool {
         app.operation("wait for the disappearance of", target, defaultValue: app.recorder.isHalted, function: function, file: file, line: line) {
             engine throws(RobotKitError) in
-            try engine.wait(chain, appear: false, timeout: timeout, op: "count").satisfied
+            try engine.wait(chain, appear: false, timeout: timeout, op: .count).satisfied
         }
     }
 
@@ -128,31 +128,31 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
 
     /// Selects the element's text and deletes it with Backspace, so the page sees real input events.
     public func clearText(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        act("clear", function, file, line, op: "prepareClear") { engine, element throws(RobotKitError) in
+        act("clear", function, file, line, op: .prepareClear) { engine, element throws(RobotKitError) in
             try engine.session.sendKeys("\u{E003}", to: element)
-            let remaining = try engine.run(chain, op: "probe").info?.value ?? ""
+            let remaining = try engine.run(chain, op: .probe).info?.value ?? ""
             if !remaining.isEmpty { try engine.session.clear(element) }
         }
     }
 
     /// Scrolls the element's scroll container (or the page) down by most of its height, like a finger moving up.
     public func swipeUp(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        swipe("up", function, file, line)
+        swipe(.up, function, file, line)
     }
 
     /// Scrolls up by most of the container's height.
     public func swipeDown(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        swipe("down", function, file, line)
+        swipe(.down, function, file, line)
     }
 
     /// Scrolls right by most of the container's width.
     public func swipeLeft(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        swipe("left", function, file, line)
+        swipe(.left, function, file, line)
     }
 
     /// Scrolls left by most of the container's width.
     public func swipeRight(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        swipe("right", function, file, line)
+        swipe(.right, function, file, line)
     }
 
     // MARK: - Queries
@@ -183,12 +183,12 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
 
     private func probe() -> ElementInfo? {
         app.operation("query", target, defaultValue: nil, recorded: false) { engine throws(RobotKitError) in
-            try engine.run(chain, op: "probe").info
+            try engine.run(chain, op: .probe).info
         }
     }
 
     private func act(
-        _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, op: String = "element",
+        _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, op: QueryOperation = .element,
         _ body: (Engine, String) throws(RobotKitError) -> Void
     ) {
         app.operation(verb, target, defaultValue: (), function: function, file: file, line: line) {
@@ -198,18 +198,18 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
         }
     }
 
-    private func swipe(_ direction: String, _ function: String, _ file: StaticString, _ line: UInt) {
-        app.operation("swipe \(direction) on", target, defaultValue: (), function: function, file: file, line: line) {
+    private func swipe(_ direction: QueryOperation.ScrollDirection, _ function: String, _ file: StaticString, _ line: UInt) {
+        app.operation("swipe \(direction.rawValue) on", target, defaultValue: (), function: function, file: file, line: line) {
             engine throws(RobotKitError) in
             if chain.isEmpty {
-                _ = try engine.run(chain, op: "scroll", argument: direction)
+                _ = try engine.run(chain, op: .scroll(direction))
                 return
             }
-            let result = try engine.wait(chain, appear: true, timeout: app.implicitWaitTimeout, op: "count")
+            let result = try engine.wait(chain, appear: true, timeout: app.implicitWaitTimeout, op: .count)
             guard result.exists else {
                 throw .webDriver(code: "no such element", "no matches found for \(target)")
             }
-            _ = try engine.run(chain, op: "scroll", argument: direction)
+            _ = try engine.run(chain, op: .scroll(direction))
         }
     }
 

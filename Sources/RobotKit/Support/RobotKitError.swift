@@ -8,6 +8,7 @@ public struct RobotKitError: Error, Equatable, CustomStringConvertible {
         case noSession
         case artifacts
         case configuration
+        case pageScript
     }
 
     private let kind: Kind
@@ -29,6 +30,8 @@ public struct RobotKitError: Error, Equatable, CustomStringConvertible {
     static func noSession(_ message: String) -> RobotKitError { .init(kind: .noSession, message: message) }
     static func artifacts(_ message: String) -> RobotKitError { .init(kind: .artifacts, message: message) }
     static func configuration(_ message: String) -> RobotKitError { .init(kind: .configuration, message: message) }
+    /// The page script answered what RobotKit cannot read: the two sides disagree.
+    static func pageScript(_ message: String) -> RobotKitError { .init(kind: .pageScript, message: message) }
 
     public var description: String { message }
 }
