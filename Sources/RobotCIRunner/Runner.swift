@@ -175,14 +175,7 @@ public final class Runner {
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
         if config.lastFailed {
-            let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
-            let last = try LastFailed.load(reportDir: reportURL, history: config.history.map { URL(fileURLWithPath: $0).standardizedFileURL },
-                                           withFlaky: config.lastFailedWithFlaky)
-            guard !last.previous.isEmpty else {
-                say("robotci: --last-failed: every test of run \(last.runID) passed (\(last.source)); nothing to run again")
-                say("robotci: 0 planned, 0 accounted for")
-                return 0
-            }
+            guard let last = try loadLastFailed() else { return 0 }
             lastFailed = last
         }
         let quarantine = try compile(config.quarantine, flag: "quarantine")
@@ -275,6 +268,26 @@ public final class Runner {
 
         Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
                 queueShare: redis != nil, adaptive: governor.enabled ? governor.signal : nil).print(to: stderr)
+        announce(result, history: history, isQuarantined: isQuarantined)
+        return exitCode(result, shared: shared, redis: redis)
+    }
+
+    /// `--last-failed`: the previous run's tests that did not pass; nil (said so) when all passed.
+    private func loadLastFailed() throws -> LastFailed? {
+        let reportURL = URL(fileURLWithPath: config.reportDir).standardizedFileURL
+        let last = try LastFailed.load(reportDir: reportURL, history: config.history.map { URL(fileURLWithPath: $0).standardizedFileURL },
+                                       withFlaky: config.lastFailedWithFlaky)
+        guard !last.previous.isEmpty else {
+            say("robotci: --last-failed: every test of run \(last.runID) passed (\(last.source)); nothing to run again")
+            say("robotci: 0 planned, 0 accounted for")
+            return nil
+        }
+        return last
+    }
+
+    /// What follows the summary: repetitions, a re-run's then → now, quarantine suggestions,
+    /// the GitHub annotations.
+    private func announce(_ result: RunResult, history: RunHistory, isQuarantined: (TestID) -> Bool) {
         if let repetitions = result.metadata.repetitions { say("robotci: \(repetitions)") }
         if let lastFailed {
             let lines = lastFailed.outcomes(in: result)
@@ -285,7 +298,6 @@ public final class Runner {
         if GitHubReporter.isWanted(reporter: config.reporter, environment: environment) {
             GitHubReporter.report(result, environment: environment)
         }
-        return exitCode(result, shared: shared, redis: redis)
     }
 
     /// With `--repeat-each`/`--until-failure`: how many repetitions ran (those with a result)
