@@ -24,8 +24,8 @@ enum OwnProcess {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "\(test) in its own process:\n\(output.suffix(4000))", file: file, line: line)
-        XCTAssertTrue(output.contains("Executed 1 test, with 0 failures"), "\(test) did not run alone:\n\(output.suffix(4000))",
-                      file: file, line: line)
+        // An exit status of 0 from a filter that matched nothing would prove nothing.
+        XCTAssertTrue(output.contains("Executed 1 test,"), "\(test) did not run alone:\n\(output.suffix(4000))", file: file, line: line)
         #else
         throw XCTSkip("re-running one test in its own process is done for Linux's xctest runner only")
         #endif
