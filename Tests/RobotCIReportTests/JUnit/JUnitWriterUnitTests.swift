@@ -3,7 +3,7 @@ import RobotCICore
 @testable import RobotCIReport
 import XCTest
 
-/// `JUnitWriter` on its own, beside JUnitWriterTests (issue 30, another branch): source
+/// `JUnitWriter` on its own, beside JUnitWriterTests (suites, counts, each verdict, escaping): source
 /// locations, crash and timeout kinds, each failure's detail, flaky attempts with their own
 /// output, repetitions, quarantine's edge cases, what XML cannot carry, and what `merge`
 /// reads back (`JUnitReader`) from what robotci wrote.

@@ -30,7 +30,7 @@ final class ReportMergerTests: XCTestCase {
                      interrupted: Bool = false) -> RunResult {
         var assembly = RunAssembly(plan: RunPlan(tests: plan))
         for (test, attempt) in results { assembly.add(test, quarantined: false, attempt: attempt) }
-        for id in batches { assembly.add(BatchRecord(id: id, shard: 0, start: 1, end: 2, tests: [], termination: "exit 0")) }
+        for id in batches { assembly.add(BatchRecord(id: id, shard: 0, start: 1, end: 2, tests: [], termination: .exited(0))) }
         let meta = RunMetadata(runID: runID, startedAt: startedAt, wallTime: wall, shards: shards, retries: 1, robotciVersion: "t",
                                commandLine: [], gitCommit: "abc", hostname: host, partition: partition, interrupted: interrupted)
         return assembly.result(metadata: meta) { _ in "its batch died" }

@@ -27,12 +27,12 @@ final class BatchRunTests: XCTestCase {
 
         batch.report(a, Attempts.passed(2))
         batch.notRun(b, reason: "the run stopped early")
-        let record = batch.record(termination: "exit 0")
+        let record = batch.record(termination: .exited(0))
         XCTAssertEqual(record.id, 4)
         XCTAssertEqual(record.shard, 1)
         XCTAssertEqual(record.tests, [a2, b2])
         XCTAssertEqual([record.mockPort, record.webDriverPort], [9100, 9200])
-        XCTAssertEqual("\(record.termination)", "exit 0")
+        XCTAssertEqual(record.termination, .exited(0))
 
         let result = f.result()
         XCTAssertEqual(result.tests.map(\.id), [a2, b2])
@@ -55,7 +55,7 @@ final class BatchRunTests: XCTestCase {
         XCTAssertEqual(outcome.unstarted, [a, b])
         XCTAssertTrue(outcome.noTestStarted)
         XCTAssertEqual(outcome.isolate, [])
-        XCTAssertEqual("\(outcome.record.termination)", "spawn failed")
+        XCTAssertEqual(outcome.record.termination, .spawnFailed)
     }
 
     // MARK: artifacts

@@ -13,12 +13,11 @@ final class AttemptRouterTests: XCTestCase {
         try XCTUnwrap(f.queue.next(shard: shard), "no batch left", file: file, line: line)
     }
 
-    /// Ends `item`'s process: `exit 0`, or `signal 6` when it `crashed`. (Literals: the
-    /// termination is text here and a `BatchEnd` once issue 30's enum lands; both take them.)
+    /// Ends `item`'s process: `exit 0`, or `signal 6` when it `crashed`.
     private func finish(_ f: RunFixture, _ item: WorkItem, shard: Int = 0, crashed: Bool = false, unstarted: [TestID] = [],
                         noTestStarted: Bool = false, isolate: [TestID] = []) {
-        let record = crashed ? BatchRecord(id: item.id, shard: shard, start: 1, end: 2, tests: item.tests, termination: "signal 6")
-            : BatchRecord(id: item.id, shard: shard, start: 1, end: 2, tests: item.tests, termination: "exit 0")
+        let record = BatchRecord(id: item.id, shard: shard, start: 1, end: 2, tests: item.tests,
+                                 termination: crashed ? .signaled(6) : .exited(0))
         f.router.batchFinished(item, shard: shard, BatchOutcome(record: record, unstarted: unstarted, noTestStarted: noTestStarted,
                                                                isolate: isolate))
     }
@@ -152,7 +151,7 @@ final class AttemptRouterTests: XCTestCase {
         let result = f.result()
         XCTAssertEqual(result.tests.map(\.outcome), [.passed, .passed, .passed])
         XCTAssertEqual(result.batches.map(\.id), [first.id, again.id])
-        XCTAssertEqual(result.batches.map { "\($0.termination)" }, ["signal 6", "exit 0"])
+        XCTAssertEqual(result.batches.map(\.termination), [.signaled(6), .exited(0)])
     }
 
     func testATestWhoseProcessDiesBeforeItStartsTwiceIsRecordedCrashed() throws {

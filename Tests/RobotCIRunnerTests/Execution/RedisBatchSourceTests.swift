@@ -33,7 +33,7 @@ final class RedisBatchSourceTests: XCTestCase {
     @discardableResult
     private func finish(_ s: RedisBatchSource, _ item: WorkItem, unstarted: [TestID] = [], noTestStarted: Bool = false,
                         isolate: [TestID] = []) -> [TestID] {
-        s.batchFinished(BatchRecord(id: item.id, shard: 0, start: 0, end: 1, tests: item.tests, termination: "exit 0"))
+        s.batchFinished(BatchRecord(id: item.id, shard: 0, start: 0, end: 1, tests: item.tests, termination: .exited(0)))
         return s.finish(item, unstarted: unstarted, noTestStarted: noTestStarted, isolate: isolate)
     }
 

@@ -83,7 +83,7 @@ final class RunRecorderTests: XCTestCase {
         f.recorder.record(b, Attempts.passed(1))
         f.recorder.record(c, Attempts.failed(1))
         f.recorder.record(a, Attempts.failed(2, "boom again"))
-        f.recorder.record(BatchRecord(id: 0, shard: 0, start: 0, end: 1, tests: [a, b, c], termination: "exit 1"))
+        f.recorder.record(BatchRecord(id: 0, shard: 0, start: 0, end: 1, tests: [a, b, c], termination: .exited(1)))
         let entries = try f.journal()
         guard case .plan(let plan)? = entries.first else { return XCTFail("the plan comes first: \(entries)") }
         XCTAssertEqual(plan.tests, [a, b, c])
