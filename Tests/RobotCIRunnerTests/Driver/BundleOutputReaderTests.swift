@@ -247,6 +247,16 @@ final class BundleOutputReaderTests: XCTestCase {
         XCTAssertTrue(x.reader.noTestStarted)
     }
 
+    func testARunStoppedEarlyKeepsWhatFinishedAndTheRunningTestIsNotRun() throws {
+        var x = try batch([a, b, c])
+        x.feed([Line.start(a), Line.passed(a), Line.start(b), "still working"])
+        XCTAssertEqual(x.reader.finishStopped(reason: "--max-failures 1 reached"), [], "nothing runs again")
+        let result = x.result
+        XCTAssertEqual(x.outcomes([a, b, c]), [.passed, nil, nil])
+        XCTAssertEqual(result.tests.first { $0.id == b }?.reason, "--max-failures 1 reached", "b was running when the run stopped")
+        XCTAssertEqual(result.tests.first { $0.id == c }?.reason, "no result", "c never started: the run's own reason")
+    }
+
     // MARK: deadline
 
     func testTheDeadlineIsTheRunningTestsTimeoutAndBetweenTestsTheNextOnes() throws {

@@ -154,6 +154,20 @@ final class RedisBatchSourceTests: XCTestCase {
         XCTAssertEqual(again.attempt, 1)
         XCTAssertEqual(try two.queue.snapshot().batches, [], "no record acknowledged the batch")
     }
+
+    func testWhenRedisIsGoneTheSourceIsLostAndLeasesNothingMore() throws {
+        let s = try machine("m1", tests: [a, b], plan: [QueuedBatch(tests: [a], attempt: 1), QueuedBatch(tests: [b], attempt: 1)],
+                            rules: TestRules(retries: 1))
+        s.queue.backOff = []  // give up at the first failed reconnect
+        let item = try next(s)
+        server.stop()
+        XCTAssertFalse(s.attemptFinished(a, attempt: Attempts.failed(1)), "no retry can be queued")
+        let lost = try XCTUnwrap(s.lost, "an unreachable Redis makes the source lost")
+        XCTAssertTrue(lost.message.hasPrefix("lost the queue redis://127.0.0.1:\(server.port)/unit"), lost.message)
+        XCTAssertEqual(finish(s, item), [], "the running batch still finishes, into this machine's journal")
+        XCTAssertNil(s.next(shard: 0), "no more leases")
+        XCTAssertEqual(s.leasedCount, 1)
+    }
 }
 
 /// The reason `onRemoteStop` was called with (set from the leasing thread).
