@@ -69,7 +69,7 @@ let package = Package(
         // A real redis-server for the queue's unit and end-to-end tests.
         .target(name: "RedisTestSupport", path: "Tests/Support/RedisTestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
-        .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore"]),
+        .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "RedisTestSupport"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "RedisTestSupport"],
                     exclude: []),

@@ -1,0 +1,328 @@
+import Foundation
+import RobotCICore
+@testable import RobotCIRunner
+import XCTest
+
+/// `BundleOutputReader` fed a bundle process's lines by hand, without a process: which
+/// verdicts it reports when the process ends, which tests it sends to run alone, and whom it
+/// blames for a crash or a hang. The forged lines are those of `Tests/Fixtures/Forgery`
+/// (end to end: ForgeryEndToEndTests), one case each.
+final class BundleOutputReaderTests: XCTestCase {
+    private let a = TestID("M.C/testA"), b = TestID("M.C/testB"), c = TestID("M.C/testC")
+
+    /// XCTest's own lines, as corelibs-xctest prints them on Linux.
+    private enum Line {
+        static func start(_ t: TestID) -> String { "Test Case '\(t.outputName)' started at 2026-01-01 00:00:00.000" }
+        static func passed(_ t: TestID) -> String { "Test Case '\(t.outputName)' passed (0.010 seconds)" }
+        static func failed(_ t: TestID) -> String { "Test Case '\(t.outputName)' failed (0.020 seconds)" }
+        static func error(_ t: TestID, _ message: String, line: Int = 12) -> String {
+            "/src/CTests.swift:\(line): error: \(t.outputName) : \(message)"
+        }
+        static func summary(_ executed: Int, failures: Int, skipped: Int = 0) -> String {
+            let skips = skipped > 0 ? "\(skipped) test\(skipped == 1 ? "" : "s") skipped and " : ""
+            return "\t Executed \(executed) test\(executed == 1 ? "" : "s"), with \(skips)\(failures) failure\(failures == 1 ? "" : "s") "
+                + "(0 unexpected) in 0.030 (0.030) seconds"
+        }
+    }
+
+    /// One batch of `tests` (attempt 1) with its reader, and the run its reports go to.
+    private struct Batch {
+        let run: RunFixture
+        let batch: BatchRun
+        var reader: BundleOutputReader
+
+        mutating func feed(_ lines: [String]) {
+            for line in lines { reader.handle(Substring(line)) }
+        }
+
+        /// The process ended: returns the tests to run again alone.
+        mutating func end(_ end: ChildProcess.Termination, timedOut: Bool = false) -> [TestID] {
+            reader.finish(end: end, timedOut: timedOut)
+        }
+
+        var result: RunResult { run.result() }
+
+        /// The one reported attempt of `test`, nil when none was reported.
+        func attempt(_ test: TestID) -> Attempt? {
+            let attempts = result.tests.first { $0.id == test }?.attempts ?? []
+            XCTAssertLessThanOrEqual(attempts.count, 1, "\(test) reported once")
+            return attempts.first
+        }
+
+        /// What each test was reported as, in the batch's order (nil: nothing reported).
+        func outcomes(_ tests: [TestID]) -> [AttemptOutcome?] { tests.map { attempt($0)?.outcome } }
+    }
+
+    private func batch(_ tests: [TestID], rules: TestRules = TestRules(retries: 0), swiftTesting: Bool = false) throws -> Batch {
+        let run = try RunFixture(tests: tests, rules: rules)
+        let batch = try run.batch(WorkItem(id: 0, tests: tests, attempt: 1))
+        return Batch(run: run, batch: batch, reader: BundleOutputReader(batch: batch, swiftTesting: swiftTesting))
+    }
+
+    // MARK: evidence that agrees
+
+    func testAnOrderlyBatchIsReportedOnlyOnceTheProcessHasEnded() throws {
+        var x = try batch([a, b, c])
+        x.feed([Line.start(a), "hello from a", Line.passed(a),
+                Line.start(b), Line.error(b, "XCTAssertEqual failed: (\"1\") is not equal to (\"2\")"), Line.failed(b),
+                Line.start(c), Line.passed(c), "Test Suite 'Selected tests' failed at 2026-01-01 00:00:00.100",
+                Line.summary(3, failures: 1)])
+        XCTAssertEqual(x.outcomes([a, b, c]), [nil, nil, nil], "results are held until the process ends")
+
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.outcomes([a, b, c]), [.passed, .failed, .passed])
+        XCTAssertEqual(x.attempt(b)?.failures, [FailureMessage(file: "/src/CTests.swift", line: 12,
+                                                                message: "XCTAssertEqual failed: (\"1\") is not equal to (\"2\")")])
+        XCTAssertEqual(x.attempt(b)?.duration, 0.02, "XCTest's own measure")
+        XCTAssertTrue(x.attempt(a)?.output.contains("hello from a") ?? false, x.attempt(a)?.output ?? "")
+        XCTAssertFalse(x.attempt(a)?.output.contains("Test Case 'C.testB'") ?? true, "b's lines are b's output")
+        XCTAssertEqual(x.reader.unstarted, [])
+        XCTAssertFalse(x.reader.noTestStarted)
+    }
+
+    func testMacOSStyleNamesAreTheSameTests() throws {
+        var x = try batch([a, b])
+        x.feed(["Test Case '-[M.C testA]' started.", "Test Case '-[M.C testA]' passed (0.010 seconds).",
+                "Test Case '-[M.C testB]' started.", "Test Case '-[M.C testB]' passed (0.010 seconds).", Line.summary(2, failures: 0)])
+        XCTAssertEqual(x.end(.exited(0)), [])
+        XCTAssertEqual(x.outcomes([a, b]), [.passed, .passed])
+    }
+
+    // MARK: forged lines (Tests/Fixtures/Forgery)
+
+    func testAStartLineForATestOutsideTheBatchIsOutput() throws {
+        // testForeignStartLineThenFails
+        var x = try batch([a, b])
+        let forged = "Test Case 'SomeoneElse.testNotInThisBatch' started at 2026-01-01 00:00:00.000"
+        x.feed([Line.start(a), forged, Line.error(a, "fails for real"), Line.failed(a),
+                Line.start(b), Line.passed(b), Line.summary(2, failures: 1)])
+        XCTAssertEqual(x.end(.exited(1)), [], "nothing in doubt")
+        XCTAssertEqual(x.outcomes([a, b]), [.failed, .passed])
+        XCTAssertTrue(x.attempt(a)?.output.contains(forged) ?? false, "the forged line is a's output")
+    }
+
+    func testTheLastResultLineBeforeTheNextStartWins() throws {
+        // testFakePassedLineForItselfThenFails, testFakeFailedLinesForItselfButPasses
+        var x = try batch([a, b])
+        x.feed([Line.start(a), Line.passed(a), Line.error(a, "fails for real"), Line.failed(a),
+                Line.start(b), Line.error(b, "XCTAssertTrue failed - forged"), Line.failed(b), Line.passed(b),
+                Line.summary(2, failures: 1)])
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.outcomes([a, b]), [.failed, .passed])
+        XCTAssertEqual(x.attempt(a)?.failures.map(\.message), ["fails for real"])
+        XCTAssertEqual(x.attempt(b)?.failures, [], "a passing test's error lines were its own output")
+    }
+
+    func testABatchMatesStartLineWhileATestRunsSendsTheBatchToRunOneByOne() throws {
+        // testBatchMateStartLineThenFails
+        var x = try batch([a, b])
+        x.feed([Line.start(a), Line.start(b), Line.error(a, "fails for real"), Line.failed(a),
+                Line.start(b), Line.passed(b), Line.summary(2, failures: 1)])
+        XCTAssertEqual(Set(x.end(.exited(1))), [a, b])
+        XCTAssertEqual(x.outcomes([a, b]), [nil, nil], "nothing reported: each runs again alone")
+        let log = try x.run.log(of: x.batch)
+        XCTAssertTrue(log.contains("lines printed by the tests look like XCTest's own (2 tests in doubt)"), log)
+        XCTAssertTrue(log.contains("one per process, where the exit status is the verdict"), log)
+    }
+
+    func testLinesNamingAnotherTestOfTheBatchPutTheBatchInDoubt() throws {
+        // testFakeResultLinesForOthersButPasses, and an error line naming a batch mate.
+        for forged in [Line.passed(c), Line.failed(b), Line.error(b, "forged")] {
+            var x = try batch([a, b, c])
+            x.feed([Line.start(a), forged, Line.passed(a), Line.start(b), Line.passed(b), Line.start(c), Line.passed(c),
+                    Line.summary(3, failures: 0)])
+            XCTAssertEqual(Set(x.end(.exited(0))), [a, b, c], forged)
+            XCTAssertEqual(x.outcomes([a, b, c]), [nil, nil, nil], forged)
+        }
+    }
+
+    func testAPartialLineInFrontOfAResultLineIsTheTestsOwnOutput() throws {
+        // testPartialLineBeforeResultPasses, testCarriageReturnProgressThenFails
+        var x = try batch([a, b])
+        x.feed([Line.start(a), "downloading… 42%" + Line.passed(a),
+                Line.start(b), Line.error(b, "fails for real after a progress bar"), "\rprogress 10%\rprogress 90%" + Line.failed(b),
+                Line.summary(2, failures: 1)])
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.outcomes([a, b]), [.passed, .failed])
+        XCTAssertTrue(x.attempt(a)?.output.contains("downloading… 42%") ?? false, x.attempt(a)?.output ?? "")
+    }
+
+    func testOnlyTheLastSummaryCounts() throws {
+        // testFakeSummaryPasses, testFakeSummaryThenFails
+        var x = try batch([a, b])
+        x.feed([Line.start(a), "Test Suite 'Selected tests' passed at 2026-01-01 00:00:00.000", Line.summary(99, failures: 0), Line.passed(a),
+                Line.start(b), Line.summary(1, failures: 0), Line.error(b, "fails for real after a fake summary"), Line.failed(b),
+                Line.summary(2, failures: 1)])
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.outcomes([a, b]), [.passed, .failed])
+    }
+
+    // MARK: evidence that disagrees
+
+    func testResultsTheSummaryOrTheExitStatusContradictRunAgainOneByOne() throws {
+        let orderly = [Line.start(a), Line.passed(a), Line.start(b), Line.passed(b)]
+        let cases: [(lines: [String], exit: Int32, says: String)] = [
+            (orderly, 0, "the process ended (exit 0) without XCTest's summary line"),
+            (orderly + [Line.summary(3, failures: 0)], 0,
+             "XCTest's summary (3 executed, 0 skipped, 0 failures) disagrees with the result lines (2 results, 0 skipped, 0 failed)"),
+            (orderly + [Line.summary(2, failures: 1)], 1,
+             "XCTest's summary (2 executed, 0 skipped, 1 failures) disagrees with the result lines (2 results, 0 skipped, 0 failed)"),
+            (orderly + [Line.summary(2, failures: 0)], 1, "the test process exited 1 but the result lines say 0 failed"),
+        ]
+        for (lines, exit, says) in cases {
+            var x = try batch([a, b])
+            x.feed(lines)
+            XCTAssertEqual(Set(x.end(.exited(exit))), [a, b], says)
+            XCTAssertEqual(x.outcomes([a, b]), [nil, nil], says)
+            let log = try x.run.log(of: x.batch)
+            XCTAssertTrue(log.contains("robotci: \(says); re-running the batch's 2 tests one per process"), log)
+        }
+    }
+
+    // MARK: a lone test
+
+    func testALoneTestsVerdictIsItsProcesssExitStatus() throws {
+        var liar = try batch([a])
+        liar.feed([Line.start(a), Line.passed(a), Line.summary(1, failures: 0)])
+        XCTAssertEqual(liar.end(.exited(1)), [])
+        XCTAssertEqual(liar.attempt(a)?.outcome, .failed)
+        XCTAssertEqual(liar.attempt(a)?.failures.map(\.message),
+                       ["the test process exited 1 (a failure) although its output said 'passed': output is not evidence, the exit status is"])
+
+        var forged = try batch([a])
+        forged.feed([Line.start(a), Line.error(a, "forged"), Line.failed(a)])
+        XCTAssertEqual(forged.end(.exited(0)), [], "no summary needed: the exit status decides")
+        XCTAssertEqual(forged.attempt(a)?.outcome, .passed)
+        XCTAssertEqual(forged.attempt(a)?.failures, [])
+
+        var skipped = try batch([a])
+        skipped.feed([Line.start(a), "/src/CTests.swift:5: C.testA : Test skipped - not on Linux",
+                      "Test Case 'C.testA' skipped (0.000 seconds)", Line.summary(1, failures: 0, skipped: 1)])
+        XCTAssertEqual(skipped.end(.exited(0)), [])
+        XCTAssertEqual(skipped.attempt(a)?.outcome, .skipped)
+        XCTAssertEqual(skipped.attempt(a)?.failures.map(\.message), ["not on Linux"])
+    }
+
+    // MARK: crashes and hangs
+
+    func testACrashBlamesTheRunningTestAndLeavesTheRestUnstarted() throws {
+        var x = try batch([a, b, c])
+        x.feed([Line.start(a), Line.passed(a), Line.start(b), "Fatal error: Index out of range",
+                "3 [ra] 0x000055 C.testB() + 215 in MTests.xctest at /src/CTests.swift:28:19"])
+        XCTAssertEqual(x.end(.signaled(4)), [], "a's result came in XCTest's order: it stands")
+        XCTAssertEqual(x.outcomes([a, b, c]), [.passed, .crashed, nil])
+        XCTAssertEqual(x.attempt(b)?.failures, [FailureMessage(
+            file: "/src/CTests.swift", line: 28,
+            message: "crashed: Fatal error: Index out of range (the test process ended with signal 4 while this test was running)")])
+        XCTAssertEqual(x.reader.unstarted, [c])
+        XCTAssertFalse(x.reader.noTestStarted)
+    }
+
+    func testATimeoutBlamesTheRunningTest() throws {
+        var x = try batch([a, b], rules: TestRules(retries: 0, testTimeout: 30))
+        x.feed([Line.start(a), "waiting for the page…"])
+        XCTAssertEqual(x.end(.signaled(9), timedOut: true), [])
+        XCTAssertEqual(x.outcomes([a, b]), [.timedOut, nil])
+        XCTAssertEqual(x.attempt(a)?.failures.map(\.message),
+                       ["timed out: still running after 30 s (--test-timeout); its process group was killed"])
+        XCTAssertEqual(x.reader.unstarted, [b])
+    }
+
+    func testASilentHangBetweenTestsBlamesTheNextTest() throws {
+        var x = try batch([a, b, c], rules: TestRules(retries: 0, testTimeout: 30))
+        x.feed([Line.start(a), Line.passed(a)])
+        XCTAssertEqual(x.end(.signaled(9), timedOut: true), [])
+        XCTAssertEqual(x.outcomes([a, b, c]), [.passed, .timedOut, nil])
+        XCTAssertEqual(x.attempt(b)?.failures.map(\.message),
+                       ["timed out: the process printed nothing for 30 s before this test started (--test-timeout)"])
+        XCTAssertEqual(x.reader.unstarted, [c])
+    }
+
+    func testAProcessThatStartsNoTestLeavesThemAllUnstarted() throws {
+        var x = try batch([a, b])
+        x.feed(["error: could not load the test bundle"])
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.outcomes([a, b]), [nil, nil])
+        XCTAssertEqual(x.reader.unstarted, [a, b])
+        XCTAssertTrue(x.reader.noTestStarted)
+    }
+
+    func testARunStoppedEarlyKeepsWhatFinishedAndTheRunningTestIsNotRun() throws {
+        var x = try batch([a, b, c])
+        x.feed([Line.start(a), Line.passed(a), Line.start(b), "still working"])
+        XCTAssertEqual(x.reader.finishStopped(reason: "--max-failures 1 reached"), [], "nothing runs again")
+        let result = x.result
+        XCTAssertEqual(x.outcomes([a, b, c]), [.passed, nil, nil])
+        XCTAssertEqual(result.tests.first { $0.id == b }?.reason, "--max-failures 1 reached", "b was running when the run stopped")
+        XCTAssertEqual(result.tests.first { $0.id == c }?.reason, "no result", "c never started: the run's own reason")
+    }
+
+    // MARK: deadline
+
+    func testTheDeadlineIsTheRunningTestsTimeoutAndBetweenTestsTheNextOnes() throws {
+        let rules = try TestRules(retries: 0, testTimeout: 100, rules: [TestRule(match: "/testA$", testTimeout: 5)])
+        var x = try batch([a, b], rules: rules)
+        XCTAssertEqual(x.reader.timeoutInForce, 5, "before any test: the first test's")
+        XCTAssertEqual(x.reader.deadline(), x.batch.start + 5, accuracy: 1e-9)
+        x.feed([Line.start(a)])
+        let started = x.run.clock.now()
+        XCTAssertEqual(x.reader.timeoutInForce, 5)
+        XCTAssertEqual(x.reader.deadline(), started + 5, accuracy: 1, "a's start + a's timeout (not b's 100)")
+        x.feed([Line.passed(a)])
+        XCTAssertEqual(x.reader.timeoutInForce, 100, "between tests: the next test's (b has no rule)")
+        x.feed([Line.start(b)])
+        XCTAssertEqual(x.reader.deadline(), x.run.clock.now() + 100, accuracy: 1, "b's start + b's timeout")
+    }
+
+    // MARK: artifacts
+
+    func testFilesLeftBeforeATestsResultLineAreItsOwnAndGoWhenItRunsAgain() throws {
+        var x = try batch([a, b])
+        x.feed([Line.start(a)])
+        try Data("png".utf8).write(to: x.batch.artifactsDirectory.appendingPathComponent("screenshot.png"))
+        x.feed([Line.error(a, "no button"), Line.failed(a), Line.start(b), Line.passed(b), Line.summary(2, failures: 1)])
+        let folder = x.batch.attemptDirectory(of: a)
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.attempt(a)?.artifacts, [Artifact(kind: .screenshot, path: "\(folder)/screenshot.png")])
+        XCTAssertEqual(x.attempt(b)?.artifacts, [], "b left nothing")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: x.run.directory.appendingPathComponent("\(folder)/screenshot.png").path))
+
+        var doubted = try batch([a, b])
+        doubted.feed([Line.start(a)])
+        try Data("png".utf8).write(to: doubted.batch.artifactsDirectory.appendingPathComponent("screenshot.png"))
+        doubted.feed([Line.start(b), Line.failed(a), Line.start(b), Line.passed(b), Line.summary(2, failures: 1)])
+        XCTAssertEqual(Set(doubted.end(.exited(1))), [a, b])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: doubted.run.directory.appendingPathComponent(folder).path),
+                       "the attempt runs again alone: the doubtful run's files go")
+    }
+
+    // MARK: Swift Testing
+
+    private func event(_ kind: String, _ test: TestID, _ text: String = "", issue: Bool = false) -> String {
+        let messages = text.isEmpty ? "[]" : #"[{"symbol":"default","text":"\#(text)"}]"#
+        let issuePart = issue ? #""issue":{"isKnown":false,"sourceLocation":{"_filePath":"/src/S.swift","line":9}},"# : ""
+        return #"{"kind":"event","payload":{\#(issuePart)"kind":"\#(kind)","messages":\#(messages),"testID":"\#(test.rawValue)/S.swift:3:4"},"version":0}"#
+    }
+
+    func testSwiftTestingResultsComeFromItsEventsNotFromTheOutput() throws {
+        let one = TestID("M.S/one()"), two = TestID("M.S/two()")
+        var x = try batch([one, two], swiftTesting: true)
+        for line in [event("testStarted", one), event("testEnded", one, "Test one() passed after 0.010 seconds."),
+                     event("testStarted", two), event("issueRecorded", two, "Expectation failed: 1 == 2", issue: true),
+                     event("testEnded", two, "Test two() failed after 0.020 seconds with 1 issue.")] {
+            x.reader.handleEvent(Substring(line))
+        }
+        // On stdout, XCTest-looking lines are output only.
+        x.reader.handle("Test Case 'S.one()' failed (0.001 seconds)")
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.outcomes([one, two]), [.passed, .failed])
+        XCTAssertEqual(x.attempt(two)?.failures, [FailureMessage(file: "/src/S.swift", line: 9, message: "Expectation failed: 1 == 2")])
+
+        var liar = try batch([one, two], swiftTesting: true)
+        for line in [event("testStarted", one), event("testEnded", one, "Test one() passed after 0.010 seconds."),
+                     event("testStarted", two), event("testEnded", two, "Test two() passed after 0.010 seconds.")] {
+            liar.reader.handleEvent(Substring(line))
+        }
+        XCTAssertEqual(Set(liar.end(.exited(1))), [one, two], "every test passed but the process exited 1")
+    }
+}
