@@ -65,17 +65,18 @@ let package = Package(
             name: "CHiredis", pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
-        .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore", "RedisTestSupport"]),
+        .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore", "TestSupport"]),
         // A real redis-server for the queue's unit and end-to-end tests.
-        .target(name: "RedisTestSupport", path: "Tests/Support/RedisTestSupport"),
+        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
-        .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "RedisTestSupport"]),
+        .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "TestSupport"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),
-        .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "RedisTestSupport"],
+        .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
         .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "MockServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

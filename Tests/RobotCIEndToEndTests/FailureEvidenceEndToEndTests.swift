@@ -3,7 +3,7 @@ import XCTest
 
 /// Failure evidence whatever the test's base class, through robotci: a plain `XCTestCase`
 /// in reference 001's style and a Swift Testing `@Test` fail on purpose
-/// (`RobotKitTests/EvidenceUnderRobotCITests.swift`); each attempt in the report must hold
+/// (`RobotKitTests/Evidence/EvidenceUnderRobotCITests.swift`); each attempt in the report must hold
 /// a screenshot, the accessibility tree naming the element the test looked at, the page,
 /// the console and the mock journal, taken at the failure (before `tearDown` terminated the
 /// app). A `UITestCase` counting one POST after a preflight passes, and the journal in its

@@ -1,5 +1,5 @@
 import Foundation
-import RedisTestSupport
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import RedisTestSupport
+import TestSupport
 import XCTest
 import RobotCICore
 @testable import RobotCIQueue

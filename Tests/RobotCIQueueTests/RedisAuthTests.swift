@@ -1,5 +1,5 @@
 import Foundation
-import RedisTestSupport
+import TestSupport
 import RobotCICore
 import XCTest
 @testable import RobotCIQueue

@@ -215,7 +215,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testTemplateMatchesWebReportSources() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let web = root.appendingPathComponent("web-report")
         let stale = "Sources/RobotCIReport/HTML/ReportTemplate.swift is out of date: run web-report/embed"
         XCTAssertEqual(ReportTemplate.html, try String(contentsOf: web.appendingPathComponent("index.html"), encoding: .utf8), stale)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RobotCIRunner
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -17,27 +18,14 @@ final class PortAllocatorTests: XCTestCase {
     }
 
     private func hold(port: Int) throws -> Int {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        XCTAssertGreaterThanOrEqual(fd, 0)
+        let fd: Int32
+        do {
+            fd = try Loopback.listen(port: port)
+        } catch {
+            throw XCTSkip("cannot hold 127.0.0.1:\(port): \(error)")
+        }
         held.append(fd)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0, listen(fd, 1) == 0 else { throw XCTSkip("cannot bind 127.0.0.1:\(port): errno \(errno)") }
-        var bound = sockaddr_in()
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        return Int(UInt16(bigEndian: bound.sin_port))
+        return Loopback.boundPort(fd)
     }
 
     /// A base port whose next `count` ports are free right now.

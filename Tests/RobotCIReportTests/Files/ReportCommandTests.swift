@@ -5,7 +5,7 @@ import XCTest
 
 /// `robotci report` end to end, through the binary `swift build` left in `.build/debug`.
 final class ReportCommandTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     private var dir: URL!
 
     override func setUpWithError() throws {
