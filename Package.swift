@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "RobotCICore", dependencies: ["WorkerContract"]),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "CProcessSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "CProcessSupport", "ProcessToolkit", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2"]),
         .target(
@@ -47,12 +47,13 @@ let package = Package(
             ]
         ),
         .target(name: "CProcessSupport"),
+        .target(name: "ProcessToolkit"),
         // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.
         .target(name: "RobotCIInit"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
         .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "CProcessSupport"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "CProcessSupport", "ProcessToolkit"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
@@ -67,7 +68,7 @@ let package = Package(
         ),
         .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore", "TestSupport"]),
         // A real redis-server for the queue's unit and end-to-end tests.
-        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ProcessToolkit"], path: "Tests/Support/TestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "TestSupport"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -62,41 +63,8 @@ final class PortAllocator: @unchecked Sendable {
     }
 
     /// Whether a TCP port on 127.0.0.1 can be bound right now.
-    static func isFree(_ port: Int) -> Bool {
-        guard port > 0 && port < 65536 else { return false }
-        return withBoundSocket(port: port) { _ in true } ?? false
-    }
+    static func isFree(_ port: Int) -> Bool { Loopback.isFree(port) }
 
     /// A port the OS picks from its ephemeral range.
-    static func osAssignedPort() -> Int? {
-        withBoundSocket(port: 0) { fd in
-            var addr = sockaddr_in()
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let rc = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-            }
-            return rc == 0 ? Int(UInt16(bigEndian: addr.sin_port)) : nil
-        } ?? nil
-    }
-
-    private static func withBoundSocket<R>(port: Int, _ body: (Int32) -> R) -> R? {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else { return nil }
-        return body(fd)
-    }
+    static func osAssignedPort() -> Int? { Loopback.freePort() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -125,19 +126,8 @@ final class ShardBrowsers: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if child.tryWait() != nil { return false }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return false }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            close(fd)
-            if connected == 0 { return true }
+            let connected = Loopback.canConnect(port)
+            if connected { return true }
             usleep(10_000)
         }
         return false

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import HTTPClient
 #if canImport(Glibc)
 import Glibc
@@ -123,35 +124,12 @@ final class ChromeDriverService: @unchecked Sendable {
 
     /// The preferred port when it is free, else one the OS picks.
     private static func usablePort(preferred: Int?) -> Int {
-        if let preferred, bindLoopback(port: preferred) != nil { return preferred }
+        if let preferred, Loopback.isFree(preferred) { return preferred }
         if let preferred {
             FileHandle.standardError.write(
                 Data("RobotKit: ROBOTCI_WEBDRIVER_PORT \(preferred) is in use; using a free port\n".utf8))
         }
-        return bindLoopback(port: 0) ?? 9515
-    }
-
-    /// Binds 127.0.0.1:`port` briefly; returns the bound port or `nil` when taken.
-    private static func bindLoopback(port: Int) -> Int? {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { return nil }
-        defer { close(socketFD) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { return nil }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
-        }
-        guard named == 0 else { return nil }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return Loopback.freePort() ?? 9515
     }
 
     /// The Chromium launcher (see `writeChromiumLauncher`) in `folder`, written when missing.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,23 +27,10 @@ final class DevToolsSocket {
             throw .transport("devtools: not a ws:// URL: \(url)")
         }
         let address = host == "localhost" ? "127.0.0.1" : host
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .transport("devtools: socket(): \(String(cString: strerror(errno)))") }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var socketAddress = sockaddr_in()
-        socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
-        socketAddress.sin_addr.s_addr = inet_addr(address)
-        let connected = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let connected = Loopback.connect(port: port, host: address) else {
+            throw .transport("devtools: cannot connect to \(address):\(port): \(String(cString: strerror(errno)))")
         }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .transport("devtools: cannot connect to \(address):\(port): \(reason)")
-        }
+        fd = connected
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)

@@ -51,7 +51,7 @@ public final class RedisServer {
     }
 
     /// A port nobody listens on right now (see `Loopback.freePort`).
-    public static func freePort() -> Int { Loopback.freePort() }
+    public static func freePort() -> Int { Loopback.freePort() ?? 0 }
 
     public static func canConnect(_ port: Int) -> Bool { Loopback.canConnect(port) }
 }
