@@ -39,6 +39,7 @@ let package = Package(
         .target(
             name: "MockServer",
             dependencies: [
+                "ProcessToolkit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -75,7 +76,7 @@ let package = Package(
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ProcessToolkit"]),
         .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "MockServer"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 
 /// The origins of the pages RobotKit launched in this process, which every server of the
 /// process allows: the app under test may always read its own mock, wherever it was

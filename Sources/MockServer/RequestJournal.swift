@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 
 /// Every request the server saw, in arrival order, shared by the event loops (which
 /// append, then complete) and the actor (which reads and waits).

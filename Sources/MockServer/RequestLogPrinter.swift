@@ -1,3 +1,4 @@
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 
 /// The servers of this process that are listening, so a test's first failure can save
 /// their journals before `tearDown` stops them (RobotKit's failure evidence).

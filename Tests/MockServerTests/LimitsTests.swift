@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MockServer
+import ProcessToolkit
 
 /// What one client may cost the server: time (idle timeout), connections (the cap) and
 /// memory (the body limit, enforced before the body is read). Real loopback sockets.

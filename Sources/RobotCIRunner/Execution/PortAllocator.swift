@@ -11,14 +11,14 @@ import Darwin
 /// Two live shards never share a port: every assigned port is remembered. Before each
 /// batch the shard's ports are probed by binding them; a port held by a foreign process
 /// is replaced by a fresh one.
-final class PortAllocator: @unchecked Sendable {
+final class PortAllocator: Sendable {
     struct ShardPorts: Equatable {
         var mock: Int
         var webDriver: Int
     }
 
-    private let lock = NSLock()
-    private var shards: [Int: ShardPorts] = [:]
+    /// Every shard's ports so far.
+    private let assigned = Locked<[Int: ShardPorts]>([:])
     private let basePort: Int?
 
     init(basePort: Int?) { self.basePort = basePort }
@@ -27,30 +27,30 @@ final class PortAllocator: @unchecked Sendable {
     /// `webDriverHeld`: robotci's own chromedriver for the shard listens on its driver port,
     /// which is then kept as it is.
     func ports(forShard shard: Int, webDriverHeld: Bool = false) -> ShardPorts {
-        lock.withLock {
-            var ports = shards[shard] ?? initialPorts(shard)
-            if !Self.isFree(ports.mock) { ports.mock = freshPort(excluding: ports) }
-            if !webDriverHeld && !Self.isFree(ports.webDriver) { ports.webDriver = freshPort(excluding: ports) }
+        assigned.withLock { shards in
+            var ports = shards[shard] ?? initialPorts(shard, shards)
+            if !Self.isFree(ports.mock) { ports.mock = Self.freshPort(excluding: ports, shards) }
+            if !webDriverHeld && !Self.isFree(ports.webDriver) { ports.webDriver = Self.freshPort(excluding: ports, shards) }
             shards[shard] = ports
             return ports
         }
     }
 
-    private func initialPorts(_ shard: Int) -> ShardPorts {
+    private func initialPorts(_ shard: Int, _ shards: [Int: ShardPorts]) -> ShardPorts {
         if let base = basePort {
             // A base port may already have been handed out as a replacement elsewhere.
             let taken = Set(shards.values.flatMap { [$0.mock, $0.webDriver] })
             var ports = ShardPorts(mock: base + 2 * shard, webDriver: base + 2 * shard + 1)
-            if taken.contains(ports.mock) { ports.mock = freshPort(excluding: ports) }
-            if taken.contains(ports.webDriver) { ports.webDriver = freshPort(excluding: ports) }
+            if taken.contains(ports.mock) { ports.mock = Self.freshPort(excluding: ports, shards) }
+            if taken.contains(ports.webDriver) { ports.webDriver = Self.freshPort(excluding: ports, shards) }
             return ports
         }
-        let mock = freshPort(excluding: nil)
-        let wd = freshPort(excluding: ShardPorts(mock: mock, webDriver: mock))
+        let mock = Self.freshPort(excluding: nil, shards)
+        let wd = Self.freshPort(excluding: ShardPorts(mock: mock, webDriver: mock), shards)
         return ShardPorts(mock: mock, webDriver: wd)
     }
 
-    private func freshPort(excluding current: ShardPorts?) -> Int {
+    private static func freshPort(excluding current: ShardPorts?, _ shards: [Int: ShardPorts]) -> Int {
         var taken = Set(shards.values.flatMap { [$0.mock, $0.webDriver] })
         if let current { taken.formUnion([current.mock, current.webDriver]) }
         for _ in 0..<64 {

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,16 +7,15 @@ import Darwin
 #endif
 
 /// Lets the signal handler stop the work queue once there is one.
-final class StopSwitch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var queue: BatchSource?
+final class StopSwitch: Sendable {
+    private let queue = Locked<BatchSource?>(nil)
 
     func attach(_ queue: BatchSource) {
-        lock.withLock { self.queue = queue }
+        self.queue.withLock { $0 = queue }
         if RunInterruption.shared.isInterrupted { queue.stop() }
     }
 
-    func stop() { lock.withLock { queue }?.stop() }
+    func stop() { queue.current?.stop() }
 }
 
 /// Turns SIGINT/SIGTERM into a callback (the default action would leave children behind).

@@ -1,8 +1,9 @@
 import Foundation
+import ProcessToolkit
 import XCTest
 
 extension WebApp {
-    private static let defaultURLStore = LockedURL()
+    private static let defaultURLStore = Locked<URL?>(nil)
 
     /// Where `WebApp()` (`XCUIApplication()`) points: `ROBOTKIT_APP_URL` when set, else
     /// this value. The one line an XCUITest suite adds, since a web app has no bundle:
@@ -12,9 +13,9 @@ extension WebApp {
             if let text = ProcessInfo.processInfo.environment["ROBOTKIT_APP_URL"], !text.isEmpty {
                 return URL(string: text)
             }
-            return defaultURLStore.value
+            return defaultURLStore.current
         }
-        set { defaultURLStore.value = newValue }
+        set { defaultURLStore.withLock { $0 = newValue } }
     }
 
     /// XCUITest's `XCUIApplication()`: the app at ``appURL``. Without one the test fails
@@ -30,15 +31,5 @@ extension WebApp {
                 file: file, line: line)
         }
         RobotKitTestObserver.shared.adopt(self)
-    }
-}
-
-private final class LockedURL: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: URL?
-
-    var value: URL? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
