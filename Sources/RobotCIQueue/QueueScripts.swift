@@ -44,6 +44,19 @@ enum QueueScripts {
         end
         """
 
+    /// Queues ARGV[first…] as new batches: a number from `seq`, the body in `batches`, the
+    /// time in `since`, the number at the queue's tail. Used after `now` (planning, re-opening).
+    private static let enqueue = """
+        local function enqueue(batches, queue, seq, since, first)
+          for i = first, #ARGV do
+            local id = redis.call('INCR', seq)
+            redis.call('HSET', batches, id, ARGV[i])
+            redis.call('HSET', since, id, now)
+            redis.call('RPUSH', queue, id)
+          end
+        end
+        """
+
     /// Plans the run once. KEYS: plan, batches, queue, seq, since.
     /// ARGV: nonce, digest, test count, sorted test ids (JSON), then one batch JSON per batch.
     /// Returns {'planned', nonce} for the first machine, {'joined', nonce, digest, count} for
@@ -61,12 +74,8 @@ enum QueueScripts {
           return {'joined', existing[1] or '', existing[2] or '', existing[3] or ''}
         end
         redis.call('HSET', KEYS[1], 'nonce', ARGV[1], 'digest', ARGV[2], 'tests', ARGV[3], 'list', ARGV[4], 'batches', #ARGV - 4, 'planned', now)
-        for i = 5, #ARGV do
-          local id = redis.call('INCR', KEYS[4])
-          redis.call('HSET', KEYS[2], id, ARGV[i])
-          redis.call('HSET', KEYS[5], id, now)
-          redis.call('RPUSH', KEYS[3], id)
-        end
+        \(enqueue)
+        enqueue(KEYS[2], KEYS[3], KEYS[4], KEYS[5], 5)
         return {'planned', ARGV[1]}
         """)
 
@@ -133,12 +142,8 @@ enum QueueScripts {
         if redis.call('HGET', plan, 'finished') ~= ARGV[1] then return {'already'} end
         redis.call('HDEL', plan, 'finished', 'stopped')
         redis.call('HINCRBY', plan, 'reruns', 1)
-        for i = 2, #ARGV do
-          local id = redis.call('INCR', KEYS[3])
-          redis.call('HSET', KEYS[1], id, ARGV[i])
-          redis.call('HSET', KEYS[4], id, now)
-          redis.call('RPUSH', KEYS[2], id)
-        end
+        \(enqueue)
+        enqueue(KEYS[1], KEYS[2], KEYS[3], KEYS[4], 2)
         return {'reopened', #ARGV - 1}
         """)
 

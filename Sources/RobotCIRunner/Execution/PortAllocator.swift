@@ -29,8 +29,8 @@ final class PortAllocator: Sendable {
     func ports(forShard shard: Int, webDriverHeld: Bool = false) -> ShardPorts {
         assigned.withLock { shards in
             var ports = shards[shard] ?? initialPorts(shard, shards)
-            if !Self.isFree(ports.mock) { ports.mock = Self.freshPort(excluding: ports, shards) }
-            if !webDriverHeld && !Self.isFree(ports.webDriver) { ports.webDriver = Self.freshPort(excluding: ports, shards) }
+            if !Loopback.isFree(ports.mock) { ports.mock = Self.freshPort(excluding: ports, shards) }
+            if !webDriverHeld && !Loopback.isFree(ports.webDriver) { ports.webDriver = Self.freshPort(excluding: ports, shards) }
             shards[shard] = ports
             return ports
         }
@@ -54,17 +54,11 @@ final class PortAllocator: Sendable {
         var taken = Set(shards.values.flatMap { [$0.mock, $0.webDriver] })
         if let current { taken.formUnion([current.mock, current.webDriver]) }
         for _ in 0..<64 {
-            if let port = Self.osAssignedPort(), !taken.contains(port) { return port }
+            if let port = Loopback.freePort(), !taken.contains(port) { return port }
         }
         // The OS kept handing out ports we hold; walk a private range instead.
         var candidate = 40_000
-        while taken.contains(candidate) || !Self.isFree(candidate) { candidate += 1 }
+        while taken.contains(candidate) || !Loopback.isFree(candidate) { candidate += 1 }
         return candidate
     }
-
-    /// Whether a TCP port on 127.0.0.1 can be bound right now.
-    static func isFree(_ port: Int) -> Bool { Loopback.isFree(port) }
-
-    /// A port the OS picks from its ephemeral range.
-    static func osAssignedPort() -> Int? { Loopback.freePort() }
 }

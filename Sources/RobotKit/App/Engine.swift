@@ -47,8 +47,7 @@ struct Engine {
                 value = try session.executeAsyncScript(
                     QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op.name.rawValue],
                     timeout: remaining + 30)
-            } catch where (Self.isNavigationRace(error) || Self.isUnloadedWait(error, scriptDeadline: scriptDeadline))
-                && deadline.timeIntervalSinceNow > 0 {
+            } catch where Self.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)
                 continue
             }
@@ -108,6 +107,12 @@ struct Engine {
 
     static func spec(_ chain: [QueryStep]) -> [String: Any] {
         ["chain": chain.map(\.json)]
+    }
+
+    /// An async script's error that means its document went away under it (a navigation race,
+    /// or Chromium's early `script timeout` for an unloaded document): wait again on the new page.
+    static func pageChanged(_ error: RobotKitError, scriptDeadline: Date) -> Bool {
+        isNavigationRace(error) || isUnloadedWait(error, scriptDeadline: scriptDeadline)
     }
 
     /// Chromium ends an async script whose document unloads (a tap that followed a link) with

@@ -103,9 +103,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
                     loadScript, [url, Int(remaining * 1000)], timeout: remaining + 10)
                 if loaded as? Bool == true { return }
                 throw RobotKitError.webDriver(code: "timeout", "\(url) did not finish loading within 60 s")
-            } catch where (Engine.isNavigationRace(error) || Engine.isUnloadedWait(error, scriptDeadline: scriptDeadline))
-                && deadline.timeIntervalSinceNow > 0
-            {
+            } catch where Engine.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
                 // The script began in the blank document the new page starts with, and the
                 // app's document replaced it (seen as an early `script timeout` with 8 shards
                 // on 2 cores): wait again in the new document.

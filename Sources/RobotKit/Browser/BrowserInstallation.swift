@@ -21,6 +21,10 @@ struct BrowserInstallation: Sendable {
         return name.contains("headless-shell") || name.contains("headless_shell")
     }
 
+    /// Whether Chromium is started through a launcher script: for the parent-death signal
+    /// (`setpriv`) and for the headless shell's first page.
+    var needsLauncher: Bool { setpriv != nil || isHeadlessShell }
+
     /// Finds the tools; `CHROME_BIN` and `CHROMEDRIVER` override the search. The headless
     /// shell comes first: tests never need the full browser's window, only its engine.
     static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)

@@ -135,7 +135,7 @@ final class ChromeDriverService: @unchecked Sendable {
     /// The Chromium launcher (see `writeChromiumLauncher`) in `folder`, written when missing.
     static func chromiumLauncher(in folder: URL) throws(RobotKitError) -> String {
         let tools = try BrowserInstallation.locate()
-        guard tools.setpriv != nil || tools.isHeadlessShell else { return tools.chromium }
+        guard tools.needsLauncher else { return tools.chromium }
         let path = folder.appendingPathComponent("chromium").path
         if FileManager.default.isExecutableFile(atPath: path) { return path }
         do {
@@ -149,7 +149,7 @@ final class ChromeDriverService: @unchecked Sendable {
     private static func writeChromiumLauncher(tools: BrowserInstallation, in scratch: URL) throws(RobotKitError)
         -> String
     {
-        guard tools.setpriv != nil || tools.isHeadlessShell else { return tools.chromium }
+        guard tools.needsLauncher else { return tools.chromium }
         let url = scratch.appendingPathComponent("chromium")
         // The headless shell, started with a profile folder, opens no page, and chromedriver
         // then fails its new session with "unable to discover open pages"; a first page fixes it.

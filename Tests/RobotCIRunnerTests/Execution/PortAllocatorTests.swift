@@ -27,7 +27,7 @@ final class PortAllocatorTests: XCTestCase {
 
     /// A base port whose next `count` ports are free right now.
     private func freeRange(_ count: Int) throws -> Int {
-        for base in stride(from: 20_000, to: 30_000, by: 97) where (base..<base + count).allSatisfy(PortAllocator.isFree) {
+        for base in stride(from: 20_000, to: 30_000, by: 97) where (base..<base + count).allSatisfy(Loopback.isFree) {
             return base
         }
         throw XCTSkip("no \(count) consecutive free ports found")
@@ -63,11 +63,11 @@ final class PortAllocatorTests: XCTestCase {
     func testHeldBasePortIsReplaced() throws {
         let taken = try hold(port: 0)
         let allocator = PortAllocator(basePort: taken)
-        XCTAssertFalse(PortAllocator.isFree(taken))
+        XCTAssertFalse(Loopback.isFree(taken))
         let ports = allocator.ports(forShard: 0)
         XCTAssertNotEqual(ports.mock, taken)
         XCTAssertNotEqual(ports.mock, ports.webDriver)
-        XCTAssertTrue(PortAllocator.isFree(ports.mock))
+        XCTAssertTrue(Loopback.isFree(ports.mock))
     }
 
     func testPortTakenAfterAssignmentIsReplacedOnTheNextBatch() throws {
@@ -83,17 +83,17 @@ final class PortAllocatorTests: XCTestCase {
     }
 
     func testIsFree() throws {
-        XCTAssertFalse(PortAllocator.isFree(0))
-        XCTAssertFalse(PortAllocator.isFree(-1))
-        XCTAssertFalse(PortAllocator.isFree(65536))
+        XCTAssertFalse(Loopback.isFree(0))
+        XCTAssertFalse(Loopback.isFree(-1))
+        XCTAssertFalse(Loopback.isFree(65536))
         let port = try hold(port: 0)
-        XCTAssertFalse(PortAllocator.isFree(port))
+        XCTAssertFalse(Loopback.isFree(port))
         close(held.removeLast())
-        XCTAssertTrue(PortAllocator.isFree(port))
+        XCTAssertTrue(Loopback.isFree(port))
     }
 
     func testOSAssignedPort() throws {
-        let port = try XCTUnwrap(PortAllocator.osAssignedPort())
+        let port = try XCTUnwrap(Loopback.freePort())
         XCTAssertTrue((1024..<65536).contains(port))
     }
 }
