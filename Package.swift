@@ -48,7 +48,7 @@ let package = Package(
             ]
         ),
         .target(name: "CProcessSupport"),
-        .target(name: "ProcessToolkit"),
+        .target(name: "ProcessToolkit", dependencies: ["CProcessSupport"]),
         // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.
         .target(name: "RobotCIInit"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
@@ -72,12 +72,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ProcessToolkit"], path: "Tests/Support/TestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "TestSupport"]),
-        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "HTTPClient"]),
+        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "ProcessToolkit"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ProcessToolkit"]),
-        .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient"]),
+        .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "MockServer"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import ProcessToolkit
 import RobotCICore
 
 extension BatchEnd {

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 
 /// `driver: swift` (the default): a SwiftPM package's test bundle, XCTest and Swift Testing.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 
 /// The one place a finished attempt goes: recorded (journal, progress, report), then its

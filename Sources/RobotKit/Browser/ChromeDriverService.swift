@@ -1,19 +1,19 @@
 import Foundation
 import ProcessToolkit
-import HTTPClient
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The one chromedriver of this test process, started on first use.
+/// The one chromedriver of this test process, started on first use (ProcessToolkit's
+/// `ChromeDriver.start`, as the runner starts a shard's).
 ///
 /// It dies with the test process however that ends: it is spawned with a
-/// parent-death signal (`setpriv --pdeathsig KILL`) from a thread that never
+/// parent-death signal (`setpriv --pdeathsig KILL`) from `SpawnThread`, a thread that never
 /// exits, it stays in the test process's group (robotci kills the group on a
 /// timeout), and an `atexit` handler stops it on a normal exit. Chromium is
 /// launched through a wrapper that gives it the same parent-death signal, so
 /// killing chromedriver takes its browsers along.
-final class ChromeDriverService: @unchecked Sendable {
+final class ChromeDriverService: Sendable {
     static let shared = ChromeDriverService()
 
     /// What a new browser session needs to know.
@@ -26,29 +26,35 @@ final class ChromeDriverService: @unchecked Sendable {
         var scratch: URL
     }
 
-    private let lock = NSLock()
-    private var pid: pid_t?
-    private var current: Endpoint?
-    private var profileCounter = 0
+    private struct State {
+        var driver: ChromeDriver?
+        var current: Endpoint?
+        var profileCounter = 0
+    }
+
+    private let state = Locked(State())
 
     private init() {}
 
     /// The running driver, starting it (again) when needed.
     func endpoint() throws(RobotKitError) -> Endpoint {
-        lock.lock()
-        defer { lock.unlock() }
-        if let current, let pid, Self.isAlive(pid) { return current }
-        let started = try start()
-        current = started
-        return started
+        try state.withLock { state throws(RobotKitError) -> Endpoint in
+            if let current = state.current, let driver = state.driver, driver.process.isRunning { return current }
+            let (driver, started) = try start()
+            state.driver = driver
+            state.current = started
+            return started
+        }
     }
 
     /// When `url` is this process's chromedriver and it has died (killed, crashed), a sentence
     /// that says so; nil while it runs. `endpoint()` starts a new one for the next launch.
     func deathNotice(for url: String) -> String? {
-        lock.withLock {
-            guard let current, let pid, url.hasPrefix(current.baseURL + "/"), !Self.isAlive(pid) else { return nil }
-            return "chromedriver (pid \(pid), \(current.baseURL)) is no longer running: it exited or was killed "
+        state.withLock { state in
+            guard let current = state.current, let driver = state.driver, url.hasPrefix(current.baseURL + "/"),
+                !driver.process.isRunning
+            else { return nil }
+            return "chromedriver (pid \(driver.process.pid), \(current.baseURL)) is no longer running: it exited or was killed "
                 + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
         }
     }
@@ -56,9 +62,9 @@ final class ChromeDriverService: @unchecked Sendable {
     /// A fresh, empty Chromium profile folder inside the scratch folder.
     func newProfileDirectory() throws(RobotKitError) -> URL {
         let scratch = try endpoint().scratch
-        let number = lock.withLock { () -> Int in
-            profileCounter += 1
-            return profileCounter
+        let number = state.withLock { state -> Int in
+            state.profileCounter += 1
+            return state.profileCounter
         }
         let url = scratch.appendingPathComponent("profile-\(number)", isDirectory: true)
         do {
@@ -71,55 +77,38 @@ final class ChromeDriverService: @unchecked Sendable {
 
     /// The chromedriver log (its and chromium's stderr), for error messages.
     func logTail(maxBytes: Int = 2000) -> String {
-        guard let scratch = current?.scratch,
+        guard let scratch = state.current.current?.scratch,
             let data = FileManager.default.contents(atPath: scratch.appendingPathComponent("chromedriver.log").path)
         else { return "" }
         return String(decoding: data.suffix(maxBytes), as: UTF8.self)
     }
 
-    private func start() throws(RobotKitError) -> Endpoint {
-        let tools = try BrowserInstallation.locate()
+    private func start() throws(RobotKitError) -> (ChromeDriver, Endpoint) {
+        let tools = try Self.tools()
         let scratch = try Self.makeScratch()
-        let environment = WorkerEnvironment()
-        let port = Self.usablePort(preferred: environment.webDriverPort)
+        let port = Self.usablePort(preferred: WorkerEnvironment().webDriverPort)
         let launcher = try Self.writeChromiumLauncher(tools: tools, in: scratch)
         let log = scratch.appendingPathComponent("chromedriver.log").path
-
-        var executable = tools.chromedriver
-        var arguments = ["--port=\(port)", "--log-level=WARNING"]
-        if let setpriv = tools.setpriv {
-            arguments = ["--pdeathsig", "KILL", tools.chromedriver] + arguments
-            executable = setpriv
+        // In the test process's group and with its tag (robotci's kills and stray reaper find it).
+        let driver: ChromeDriver
+        do {
+            driver = try SpawnThread.shared.run { () throws(ChromeDriver.StartFailure) -> ChromeDriver in
+                try ChromeDriver.start(executable: tools.chromedriver, port: port, logPath: log, group: .caller)
+            }
+        } catch {
+            throw .driverStart(error.description)
         }
-        let pid = try ProcessSpawner.shared.spawn(executable, arguments, outputPath: log)
-        self.pid = pid
-        ExitCleanup.register(pid: pid, scratch: scratch.path, installSignalHandlers: tools.setpriv == nil)
-
-        let baseURL = "http://127.0.0.1:\(port)"
-        try Self.waitUntilReady(baseURL: baseURL, pid: pid, logPath: log)
-        return Endpoint(baseURL: baseURL, chromiumLauncher: launcher, scratch: scratch)
+        ExitCleanup.register(pid: driver.process.pid, scratch: scratch.path, installSignalHandlers: tools.setpriv == nil)
+        return (driver, Endpoint(baseURL: driver.url, chromiumLauncher: launcher, scratch: scratch))
     }
 
-    private static func waitUntilReady(baseURL: String, pid: pid_t, logPath: String) throws(RobotKitError) {
-        let client: HTTPClient
+    /// This machine's browser tools, or what to install.
+    static func tools() throws(RobotKitError) -> BrowserInstallation {
         do {
-            client = try HTTPClient(defaultTimeout: 1, connectTimeout: 0.5)
+            return try BrowserInstallation.locate()
         } catch {
-            throw .driverStart("could not create an http client: \(error)")
+            throw .missingTool(error.description)
         }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if !isAlive(pid) {
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw .driverStart("chromedriver exited at start-up; its log (\(logPath)):\n\(log.suffix(1500))")
-            }
-            if let response = try? client.send(HTTPRequest(url: "\(baseURL)/status")), response.status == 200 {
-                return
-            }
-            usleep(20_000)
-        }
-        kill(pid, SIGKILL)
-        throw .driverStart("chromedriver did not answer on \(baseURL) within 20 s; see \(logPath)")
     }
 
     /// The preferred port when it is free, else one the OS picks.
@@ -134,7 +123,7 @@ final class ChromeDriverService: @unchecked Sendable {
 
     /// The Chromium launcher (see `writeChromiumLauncher`) in `folder`, written when missing.
     static func chromiumLauncher(in folder: URL) throws(RobotKitError) -> String {
-        let tools = try BrowserInstallation.locate()
+        let tools = try tools()
         guard tools.needsLauncher else { return tools.chromium }
         let path = folder.appendingPathComponent("chromium").path
         if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -190,11 +179,8 @@ final class ChromeDriverService: @unchecked Sendable {
         return pid_t(rest.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).first ?? rest)
     }
 
-    /// True while `pid` runs; reaps it when it has exited.
+    /// True while the process `pid` (another test process's) exists.
     static func isAlive(_ pid: pid_t) -> Bool {
-        var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
-        if reaped == pid { return false }
-        return kill(pid, 0) == 0
+        kill(pid, 0) == 0 || errno == EPERM
     }
 }

@@ -10,7 +10,7 @@ nonisolated(unsafe) private var atexitInstalled = false
 
 /// Stops chromedriver (and, through their parent-death signal, its browsers) when the process ends.
 enum ExitCleanup {
-    /// Called with the spawner's lock held, so registration is serialized.
+    /// Called with `ChromeDriverService`'s state locked, so registration is serialized.
     static func register(pid: pid_t, scratch: String, installSignalHandlers: Bool) {
         driverPID = pid
         scratchPath = scratch

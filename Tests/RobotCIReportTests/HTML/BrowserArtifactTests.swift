@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 import RobotCIReport
 import XCTest
@@ -56,7 +57,7 @@ final class BrowserArtifactTests: XCTestCase {
 
     /// The report folder over HTTP (python3's http.server: svg, htm, xhtml served as what they are).
     private func serve() throws -> URL {
-        let port = try WebDriverBrowser.freePort()
+        let port = try XCTUnwrap(Loopback.freePort(), "no free loopback port")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-m", "http.server", "--bind", "127.0.0.1", "--directory", root.path, String(port)]

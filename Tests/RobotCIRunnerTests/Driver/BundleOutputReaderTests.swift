@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 @testable import RobotCIRunner
 import XCTest

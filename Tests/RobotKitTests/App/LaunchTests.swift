@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import ProcessToolkit
 @testable import RobotKit
 import XCTest
 

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A running chromedriver on 127.0.0.1: the one way the runner (a shard's driver), RobotKit (a
+/// test process's own) and the tests (a browser that clicks through the report) start one.
+public struct ChromeDriver: Sendable {
+    public let process: ChildProcess
+    public let port: Int
+    /// Its stdout and stderr (and, through it, Chromium's stderr).
+    public let logPath: String
+
+    /// `http://127.0.0.1:PORT`
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// chromedriver could not be started or did not listen in time; the description says why
+    /// and ends with the log's last lines when there are any.
+    public struct StartFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Starts `executable` on `port` (loopback only, chromedriver's default), output appended to
+    /// `logPath`, and waits until it accepts connections: at most `timeout` seconds, less if it
+    /// exits first. On failure the process is killed and reaped. Spawned from the calling thread
+    /// (see `ChildProcess.Options.parentDeathSignal`).
+    public static func start(executable: String, port: Int, logPath: String, group: ChildProcess.Options.Group,
+                             environment: [String: String]? = nil, timeout: Double = 20) throws(StartFailure)
+        -> ChromeDriver
+    {
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(
+                executable: executable, arguments: ["--port=\(port)", "--log-level=WARNING"], environment: environment,
+                options: ChildProcess.Options(output: .file(logPath), group: group))
+        } catch {
+            throw StartFailure(description: "could not start chromedriver: \(error)")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let end = process.tryWait() {
+                throw StartFailure(description: "chromedriver exited at start-up (\(end)); its log (\(logPath)):\n\(logTail(logPath))")
+            }
+            if Loopback.canConnect(port) { return ChromeDriver(process: process, port: port, logPath: logPath) }
+            usleep(10_000)
+        }
+        process.killGroup()
+        _ = process.wait()
+        throw StartFailure(description: "chromedriver did not listen on 127.0.0.1:\(port) within \(Int(timeout)) s; its log (\(logPath)):\n\(logTail(logPath))")
+    }
+
+    /// Kills chromedriver (with `Group.own`, its whole group) and reaps it. Chromium, started
+    /// with a parent-death signal, goes with it.
+    public func stop() {
+        process.killGroup()
+        _ = process.wait()
+    }
+
+    private static func logTail(_ path: String, maxBytes: Int = 1500) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { return "" }
+        return String(decoding: data.suffix(maxBytes), as: UTF8.self)
+    }
+}
