@@ -78,6 +78,7 @@ let package = Package(
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ProcessToolkit"]),
         .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit"]),
+        .testTarget(name: "ProcessToolkitTests", dependencies: ["ProcessToolkit"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "MockServer"]),
     ],
     swiftLanguageModes: [.v6]

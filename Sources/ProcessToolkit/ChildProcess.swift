@@ -252,6 +252,11 @@ public struct SpawnError: Error, Equatable, CustomStringConvertible {
     public var executable: String
     public var reason: String
 
+    public init(executable: String, reason: String) {
+        self.executable = executable
+        self.reason = reason
+    }
+
     public var description: String { "cannot start \(executable): \(reason)" }
 }
 

@@ -48,7 +48,7 @@ public struct ChromeDriver: Sendable {
         }
         process.killGroup()
         _ = process.wait()
-        throw StartFailure(description: "chromedriver did not listen on 127.0.0.1:\(port) within \(Int(timeout)) s; its log (\(logPath)):\n\(logTail(logPath))")
+        throw StartFailure(description: "chromedriver did not listen on 127.0.0.1:\(port) within \(String(format: "%g", timeout)) s; its log (\(logPath)):\n\(logTail(logPath))")
     }
 
     /// Kills chromedriver (with `Group.own`, its whole group) and reaps it. Chromium, started
