@@ -1,15 +1,18 @@
 import Foundation
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A real `redis-server` on a free loopback port, in its own folder, no persistence.
 /// Stopped (by pid) in `stop()`; tests call it in tearDown. Shared by the queue unit tests
-/// and the end-to-end tests (a support target, not a test target).
+/// and the end-to-end tests (a support target, not a test target). Started by ProcessToolkit's
+/// `ChildProcess` with a parent-death signal, so a test process that crashes or is killed
+/// before its tearDown leaves no server behind.
 public final class RedisServer {
     public let port: Int
     public let directory: URL
-    private let process: Process
+    private let process: ChildProcess
 
     /// `port`: a restart on the port of a stopped server (a Redis restarted without
     /// persistence); nil picks a free one. With `password`, the server requires it
@@ -19,17 +22,16 @@ public final class RedisServer {
         self.port = port ?? RedisServer.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         var listen = ["--port", String(self.port)]
         if let tls {
             listen = ["--port", "0", "--tls-port", String(self.port), "--tls-cert-file", tls.certificate, "--tls-key-file", tls.key,
                       "--tls-ca-cert-file", tls.certificate, "--tls-auth-clients", "no"]
         }
-        process.arguments = listen + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                                      "--dir", directory.path, "--daemonize", "no"] + (password.map { ["--requirepass", $0] } ?? [])
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let arguments = listen + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                                  "--dir", directory.path, "--daemonize", "no"] + (password.map { ["--requirepass", $0] } ?? [])
+        process = try ChildProcess(
+            executable: Executables.find("redis-server") ?? "/usr/bin/redis-server", arguments: arguments,
+            options: .init(output: .file(directory.appendingPathComponent("redis.log").path)))
         // Ready when it accepts a connection.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -40,13 +42,11 @@ public final class RedisServer {
         throw NSError(domain: "redis-server did not start on port \(port)", code: 1)
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.killGroup()
+        _ = process.wait()
         try? FileManager.default.removeItem(at: directory)
     }
 
