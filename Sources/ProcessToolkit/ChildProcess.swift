@@ -107,41 +107,11 @@ public final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        switch options.output {
-        case .file(let path):
-            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        case .pipe:
-            posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-            posix_spawn_file_actions_adddup2(&actions, output.write, 2)
-        }
-        if options.eventChannel {
-            // dup2 clears close-on-exec on fd 3 only.
-            posix_spawn_file_actions_adddup2(&actions, events.write, 3)
-        }
-        // Nothing else of the parent: every descriptor above the child's own is closed (glibc
-        // 2.34+; elsewhere the pipes' close-on-exec flags, set under the registry's lock, hold).
-        _ = robotci_spawn_addclosefrom(&actions, options.eventChannel ? 4 : 3)
-        if let directory = options.workingDirectory {
-            _ = robotci_spawn_addchdir(&actions, directory)
-        }
-
+        Self.describeDescriptors(&actions, options, output: output.write, events: events.write)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
-        if case .own = options.group {
-            posix_spawnattr_setpgroup(&attributes, 0)
-            flags |= POSIX_SPAWN_SETPGROUP
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
+        Self.describeAttributes(&attributes, options)
 
         let (program, argv) = options.parentDeathSignal
             ? Self.withParentDeathSignal(executable, arguments) : (executable, [executable] + arguments)
@@ -178,6 +148,47 @@ public final class ChildProcess: Sendable {
         self.options = options
         outputFD = piped ? output.read : -1
         eventFD = events.read
+    }
+
+    /// The child's descriptors: stdin /dev/null, stdout and stderr to the output, fd 3 the event
+    /// channel, nothing else of the parent's.
+    private static func describeDescriptors(_ actions: inout posix_spawn_file_actions_t, _ options: Options,
+                                            output: Int32, events: Int32) {
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        switch options.output {
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        case .pipe:
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        }
+        if options.eventChannel {
+            // dup2 clears close-on-exec on fd 3 only.
+            posix_spawn_file_actions_adddup2(&actions, events, 3)
+        }
+        // Every descriptor above the child's own is closed (glibc 2.34+; elsewhere the pipes'
+        // close-on-exec flags, set under the registry's lock, hold).
+        _ = robotci_spawn_addclosefrom(&actions, options.eventChannel ? 4 : 3)
+        if let directory = options.workingDirectory {
+            _ = robotci_spawn_addchdir(&actions, directory)
+        }
+    }
+
+    /// Default signal dispositions, an empty mask and, with `Group.own`, a new process group.
+    private static func describeAttributes(_ attributes: inout posix_spawnattr_t, _ options: Options) {
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        if case .own = options.group {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
     }
 
     /// `setpriv --pdeathsig KILL -- executable arguments…` when setpriv is installed and
