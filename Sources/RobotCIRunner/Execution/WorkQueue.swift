@@ -73,6 +73,7 @@ final class WorkQueue: BatchSource {
     /// Blocks until there is work for `shard`, or returns nil when the run is over.
     func next(shard: Int) -> WorkItem? {
         var idle = false
+        // The body's nil means "wait for a change"; `.some(nil)` means the run is over.
         return state.wait { s -> WorkItem?? in
             if idle {
                 s.idleShards -= 1
