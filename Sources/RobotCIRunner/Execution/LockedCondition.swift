@@ -27,7 +27,7 @@ final class LockedCondition<Value>: @unchecked Sendable {
         while true {
             if let result = try body(&value) { return result }
             if let interval {
-                condition.wait(until: Date(timeIntervalSinceNow: interval))
+                _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
             } else {
                 condition.wait()
             }
