@@ -52,7 +52,7 @@ let package = Package(
         // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.
         .target(name: "RobotCIInit"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
-        .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis"]),
+        .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis", "ProcessToolkit"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
         .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "CProcessSupport", "ProcessToolkit"]),
         .systemLibrary(

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 
 /// A batch as it travels through the queue.
@@ -19,7 +20,7 @@ public struct QueuedBatch: Codable, Equatable, Sendable {
 /// One machine's client of the shared queue: plan once, lease batches, heartbeat, record
 /// results, acknowledge. Thread-safe: one connection behind one lock (each call is one
 /// short round trip). A broken connection is re-opened with back-off before giving up.
-public final class RedisQueue: @unchecked Sendable {
+public final class RedisQueue: Sendable {
     public enum Lease: Equatable, Sendable {
         case batch(id: Int, QueuedBatch)
         /// Work is leased by others (it may still come back) or waits for another machine.
@@ -39,19 +40,42 @@ public final class RedisQueue: @unchecked Sendable {
     /// A lease not extended for this long goes back to the queue.
     public let leaseTimeout: Double
     /// How long a retry waits for another machine before its own takes it.
-    public var retryAvoidSeconds = 3.0
+    public var retryAvoidSeconds: Double {
+        get { settings.withLock { $0.retryAvoidSeconds } }
+        set { settings.withLock { $0.retryAvoidSeconds = newValue } }
+    }
     /// Seconds between reconnect attempts before a connection loss is given up.
-    public var backOff: [Double] = [0.25, 0.5, 1, 2, 4]
+    public var backOff: [Double] {
+        get { settings.withLock { $0.backOff } }
+        set { settings.withLock { $0.backOff = newValue } }
+    }
     /// Time to live of every key, refreshed by heartbeats and at the end.
     public static let ttlSeconds = 86_400
 
-    private let lock = NSLock()
-    private var connection: RedisConnection?
-    /// Set once the back-off gave up: later calls fail at once instead of waiting again.
-    private var gaveUp: QueueLost?
-    /// The run this machine joined (its plan's nonce); every script after join checks it.
-    private let nonceLock = NSLock()
-    private var nonceValue: String?
+    private struct Settings {
+        var retryAvoidSeconds = 3.0
+        var backOff: [Double] = [0.25, 0.5, 1, 2, 4]
+    }
+
+    /// The connection, held for a whole call (one round trip, or the back-off's reconnects).
+    private struct Link {
+        var connection: RedisConnection?
+        /// Set once the back-off gave up: later calls fail at once instead of waiting again.
+        var gaveUp: QueueLost?
+    }
+
+    private let settings = Locked(Settings())
+    private let link: Locked<Link>
+    /// The run this machine joined. A lock of its own, so reading it never waits behind a
+    /// round trip.
+    private struct Joined {
+        /// The plan's nonce; every script after join checks it.
+        var nonce: String?
+        /// The plan's `finished` mark as the join saw it (a re-open must name it).
+        var finishedMark: String?
+    }
+
+    private let joinedRun = Locked(Joined())
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -64,7 +88,7 @@ public final class RedisQueue: @unchecked Sendable {
         self.machine = machine
         self.leaseTimeout = leaseTimeout
         do {
-            connection = try RedisConnection(address: address, timeout: 5)
+            link = Locked(Link(connection: try RedisConnection(address: address, timeout: 5)))
         } catch let e as RedisError {
             let hint = e.kind == .connection ? "is redis-server running there? " : ""
             throw QueueError("\(e.message); \(hint)check --queue (or ROBOTCI_QUEUE / 'queue' in robotci.yml)")
@@ -72,7 +96,7 @@ public final class RedisQueue: @unchecked Sendable {
     }
 
     /// The nonce of the run this machine joined (nil before `join`).
-    public var nonce: String? { nonceLock.withLock { nonceValue } }
+    public var nonce: String? { joinedRun.withLock { $0.nonce } }
 
     // MARK: keys
 
@@ -96,22 +120,23 @@ public final class RedisQueue: @unchecked Sendable {
     /// Runs `body` on the connection; on a connection error, reconnects with back-off and
     /// tries again. Error replies (a bug, a wrong server) are thrown at once.
     private func withConnection<T>(_ body: (RedisConnection) throws -> T) throws -> T {
-        try lock.withLock {
-            if let gaveUp { throw gaveUp }
+        let backOff = self.backOff
+        return try link.withLock { link in
+            if let gaveUp = link.gaveUp { throw gaveUp }
             var delays = backOff[...]
             while true {
                 do {
                     let c: RedisConnection
-                    if let existing = connection { c = existing } else {
+                    if let existing = link.connection { c = existing } else {
                         c = try RedisConnection(address: address, timeout: 5)
-                        connection = c
+                        link.connection = c
                     }
                     return try body(c)
                 } catch let e as RedisError where e.kind == .connection {
-                    connection = nil
+                    link.connection = nil
                     guard let delay = delays.popFirst() else {
                         let lost = QueueLost(.unreachable, "lost the queue \(address): \(e.message) (gave up after \(backOff.count) reconnects over \(Int(backOff.reduce(0, +))) s)")
-                        gaveUp = lost
+                        link.gaveUp = lost
                         throw lost
                     }
                     Thread.sleep(forTimeInterval: delay)
@@ -186,7 +211,7 @@ public final class RedisQueue: @unchecked Sendable {
         case "planned": joined = .planned(nonce: part(1))
         case "joined": joined = .joined(nonce: part(1))
         case "finished":
-            finishedMark = part(4)
+            joinedRun.withLock { $0.finishedMark = part(4) }
             let ms = Double(part(4)) ?? 0
             joined = .finished(nonce: part(1), at: Date(timeIntervalSince1970: ms / 1000), lost: part(5) == "lost")
         default: throw QueueError("the queue \(address) answered join with \(reply); is it a robotci queue of this version?")
@@ -200,20 +225,17 @@ public final class RedisQueue: @unchecked Sendable {
                                  + "commit with the same --filter/--skip; or use a new queue NAME for a new run")
             }
         }
-        nonceLock.withLock { nonceValue = joined.nonce }
+        joinedRun.withLock { $0.nonce = joined.nonce }
         if case .finished = joined { return joined }
         try touch()
         return joined
     }
 
-    /// The plan's `finished` mark as the join saw it (a re-open must name it).
-    private var finishedMark: String?
-
     /// Re-opens the finished run joined for `batches` (its tests that did not pass, at their
     /// next attempt numbers). True when this machine re-opened it; false when another
     /// machine already had (this one then just leases).
     public func reopen(_ batches: [QueuedBatch]) throws -> Bool {
-        guard let finishedMark else { throw QueueError("robotci bug: re-opening \(address) before a join found it finished") }
+        guard let finishedMark = joinedRun.withLock({ $0.finishedMark }) else { throw QueueError("robotci bug: re-opening \(address) before a join found it finished") }
         let reply = try run(QueueScripts.reopen, args: [finishedMark] + batches.map(json))
         try touch()
         return reply.array?.first?.text == "reopened"

@@ -11,7 +11,7 @@ import Yams
 /// A new key: a property in `RunConfiguration`, an entry in `ConfigKey.all`, and (when it has
 /// a flag) an `@Option` in `RunOptions` whose help is `ConfigKey.help(name)`; a test fails
 /// when the flag, the sample `config/robotci.yml` or the README's table is missing it.
-public struct ConfigKey: @unchecked Sendable {
+public struct ConfigKey: Sendable {
     /// How a key's value is written (for the docs; the parser checks it).
     public enum Kind: Sendable { case string, int, number, bool, list, rules }
 
@@ -32,8 +32,7 @@ public struct ConfigKey: @unchecked Sendable {
     public let defaultText: String
     public let help: String
     /// Checks `value` (from `source`, e.g. "robotci.yml:3 key 'shards'") and stores it.
-    /// (Immutable closures over key paths: the table is safe to share.)
-    let store: (ConfigValue, inout RunConfiguration) throws -> Void
+    let store: @Sendable (ConfigValue, inout RunConfiguration) throws -> Void
 
     /// `ROBOTCI_` + the name upper-cased, `-` → `_`.
     public var environmentName: String { "ROBOTCI_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
@@ -141,7 +140,7 @@ struct ConfigValue {
 
 extension ConfigKey {
     private init(_ name: String, _ kind: Kind, flag: Flag, default defaultText: String, help: String,
-                 store: @escaping (ConfigValue, inout RunConfiguration) throws -> Void) {
+                 store: @escaping @Sendable (ConfigValue, inout RunConfiguration) throws -> Void) {
         self.name = name
         self.kind = kind
         self.flag = flag

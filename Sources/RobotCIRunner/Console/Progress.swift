@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 #if canImport(Glibc)
 import Glibc
@@ -8,66 +9,106 @@ import Darwin
 
 /// Live progress on stderr: one redrawn line on a terminal; plain lines (each
 /// problem as it happens, a status line every 10 s) in CI or when piped.
-final class Progress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let interactive: Bool
-    private var total: Int
-    private let shards: Int
-    private let clock: RunClock
-    private var done = 0
-    private var failed = 0
-    private var flaky = 0
-    private var retriesQueued = 0
-    private var busy: Set<Int> = []
-    private var lastDraw = -1.0
-    private var lastPlain = 0.0
-    private var lineVisible = false
+final class Progress: Sendable {
+    /// The counts and the console line. What it prints it prints with the lock held, so lines
+    /// from different shards never interleave with the redrawn status line.
+    private struct Console {
+        let interactive: Bool
+        let shards: Int
+        let clock: RunClock
+        var total: Int
+        var done = 0
+        var failed = 0
+        var flaky = 0
+        var retriesQueued = 0
+        var busy: Set<Int> = []
+        var lastDraw = -1.0
+        var lastPlain = 0.0
+        var lineVisible = false
+
+        func statusText() -> String {
+            let elapsed = clock.now()
+            var eta = ""
+            if done > 0 && done < total {
+                let remaining = elapsed / Double(done) * Double(total - done)
+                eta = String(format: ", ETA %.0fs", remaining)
+            }
+            // One mark per shard: busy (running a batch) or idle.
+            let shardMarks = (0..<shards).map { busy.contains($0) ? "■" : "·" }.joined()
+            return String(format: "[%.1fs] %d/%d done, %d failed, %d flaky, %d retries, shards %@%@", elapsed, done, total, failed, flaky, retriesQueued, shardMarks, eta)
+        }
+
+        mutating func draw(force: Bool) {
+            let now = clock.now()
+            if interactive {
+                guard force || now - lastDraw > 0.1 else { return }
+                lastDraw = now
+                var text = statusText()
+                let width = 120
+                if text.count > width { text = String(text.prefix(width)) }
+                FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+                lineVisible = true
+            } else if now - lastPlain >= 10 || done == total {
+                guard done != 0 || now - lastPlain >= 10 else { return }
+                if done == total && lastPlain < 0 { return }
+                lastPlain = done == total ? -1 : now
+                FileHandle.standardError.write(Data((statusText() + "\n").utf8))
+            }
+        }
+
+        mutating func clearLine() {
+            if interactive && lineVisible {
+                FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+                lineVisible = false
+            }
+        }
+    }
+
+    private let console: Locked<Console>
 
     init(total: Int, shards: Int, clock: RunClock, environment: [String: String]) {
-        self.total = total
-        self.shards = shards
-        self.clock = clock
         let ci = environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
-        interactive = isatty(2) == 1 && !ci && environment["TERM"] != "dumb"
+        let interactive = isatty(2) == 1 && !ci && environment["TERM"] != "dumb"
+        console = Locked(Console(interactive: interactive, shards: shards, clock: clock, total: total))
     }
 
     /// Prints a line above the progress line.
     func log(_ text: String) {
-        lock.withLock {
-            clearLine()
+        console.withLock { c in
+            c.clearLine()
             FileHandle.standardError.write(Data((text + "\n").utf8))
-            draw(force: true)
+            c.draw(force: true)
         }
     }
 
     /// `n` planned tests left the run (`--until-failure`'s dropped repetitions).
     func withdraw(_ n: Int) {
-        lock.withLock { total = max(done, total - n) }
+        console.withLock { c in c.total = max(c.done, c.total - n) }
     }
 
     func batchStarted(shard: Int) {
-        lock.withLock {
-            busy.insert(shard)
-            draw(force: false)
+        console.withLock { c in
+            c.busy.insert(shard)
+            c.draw(force: false)
         }
     }
 
     func batchFinished(shard: Int) {
-        lock.withLock { _ = busy.remove(shard) }
+        console.withLock { _ = $0.busy.remove(shard) }
     }
 
     func attemptFinished(_ test: TestID, attempt: Attempt, history: [Attempt], retrying: Bool, quarantined: Bool) {
-        lock.withLock {
+        console.withLock { c in
             let outcome = attempt.outcome
-            if retrying { retriesQueued += 1 }
+            if retrying { c.retriesQueued += 1 }
             if !retrying {
-                done += 1
+                c.done += 1
                 let verdict = Outcome.verdict(for: history.map(\.outcome), quarantined: quarantined)
-                if verdict.failsBuild { failed += 1 }
-                if verdict == .flaky { flaky += 1 }
+                if verdict.failsBuild { c.failed += 1 }
+                if verdict == .flaky { c.flaky += 1 }
             }
             if outcome.isFailure || (outcome == .passed && history.count > 1) {
-                clearLine()
+                c.clearLine()
                 let what: String
                 switch outcome {
                 case .passed: what = "FLAKY  \(test) passed on attempt \(attempt.number)"
@@ -83,48 +124,11 @@ final class Progress: @unchecked Sendable {
                 }
                 FileHandle.standardError.write(Data((text + "\n").utf8))
             }
-            draw(force: false)
+            c.draw(force: false)
         }
     }
 
     func finish() {
-        lock.withLock { clearLine() }
-    }
-
-    private func statusText() -> String {
-        let elapsed = clock.now()
-        var eta = ""
-        if done > 0 && done < total {
-            let remaining = elapsed / Double(done) * Double(total - done)
-            eta = String(format: ", ETA %.0fs", remaining)
-        }
-        // One mark per shard: busy (running a batch) or idle.
-        let shardMarks = (0..<shards).map { busy.contains($0) ? "■" : "·" }.joined()
-        return String(format: "[%.1fs] %d/%d done, %d failed, %d flaky, %d retries, shards %@%@", elapsed, done, total, failed, flaky, retriesQueued, shardMarks, eta)
-    }
-
-    private func draw(force: Bool) {
-        let now = clock.now()
-        if interactive {
-            guard force || now - lastDraw > 0.1 else { return }
-            lastDraw = now
-            var text = statusText()
-            let width = 120
-            if text.count > width { text = String(text.prefix(width)) }
-            FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
-            lineVisible = true
-        } else if now - lastPlain >= 10 || done == total {
-            guard done != 0 || now - lastPlain >= 10 else { return }
-            if done == total && lastPlain < 0 { return }
-            lastPlain = done == total ? -1 : now
-            FileHandle.standardError.write(Data((statusText() + "\n").utf8))
-        }
-    }
-
-    private func clearLine() {
-        if interactive && lineVisible {
-            FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-            lineVisible = false
-        }
+        console.withLock { $0.clearLine() }
     }
 }

@@ -5,7 +5,7 @@ import RobotCICore
 /// The one place a finished attempt goes: recorded (journal, progress, report), then its
 /// retry decided by the queue. Batches end here too: the queue takes back their unstarted
 /// tests, and a test whose process died before it started, twice, is recorded as crashed.
-final class AttemptRouter: @unchecked Sendable {
+final class AttemptRouter: Sendable {
     let recorder: RunRecorder
     let queue: BatchSource
     let layout: ReportLayout
@@ -15,17 +15,23 @@ final class AttemptRouter: @unchecked Sendable {
     let rules: TestRules
     /// `--until-failure`: the first test that fails for good ends the starting of repetitions.
     let untilFailure: Bool
-    private let lock = NSLock()
-    private var failedForGood = 0
-    /// With `untilFailure`: the repetition that failed first (the stop is made once).
-    private(set) var firstFailure: TestID? {
-        get { lock.withLock { _firstFailure } }
-        set { lock.withLock { _firstFailure = newValue } }
+
+    /// The failures that count towards `--max-failures` and `--until-failure`.
+    private struct Failures {
+        var forGood = 0
+        /// Final failures seen in running batches' output, not yet reported (results are held
+        /// until a process ends): they count, so a batch is stopped at the failure that crosses N.
+        var provisional: [Int: Int] = [:]
+        /// With `untilFailure`: the repetition that failed first (the stop is made once).
+        var first: TestID?
+
+        var count: Int { forGood + provisional.values.reduce(0, +) }
     }
-    private var _firstFailure: TestID?
-    /// Final failures seen in running batches' output, not yet reported (results are held
-    /// until a process ends): they count, so a batch is stopped at the failure that crosses N.
-    private var provisional: [Int: Int] = [:]
+
+    private let failures = Locked(Failures())
+
+    /// With `untilFailure`: the repetition that failed first.
+    var firstFailure: TestID? { failures.withLock { $0.first } }
 
     init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout, maxFailures: Int? = nil, rules: TestRules = TestRules(retries: 0),
          untilFailure: Bool = false) {
@@ -44,9 +50,9 @@ final class AttemptRouter: @unchecked Sendable {
         }
         if failedForGood && untilFailure { stopRepetitions(failed: test) }
         guard failedForGood, let maxFailures else { return }
-        let count = lock.withLock { () -> Int in
-            self.failedForGood += 1
-            return self.failedForGood + provisional.values.reduce(0, +)
+        let count = failures.withLock { f in
+            f.forGood += 1
+            return f.count
         }
         if count >= maxFailures { stopForFailures(maxFailures) }
     }
@@ -55,9 +61,9 @@ final class AttemptRouter: @unchecked Sendable {
     /// is reported when the process ends).
     func provisionalFailure(batch: Int, test: TestID) {
         guard let maxFailures, !recorder.isQuarantined(test) else { return }
-        let count = lock.withLock { () -> Int in
-            provisional[batch, default: 0] += 1
-            return failedForGood + provisional.values.reduce(0, +)
+        let count = failures.withLock { f in
+            f.provisional[batch, default: 0] += 1
+            return f.count
         }
         if count >= maxFailures { stopForFailures(maxFailures) }
     }
@@ -65,7 +71,7 @@ final class AttemptRouter: @unchecked Sendable {
     /// The batch's results are about to be reported: its provisional failures stop counting.
     func provisionalSettled(batch: Int) {
         guard maxFailures != nil else { return }
-        lock.withLock { _ = provisional.removeValue(forKey: batch) }
+        failures.withLock { _ = $0.provisional.removeValue(forKey: batch) }
     }
 
     /// Whether a failing `attempt` of `test` is its last (no retry left, or `retry-on` does
@@ -79,9 +85,9 @@ final class AttemptRouter: @unchecked Sendable {
     /// result stops it (never a running batch's provisional failure, which isolation may undo),
     /// so the failure it names is one the report shows.
     private func stopRepetitions(failed test: TestID) {
-        let first: Bool = lock.withLock {
-            guard _firstFailure == nil else { return false }
-            _firstFailure = test
+        let first: Bool = failures.withLock { f in
+            guard f.first == nil else { return false }
+            f.first = test
             return true
         }
         guard first else { return }

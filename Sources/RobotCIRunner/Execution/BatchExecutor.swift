@@ -4,7 +4,7 @@ import RobotCICore
 /// Runs one batch on one shard: prepares what every driver shares (the worker
 /// environment, the artifacts folder, the batch log, the shard's warm chromedriver) and hands
 /// the batch to the suite's `TestDriver`.
-final class BatchExecutor: @unchecked Sendable {
+final class BatchExecutor: Sendable {
     let driver: any TestDriver
     /// Masks secret environment values in the batch logs (the recorder masks attempts).
     let redactor: SecretRedactor

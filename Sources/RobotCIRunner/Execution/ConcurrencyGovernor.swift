@@ -157,24 +157,44 @@ struct PressureSampler: Sendable {
 /// waiting shards are let in lowest index first (their warm browser is the one most likely
 /// already running), and every waiting shard gets in once others finish, so none starves.
 /// Also records how many batches ran over time, for the summary and the report's timeline.
-final class ConcurrencyGovernor: @unchecked Sendable {
+final class ConcurrencyGovernor: Sendable {
     let policy: ConcurrencyPolicy
     let enabled: Bool
     let interval: Double
     private let sampler: PressureSampler?
     private let clock: RunClock
-    private let condition = NSCondition()
-    private var limit: Int
-    /// Shards let in (running a batch, or waiting in the queue for one).
-    private var running = 0
-    /// Shards running a batch: what the series records.
-    private var active = 0
-    private var waiting = Set<Int>()
-    private var finished = false
-    private var samples: [ConcurrencySample] = []
-    private var resolution: Double
-    /// Most samples kept: beyond it the series is thinned to half and recorded coarser.
-    private let maxSamples = 600
+
+    /// What the shards and the sampling thread share.
+    private struct State {
+        var limit: Int
+        /// Shards let in (running a batch, or waiting in the queue for one).
+        var running = 0
+        /// Shards running a batch: what the series records.
+        var active = 0
+        var waiting = Set<Int>()
+        var finished = false
+        var samples: [ConcurrencySample] = []
+        var resolution: Double
+        /// Most samples kept: beyond it the series is thinned to half and recorded coarser.
+        let maxSamples = 600
+
+        /// Appends (`now`, running), folding changes closer than the resolution into the last
+        /// point (its value becomes the latest), and thinning the series when it grows too long.
+        mutating func record(now: Double) {
+            let t = (now * 1000).rounded() / 1000
+            if let last = samples.last, t - last.time < resolution, samples.count > 1 {
+                samples[samples.count - 1] = ConcurrencySample(time: last.time, running: active)
+            } else {
+                samples.append(ConcurrencySample(time: t, running: active))
+            }
+            if samples.count > maxSamples {
+                samples = samples.enumerated().filter { $0.offset % 2 == 0 || $0.offset == samples.count - 1 }.map(\.element)
+                resolution *= 2
+            }
+        }
+    }
+
+    private let state: LockedCondition<State>
 
     /// `enabled` false: every shard runs as soon as it asks (the series is still recorded).
     init(shards: Int, enabled: Bool, clock: RunClock, sampler: PressureSampler? = PressureSampler(), interval: Double = 0.1) {
@@ -185,8 +205,7 @@ final class ConcurrencyGovernor: @unchecked Sendable {
         self.sampler = usable
         self.clock = clock
         self.interval = interval
-        resolution = interval
-        limit = self.enabled ? policy.initialLimit : policy.shards
+        state = LockedCondition(State(limit: self.enabled ? policy.initialLimit : policy.shards, resolution: interval))
     }
 
     /// Where the pressure comes from ("PSI", "loadavg"), for the summary.
@@ -194,35 +213,38 @@ final class ConcurrencyGovernor: @unchecked Sendable {
 
     /// Blocks until `shard` may start a batch.
     func acquire(shard: Int) {
-        condition.lock()
-        defer { condition.unlock() }
-        waiting.insert(shard)
-        while running >= limit || waiting.min() != shard {
-            condition.wait(until: Date(timeIntervalSinceNow: interval))
+        var asked = false
+        state.wait(checkingEvery: interval) { s -> Void? in
+            if !asked {
+                s.waiting.insert(shard)
+                asked = true
+            }
+            guard s.running < s.limit && s.waiting.min() == shard else { return nil }
+            s.waiting.remove(shard)
+            s.running += 1
+            state.broadcast()
+            return ()
         }
-        waiting.remove(shard)
-        running += 1
-        condition.broadcast()
     }
 
     /// `shard` got a batch from the queue and runs it.
     func began(shard: Int) {
-        condition.lock()
-        active += 1
-        record()
-        condition.unlock()
+        state.withLock { s in
+            s.active += 1
+            s.record(now: clock.now())
+        }
     }
 
     /// `shard`'s batch is over (`ran`), or it found no work.
     func release(shard: Int, ran: Bool) {
-        condition.lock()
-        running -= 1
-        if ran {
-            active -= 1
-            record()
+        state.withLock { s in
+            s.running -= 1
+            if ran {
+                s.active -= 1
+                s.record(now: clock.now())
+            }
+            state.broadcast()
         }
-        condition.broadcast()
-        condition.unlock()
     }
 
     /// Samples the pressure every interval and moves the limit until `stop()`. Runs on its
@@ -234,10 +256,7 @@ final class ConcurrencyGovernor: @unchecked Sendable {
             var lastTime = clock.now()
             while true {
                 Thread.sleep(forTimeInterval: interval)
-                condition.lock()
-                let done = finished
-                condition.unlock()
-                if done { return }
+                if state.withLock({ $0.finished }) { return }
                 let now = clock.now()
                 let counters = sampler.read(interval: interval)
                 let pressure = zip(last, counters).map { sampler.pressure(from: $0, to: $1, seconds: now - lastTime) }
@@ -254,35 +273,20 @@ final class ConcurrencyGovernor: @unchecked Sendable {
     /// One sampling window's verdict: moves the limit and wakes the waiting shards.
     func tick(_ pressure: CPUPressure?) {
         guard enabled else { return }  // off means every shard, whatever the pressure
-        condition.lock()
-        limit = policy.nextLimit(limit: limit, running: running, pressure: pressure)
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { s in
+            s.limit = policy.nextLimit(limit: s.limit, running: s.running, pressure: pressure)
+            state.broadcast()
+        }
     }
 
     /// The current limit (for tests and the summary).
-    var currentLimit: Int { condition.withLock { limit } }
+    var currentLimit: Int { state.withLock { $0.limit } }
 
     /// Ends sampling; returns the series of running batches over the run.
     func stop() -> [ConcurrencySample] {
-        condition.lock()
-        defer { condition.unlock() }
-        finished = true
-        return samples
-    }
-
-    /// Appends (now, running), folding changes closer than the resolution into the last point
-    /// (its value becomes the latest), and thinning the series when it grows too long.
-    private func record() {
-        let t = (clock.now() * 1000).rounded() / 1000
-        if let last = samples.last, t - last.time < resolution, samples.count > 1 {
-            samples[samples.count - 1] = ConcurrencySample(time: last.time, running: active)
-        } else {
-            samples.append(ConcurrencySample(time: t, running: active))
-        }
-        if samples.count > maxSamples {
-            samples = samples.enumerated().filter { $0.offset % 2 == 0 || $0.offset == samples.count - 1 }.map(\.element)
-            resolution *= 2
+        state.withLock { s in
+            s.finished = true
+            return s.samples
         }
     }
 }

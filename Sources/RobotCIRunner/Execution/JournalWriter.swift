@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 #if canImport(Glibc)
 import Glibc
@@ -8,108 +9,113 @@ import Darwin
 
 /// Appends journal entries to `results.jsonl`, one line each, straight to the file (one
 /// `write` per entry, no stdio buffer), not fsynced.
-final class JournalWriter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fd: Int32
+final class JournalWriter: Sendable {
+    /// The file and what waits to be written to it. Its writes (and the warnings about them)
+    /// are made with the lock held, so entries reach the file in the order they were appended.
+    private struct File {
+        var fd: Int32
+        let path: String
+        var warned = false
+        var recovered = false
+        /// A write failed part-way (disk full): the file may end in a torn line, so the next
+        /// entry starts with a newline of its own and the torn line stays one corrupt line,
+        /// which the reader skips.
+        var torn = false
+        /// Entries that could not be written (disk full), oldest first: written before the next
+        /// entry once space is back, so the journal still gets every attempt, in order.
+        var backlog: [Data] = []
+        var backlogBytes = 0
+        var dropped = 0
+
+        /// Writes what waits, oldest first, until a write fails.
+        mutating func flushBacklog() {
+            if torn {
+                guard writeAll(Data([10])) else { return warn() }
+                torn = false
+            }
+            while let next = backlog.first {
+                guard writeAll(next) else {
+                    torn = true
+                    return warn()
+                }
+                backlog.removeFirst()
+                backlogBytes -= next.count
+            }
+            if warned && !recovered {
+                recovered = true
+                FileHandle.standardError.write(Data(("robotci: results.jsonl is being written again"
+                    + (dropped > 0 ? " (\(dropped) entries were dropped while the disk was full)" : ", nothing lost") + "\n").utf8))
+            }
+        }
+
+        func writeAll(_ data: Data) -> Bool {
+            data.withUnsafeBytes { raw -> Bool in
+                guard let base = raw.baseAddress else { return true }
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(fd, base + offset, raw.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { return false }
+                    offset += n
+                }
+                return true
+            }
+        }
+
+        /// Disk full or the like: said once; the report at the end still has every result, and
+        /// entries written after space comes back are kept.
+        mutating func warn() {
+            guard !warned else { return }
+            warned = true
+            FileHandle.standardError.write(Data(("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
+                + "entries wait in memory and are written when space is back (the report written at the end gets every result)\n").utf8))
+        }
+    }
+
+    private let file: Locked<File>
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
     }()
 
-    private let path: String
-    private var warned = false
-    private var recovered = false
-    /// A write failed part-way (disk full): the file may end in a torn line, so the next
-    /// entry starts with a newline of its own and the torn line stays one corrupt line,
-    /// which the reader skips.
-    private var torn = false
-    /// Entries that could not be written (disk full), oldest first: written before the next
-    /// entry once space is back, so the journal still gets every attempt, in order.
-    private var backlog: [Data] = []
-    private var backlogBytes = 0
-    private var dropped = 0
     /// At most this much waits in memory; beyond it the oldest entries are dropped (counted).
     static let backlogLimit = 64 << 20
 
     init(url: URL) throws {
-        path = url.path
         // Close-on-exec: not inherited by worker processes.
-        fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw RunnerError.report("cannot write \(url.path): \(String(cString: strerror(errno)))")
         }
+        file = Locked(File(fd: fd, path: url.path))
     }
 
     func append(_ entry: JournalEntry) {
         guard var data = try? encoder.encode(entry) else { return }
         data.append(10)
-        lock.withLock {
-            guard fd >= 0 else { return }
-            backlog.append(data)
-            backlogBytes += data.count
-            flushBacklog()
-            while backlogBytes > Self.backlogLimit, let oldest = backlog.first {
-                backlog.removeFirst()
-                backlogBytes -= oldest.count
-                dropped += 1
+        file.withLock { f in
+            guard f.fd >= 0 else { return }
+            f.backlog.append(data)
+            f.backlogBytes += data.count
+            f.flushBacklog()
+            while f.backlogBytes > Self.backlogLimit, let oldest = f.backlog.first {
+                f.backlog.removeFirst()
+                f.backlogBytes -= oldest.count
+                f.dropped += 1
             }
         }
-    }
-
-    /// Writes what waits, oldest first, until a write fails (lock held).
-    private func flushBacklog() {
-        if torn {
-            guard writeAll(Data([10])) else { return warn() }
-            torn = false
-        }
-        while let next = backlog.first {
-            guard writeAll(next) else {
-                torn = true
-                return warn()
-            }
-            backlog.removeFirst()
-            backlogBytes -= next.count
-        }
-        if warned && !recovered {
-            recovered = true
-            FileHandle.standardError.write(Data(("robotci: results.jsonl is being written again"
-                + (dropped > 0 ? " (\(dropped) entries were dropped while the disk was full)" : ", nothing lost") + "\n").utf8))
-        }
-    }
-
-    private func writeAll(_ data: Data) -> Bool {
-        data.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, base + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-    }
-
-    /// Disk full or the like: said once; the report at the end still has every result, and
-    /// entries written after space comes back are kept.
-    private func warn() {
-        guard !warned else { return }
-        warned = true
-        FileHandle.standardError.write(Data(("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
-            + "entries wait in memory and are written when space is back (the report written at the end gets every result)\n").utf8))
     }
 
     func close() {
-        lock.withLock {
-            if fd >= 0 { flushBacklog() }
+        file.withLock { f in
+            if f.fd >= 0 { f.flushBacklog() }
             #if canImport(Glibc)
-            if fd >= 0 { _ = Glibc.close(fd) }
+            if f.fd >= 0 { _ = Glibc.close(f.fd) }
             #else
-            if fd >= 0 { _ = Darwin.close(fd) }
+            if f.fd >= 0 { _ = Darwin.close(f.fd) }
             #endif
-            fd = -1
+            f.fd = -1
         }
     }
 }

@@ -6,22 +6,34 @@ import RobotCIQueue
 /// Leases are extended by a heartbeat thread while their batches run. When Redis stays
 /// unreachable after the back-off, the source is *lost*: shards get no new work, the
 /// batches already running finish into this machine's journal, and the run ends.
-final class RedisBatchSource: BatchSource, @unchecked Sendable {
+final class RedisBatchSource: BatchSource {
     let queue: RedisQueue
     /// Retries per test (`--retries`, `rules:`), and which failures earn one.
     let rules: TestRules
-    private let condition = NSCondition()
-    private var nextLocalID = 0
-    /// Local batch id → queue batch id, for batches this machine runs now.
-    private var held: [Int: Int] = [:]
-    private var records: [Int: BatchRecord] = [:]
-    /// What runs again of a batch's tests without a result.
-    private var leftoverPolicy = LeftoverPolicy()
-    private var stopped = false
-    private var finished = false
-    private(set) var lost: QueueLost?
+
+    /// What this machine's shards and its heartbeat share.
+    private struct State {
+        var nextLocalID = 0
+        /// Local batch id → queue batch id, for batches this machine runs now.
+        var held: [Int: Int] = [:]
+        var records: [Int: BatchRecord] = [:]
+        /// What runs again of a batch's tests without a result.
+        var leftoverPolicy = LeftoverPolicy()
+        var stopped = false
+        var finished = false
+        var lost: QueueLost?
+        /// Batches this machine leased (a run that leased none and lost Redis exits 2).
+        var leasedCount = 0
+        var onRemoteStop: (@Sendable (String) -> Void)?
+        var heardStop = false
+    }
+
+    private let state = LockedCondition(State())
+
+    /// Why the queue was lost, if it was.
+    var lost: QueueLost? { state.withLock { $0.lost } }
     /// Batches this machine leased (a run that leased none and lost Redis exits 2).
-    private(set) var leasedCount = 0
+    var leasedCount: Int { state.withLock { $0.leasedCount } }
 
     /// Whether a test is quarantined (stored with its results, for the merged report).
     let quarantine: @Sendable (TestID) -> Bool
@@ -50,7 +62,7 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
 
     /// One heartbeat; false once the run is over or the queue is lost.
     private func beat() -> Bool {
-        guard let ids: [Int] = condition.withLock({ finished || lost != nil ? nil : Array(held.values) }) else { return false }
+        guard let ids: [Int] = state.withLock({ $0.finished || $0.lost != nil ? nil : Array($0.held.values) }) else { return false }
         do {
             try queue.heartbeat(ids)
             if let reason = try queue.stopReason() {
@@ -68,24 +80,24 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     /// batch was forged): no more leases; the first cause is kept and printed once.
     func markLost(_ error: Error) {
         let message = (error as? QueueLost) ?? QueueLost(.unreachable, "lost the queue \(queue.address): \(error)")
-        let first: Bool = condition.withLock {
-            guard lost == nil else { return false }
-            lost = message
-            condition.broadcast()
+        let first: Bool = state.withLock { s in
+            guard s.lost == nil else { return false }
+            s.lost = message
+            state.broadcast()
             return true
         }
         if first {
-            let running = condition.withLock { held.count }
+            let running = state.withLock { $0.held.count }
             FileHandle.standardError.write(Data(("robotci: error: \(message.message); no more batches are leased: "
                 + "finishing the \(running) running, their results go to this machine's journal\n").utf8))
         }
     }
 
-    private var isLost: Bool { condition.withLock { lost != nil } }
+    private var isLost: Bool { state.withLock { $0.lost != nil } }
 
     func next(shard: Int) -> WorkItem? {
         while true {
-            if condition.withLock({ stopped || lost != nil }) { return nil }
+            if state.withLock({ $0.stopped || $0.lost != nil }) { return nil }
             let lease: RedisQueue.Lease
             do { lease = try queue.lease() } catch {
                 markLost(error)
@@ -98,7 +110,7 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
                 remoteStop(reason)
                 return nil
             case .wait:
-                condition.withLock { _ = condition.wait(until: Date().addingTimeInterval(0.2)) }
+                state.sleep(atMost: 0.2)
             case .batch(let id, let batch):
                 let foreign = batch.tests.filter { !discovered.contains($0) }
                 guard foreign.isEmpty else {
@@ -111,11 +123,11 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
                         + "Use a new queue name, on a Redis only this run's machines write to"))
                     return nil
                 }
-                return condition.withLock {
-                    let local = nextLocalID
-                    nextLocalID += 1
-                    held[local] = id
-                    leasedCount += 1
+                return state.withLock { s in
+                    let local = s.nextLocalID
+                    s.nextLocalID += 1
+                    s.held[local] = id
+                    s.leasedCount += 1
                     return WorkItem(id: local, tests: batch.tests, attempt: batch.attempt)
                 }
             }
@@ -124,7 +136,7 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
 
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
         if isLost { return false }
-        let stopping = condition.withLock { stopped }
+        let stopping = state.withLock { $0.stopped }
         let retry = rules.retries(test, after: attempt) && !stopping
             ? QueuedBatch(tests: [test], attempt: attempt.number + 1, avoid: queue.machine) : nil
         do {
@@ -137,14 +149,14 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
     }
 
     func batchFinished(_ record: BatchRecord) {
-        condition.withLock { records[record.id] = record }
+        state.withLock { $0.records[record.id] = record }
     }
 
     func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID]) -> [TestID] {
-        let (id, record, stopping, plan): (Int?, BatchRecord?, Bool, LeftoverPolicy.Plan) = condition.withLock {
-            let plan = leftoverPolicy.plan(attempt: item.attempt, unstarted: unstarted, noTestStarted: noTestStarted,
-                                           isolate: isolate, stopped: stopped)
-            return (held.removeValue(forKey: item.id), records.removeValue(forKey: item.id), stopped, plan)
+        let (id, record, stopping, plan): (Int?, BatchRecord?, Bool, LeftoverPolicy.Plan) = state.withLock { s in
+            let plan = s.leftoverPolicy.plan(attempt: item.attempt, unstarted: unstarted, noTestStarted: noTestStarted,
+                                             isolate: isolate, stopped: s.stopped)
+            return (s.held.removeValue(forKey: item.id), s.records.removeValue(forKey: item.id), s.stopped, plan)
         }
         // Interrupted: no ack, so the lease expires and another machine runs the batch.
         guard let id, let record, !stopping, !isLost else { return plan.givenUp }
@@ -161,35 +173,38 @@ final class RedisBatchSource: BatchSource, @unchecked Sendable {
 
     /// Called once when another machine stopped the run (`--max-failures`): the runner stops
     /// this machine's run the same way.
-    var onRemoteStop: (@Sendable (String) -> Void)?
-    private var heardStop = false
+    var onRemoteStop: (@Sendable (String) -> Void)? {
+        get { state.withLock { $0.onRemoteStop } }
+        set { state.withLock { $0.onRemoteStop = newValue } }
+    }
 
     private func remoteStop(_ reason: String) {
-        let first: Bool = condition.withLock {
-            defer { heardStop = true }
-            return !heardStop
+        let first: Bool = state.withLock { s in
+            defer { s.heardStop = true }
+            return !s.heardStop
         }
+        // Outside the lock: the callback stops this source too.
         if first { onRemoteStop?(reason) }
     }
 
     /// Stops this machine and tells every other machine of the queue to stop.
     func stopRun(reason: String) {
         stop()
-        condition.withLock { heardStop = true }
+        state.withLock { $0.heardStop = true }
         guard !isLost else { return }
         do { try queue.stop(reason: reason) } catch { markLost(error) }
     }
 
     func stop() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
+        state.withLock { s in
+            s.stopped = true
+            state.broadcast()
         }
     }
 
     /// Ends the heartbeat and tells the queue this machine left (metadata for the lanes).
     func close(_ metadata: RunMetadata) {
-        condition.withLock { finished = true }
+        state.withLock { $0.finished = true }
         guard !isLost else { return }
         do { try queue.leave(metadata) } catch { markLost(error) }
     }

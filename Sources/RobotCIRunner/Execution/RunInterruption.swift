@@ -1,32 +1,37 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 import RobotCIReport
 
 /// Set once when the run must stop before its queue is empty: robotci received SIGINT or
 /// SIGTERM (`bySignal`, exit 130), or it decided to stop early (`--max-failures`, or another
 /// machine of the queue did), with the reason every test left without a result is given.
-final class RunInterruption: @unchecked Sendable {
+final class RunInterruption: Sendable {
     static let shared = RunInterruption()
-    private let lock = NSLock()
-    private var signalled = false
-    private var early: String?
+
+    private struct State {
+        var signalled = false
+        var early: String?
+    }
+
+    private let state = Locked(State())
 
     /// True once the run stops for any reason: running batches are being killed and what they
     /// leave unfinished is not blamed on a test.
-    var isInterrupted: Bool { lock.withLock { signalled || early != nil } }
+    var isInterrupted: Bool { state.withLock { $0.signalled || $0.early != nil } }
     /// True when a signal stopped the run (the report is partial, exit 130).
-    var bySignal: Bool { lock.withLock { signalled } }
+    var bySignal: Bool { state.withLock { $0.signalled } }
     /// Why the run stopped early on its own, if it did.
-    var earlyStop: String? { lock.withLock { early } }
+    var earlyStop: String? { state.withLock { $0.early } }
 
-    func interrupt() { lock.withLock { signalled = true } }
+    func interrupt() { state.withLock { $0.signalled = true } }
 
     /// Stops the run for `reason`; false when it was already stopping.
     @discardableResult
     func stopEarly(_ reason: String) -> Bool {
-        lock.withLock {
-            guard !signalled && early == nil else { return false }
-            early = reason
+        state.withLock { s in
+            guard !s.signalled && s.early == nil else { return false }
+            s.early = reason
             return true
         }
     }

@@ -1,30 +1,35 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 import RobotCIReport
 
 /// Collects attempts as they arrive: the journal, the console's progress, and what the
 /// report gets at the end (a `RunAssembly`, which holds the accounting rule). It never
 /// decides retries (`AttemptRouter` does, and says so).
-final class RunRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var assembly: RunAssembly
+final class RunRecorder: Sendable {
+    private struct State {
+        var assembly: RunAssembly
+        /// The highest repetition (`--repeat-each`) with a recorded attempt.
+        var highestRepetition = 0
+    }
+
+    private let state: Locked<State>
     private let journal: JournalWriter
-    private let quarantine: (TestID) -> Bool
+    private let quarantine: @Sendable (TestID) -> Bool
     let progress: Progress
     private let redactor: SecretRedactor
-    private var _highestRepetition = 0
     /// The highest repetition (`--repeat-each`) with a recorded attempt; 0 without repetitions.
-    var highestRepetition: Int { lock.withLock { _highestRepetition } }
+    var highestRepetition: Int { state.withLock { $0.highestRepetition } }
 
     /// `plan`: the tests this machine must account for (nil in queue mode, where the queue
     /// accounts for the whole run and this machine reports only what it ran).
-    init(journal: JournalWriter, plan: RunPlan?, quarantine: @escaping (TestID) -> Bool, progress: Progress,
+    init(journal: JournalWriter, plan: RunPlan?, quarantine: @escaping @Sendable (TestID) -> Bool, progress: Progress,
          redactor: SecretRedactor = SecretRedactor(environment: [:])) {
         self.redactor = redactor
         self.journal = journal
         self.quarantine = quarantine
         self.progress = progress
-        assembly = RunAssembly(plan: plan)
+        state = Locked(State(assembly: RunAssembly(plan: plan)))
         if let plan { journal.append(.plan(plan)) }
     }
 
@@ -36,10 +41,10 @@ final class RunRecorder: @unchecked Sendable {
     func record(_ test: TestID, _ attempt: Attempt, retry: (Attempt) -> Bool = { _ in false }) -> Bool {
         let attempt = redactor.redact(attempt)
         let quarantined = quarantine(test)
-        let accepted: [Attempt]? = lock.withLock {
-            guard assembly.add(test, quarantined: quarantined, attempt: attempt) else { return nil }
-            _highestRepetition = max(_highestRepetition, test.repetition?.index ?? 0)
-            return assembly.attempts(of: test)
+        let accepted: [Attempt]? = state.withLock { s in
+            guard s.assembly.add(test, quarantined: quarantined, attempt: attempt) else { return nil }
+            s.highestRepetition = max(s.highestRepetition, test.repetition?.index ?? 0)
+            return s.assembly.attempts(of: test)
         }
         guard let all = accepted else {
             FileHandle.standardError.write(Data("robotci: warning: refused a result for \(test.rawValue), which this run did not plan\n".utf8))
@@ -55,18 +60,18 @@ final class RunRecorder: @unchecked Sendable {
 
     /// A test that ends this run without a result, and why (kept unless a result comes later).
     func notRun(_ test: TestID, reason: String) {
-        lock.withLock { assembly.markNotRun(test, reason: reason) }
+        state.withLock { $0.assembly.markNotRun(test, reason: reason) }
     }
 
     /// Tests the run no longer plans (`--until-failure`: repetitions that never began): the
     /// smaller plan is journaled, so a rebuild accounts for the same tests.
     func withdraw(_ tests: [TestID]) {
         guard !tests.isEmpty else { return }
-        let plan: RunPlan? = lock.withLock {
-            guard let old = assembly.plan else { return nil }
+        let plan: RunPlan? = state.withLock { s in
+            guard let old = s.assembly.plan else { return nil }
             let gone = Set(tests)
             let smaller = RunPlan(tests: old.tests.filter { !gone.contains($0) }, partition: old.partition)
-            assembly.setPlan(smaller)
+            s.assembly.setPlan(smaller)
             return smaller
         }
         if let plan { journal.append(.plan(plan)) }
@@ -75,12 +80,12 @@ final class RunRecorder: @unchecked Sendable {
 
     func record(_ batch: BatchRecord) {
         journal.append(.batch(batch))
-        lock.withLock { assembly.add(batch) }
+        state.withLock { $0.assembly.add(batch) }
     }
 
     /// The run as recorded: a planned test without a result is `notRun`, for `notRunReason`.
     func result(metadata: RunMetadata, notRunReason: (TestID) -> String) -> RunResult {
-        let assembly = lock.withLock { self.assembly }
+        let assembly = state.withLock { $0.assembly }
         return assembly.result(metadata: metadata, isQuarantined: quarantine, notRunReason: notRunReason)
     }
 }

@@ -11,26 +11,38 @@ struct WorkItem: Sendable {
 
 /// The queue all shards pull from (work stealing), and the bookkeeping that
 /// decides retries and re-queues. One lock guards it; shards block on its condition.
-final class WorkQueue: BatchSource, @unchecked Sendable {
+final class WorkQueue: BatchSource {
     private struct Retry {
         var test: TestID
         var attempt: Int
         var avoidShard: Int
     }
 
-    private let condition = NSCondition()
-    private var queue: [PlannedTest]
-    private var head = 0
-    private var remainingSeconds: Double
-    private var retries: [Retry] = []
-    private var inFlight = 0
-    private var idleShards = 0
-    private var nextBatchID = 0
-    private var stopped = false
-    /// The highest repetition (`--repeat-each`) a batch was cut from; 0 without repetitions.
-    private var highestRepetitionBegun = 0
-    /// What runs again of a batch's tests without a result.
-    private var leftovers = LeftoverPolicy()
+    /// What the shards share: the tests not yet cut, the retries, and who runs or waits.
+    private struct State {
+        var queue: [PlannedTest]
+        var head = 0
+        var remainingSeconds: Double
+        var retries: [Retry] = []
+        var inFlight = 0
+        var idleShards = 0
+        var nextBatchID = 0
+        var stopped = false
+        /// The highest repetition (`--repeat-each`) a batch was cut from; 0 without repetitions.
+        var highestRepetitionBegun = 0
+        /// What runs again of a batch's tests without a result.
+        var leftovers = LeftoverPolicy()
+
+        mutating func issue(_ item: WorkItem) -> WorkItem {
+            var item = item
+            item.id = nextBatchID
+            nextBatchID += 1
+            inFlight += 1
+            return item
+        }
+    }
+
+    private let state: LockedCondition<State>
 
     let shards: Int
     /// Retries per test (`--retries`, `rules:`), and which failures earn one.
@@ -43,17 +55,16 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
 
     /// Tests of different groups never share a batch (`TestDriver.batchGroup`: a bundle's
     /// Swift Testing tests run with another command line than its XCTest ones).
-    private let group: (TestID) -> Int
+    private let group: @Sendable (TestID) -> Int
 
-    convenience init(planned: [PlannedTest], shards: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
+    convenience init(planned: [PlannedTest], shards: Int, maxRetries: Int, cutter: BatchCutter, group: @escaping @Sendable (TestID) -> Int = { _ in 0 }) {
         self.init(planned: planned, shards: shards, rules: TestRules(retries: maxRetries), cutter: cutter, group: group)
     }
 
-    init(planned: [PlannedTest], shards: Int, rules: TestRules, cutter: BatchCutter, group: @escaping (TestID) -> Int = { _ in 0 }) {
+    init(planned: [PlannedTest], shards: Int, rules: TestRules, cutter: BatchCutter, group: @escaping @Sendable (TestID) -> Int = { _ in 0 }) {
         self.group = group
-        self.queue = planned
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
-        self.remainingSeconds = planned.reduce(0) { $0 + $1.expected }
+        self.state = LockedCondition(State(queue: planned, remainingSeconds: planned.reduce(0) { $0 + $1.expected }))
         self.shards = shards
         self.rules = rules
         self.cutter = cutter
@@ -61,36 +72,40 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
 
     /// Blocks until there is work for `shard`, or returns nil when the run is over.
     func next(shard: Int) -> WorkItem? {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if stopped { return nil }
+        var idle = false
+        // The body's nil means "wait for a change"; `.some(nil)` means the run is over.
+        return state.wait { s -> WorkItem?? in
+            if idle {
+                s.idleShards -= 1
+                idle = false
+            }
+            if s.stopped { return .some(nil) }
             // Retries first: they are single tests and decide flaky vs broken early.
             // A retry prefers another shard than the one it failed on, unless no other is idle.
-            if let i = retries.firstIndex(where: { $0.avoidShard != shard })
-                ?? (idleShards == 0 && !retries.isEmpty ? retries.indices.first : nil) {
-                let r = retries.remove(at: i)
-                return issue(WorkItem(id: 0, tests: [r.test], attempt: r.attempt))
+            if let i = s.retries.firstIndex(where: { $0.avoidShard != shard })
+                ?? (s.idleShards == 0 && !s.retries.isEmpty ? s.retries.indices.first : nil) {
+                let r = s.retries.remove(at: i)
+                return s.issue(WorkItem(id: 0, tests: [r.test], attempt: r.attempt))
             }
-            if let batch = cutNext() {
-                return issue(WorkItem(id: 0, tests: batch, attempt: 1))
+            if let batch = cutNext(&s) {
+                return s.issue(WorkItem(id: 0, tests: batch, attempt: 1))
             }
-            if inFlight == 0 && retries.isEmpty {
-                stopped = true
-                condition.broadcast()
-                return nil
+            if s.inFlight == 0 && s.retries.isEmpty {
+                s.stopped = true
+                state.broadcast()
+                return .some(nil)
             }
-            idleShards += 1
-            condition.wait()
-            idleShards -= 1
+            s.idleShards += 1
+            idle = true
+            return nil
         }
     }
 
     /// Cuts the next first-run batch off the front of the queue (lock held), nil when empty.
-    private func cutNext() -> [TestID]? {
-        guard head < queue.count else { return nil }
-        let pending = queue[head...]
-        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: remainingSeconds, shards: shards)
+    private func cutNext(_ s: inout State) -> [TestID]? {
+        guard s.head < s.queue.count else { return nil }
+        let pending = s.queue[s.head...]
+        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: s.remainingSeconds, shards: shards)
         var bytes = 0
         let library = group(pending[pending.startIndex].id)
         // Two repetitions of a test never share a batch (one process runs an id once): a
@@ -100,13 +115,13 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
             bytes += t.id.rawValue.utf8.count + 1
             if bytes > maxFilterBytes || group(t.id) != library || (t.id.repetition?.index ?? 0) != repetition { n = max(1, k); break }
         }
-        highestRepetitionBegun = max(highestRepetitionBegun, repetition)
+        s.highestRepetitionBegun = max(s.highestRepetitionBegun, repetition)
         let batch = Array(pending.prefix(n))
-        head += n
-        remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
-        if head > 4096 && head * 2 > queue.count {
-            queue.removeFirst(head)
-            head = 0
+        s.head += n
+        s.remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
+        if s.head > 4096 && s.head * 2 > s.queue.count {
+            s.queue.removeFirst(s.head)
+            s.head = 0
         }
         return batch.map(\.id)
     }
@@ -114,70 +129,62 @@ final class WorkQueue: BatchSource, @unchecked Sendable {
     /// Every batch, cut now as shards would ask for them one after another (longest first,
     /// shrinking towards the end): the plan a queue-mode run pushes to Redis.
     func cutAll() -> [[TestID]] {
-        condition.lock()
-        defer { condition.unlock() }
-        var out: [[TestID]] = []
-        while let batch = cutNext() { out.append(batch) }
-        return out
-    }
-
-    private func issue(_ item: WorkItem) -> WorkItem {
-        var item = item
-        item.id = nextBatchID
-        nextBatchID += 1
-        inFlight += 1
-        return item
+        state.withLock { s in
+            var out: [[TestID]] = []
+            while let batch = cutNext(&s) { out.append(batch) }
+            return out
+        }
     }
 
     /// Reports that a test attempt ended badly; returns whether it was re-queued as a retry.
     func shouldRetry(_ test: TestID, attempt: Int, shard: Int) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopped, attempt <= rules.retries(for: test) else { return false }
-        retries.append(Retry(test: test, attempt: attempt + 1, avoidShard: shard))
-        condition.broadcast()
-        return true
+        state.withLock { s in
+            guard !s.stopped, attempt <= rules.retries(for: test) else { return false }
+            s.retries.append(Retry(test: test, attempt: attempt + 1, avoidShard: shard))
+            state.broadcast()
+            return true
+        }
     }
 
     /// Ends a batch; `unstarted` tests (the rest after a crash or a hang) go back in the queue.
     /// Returns tests that failed to launch twice, which the caller records as crashed.
     /// `isolate` tests run again alone at the same attempt (a command-driver batch ended without them).
     func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID] = []) -> [TestID] {
-        condition.lock()
-        defer { condition.unlock() }
-        inFlight -= 1
-        let plan = leftovers.plan(attempt: item.attempt, unstarted: unstarted, noTestStarted: noTestStarted,
-                                  isolate: isolate, stopped: stopped)
-        for t in plan.alone { retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
-        // Back at the front: they were cut from the long end of the queue.
-        let planned = plan.replanned.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
-        queue.insert(contentsOf: planned, at: head)
-        remainingSeconds += planned.reduce(0) { $0 + $1.expected }
-        condition.broadcast()
-        return plan.givenUp
+        state.withLock { s in
+            s.inFlight -= 1
+            let plan = s.leftovers.plan(attempt: item.attempt, unstarted: unstarted, noTestStarted: noTestStarted,
+                                        isolate: isolate, stopped: s.stopped)
+            for t in plan.alone { s.retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
+            // Back at the front: they were cut from the long end of the queue.
+            let planned = plan.replanned.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
+            s.queue.insert(contentsOf: planned, at: s.head)
+            s.remainingSeconds += planned.reduce(0) { $0 + $1.expected }
+            state.broadcast()
+            return plan.givenUp
+        }
     }
 
     /// `--until-failure`: no repetition begins any more; the ones begun run to their end
     /// (retries and leftovers included). Returns the tests of the repetitions that never
     /// began, taken out of the queue.
     func stopNewRepetitions() -> (dropped: [TestID], begun: Int) {
-        condition.lock()
-        defer { condition.unlock() }
-        let pending = queue[head...]
-        let keep = pending.filter { ($0.id.repetition?.index ?? 0) <= highestRepetitionBegun }
-        let dropped = pending.filter { ($0.id.repetition?.index ?? 0) > highestRepetitionBegun }.map(\.id)
-        queue = Array(keep)
-        head = 0
-        remainingSeconds = keep.reduce(0) { $0 + $1.expected }
-        condition.broadcast()
-        return (dropped, highestRepetitionBegun)
+        state.withLock { s in
+            let pending = s.queue[s.head...]
+            let keep = pending.filter { ($0.id.repetition?.index ?? 0) <= s.highestRepetitionBegun }
+            let dropped = pending.filter { ($0.id.repetition?.index ?? 0) > s.highestRepetitionBegun }.map(\.id)
+            s.queue = Array(keep)
+            s.head = 0
+            s.remainingSeconds = keep.reduce(0) { $0 + $1.expected }
+            state.broadcast()
+            return (dropped, s.highestRepetitionBegun)
+        }
     }
 
     /// Stops handing out work (interrupt); blocked shards return nil.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { s in
+            s.stopped = true
+            state.broadcast()
+        }
     }
 }

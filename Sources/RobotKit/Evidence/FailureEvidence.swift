@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import ProcessToolkit
 import WorkerContract
 
 /// The apps that are running, and the test each was launched in, so that a test's first
@@ -9,7 +10,7 @@ import WorkerContract
 /// tree, page HTML and console log of each app, and the journal of each running
 /// `MockServer`. Captured when the failure is recorded, before `tearDown` can terminate
 /// the app.
-final class FailureEvidence: @unchecked Sendable {
+final class FailureEvidence: Sendable {
     static let shared = FailureEvidence()
 
     private struct LiveApp {
@@ -18,34 +19,37 @@ final class FailureEvidence: @unchecked Sendable {
         let owner: String?
     }
 
-    private let lock = NSLock()
-    private var live: [LiveApp] = []
-    /// Tests whose first failure has been captured.
-    private var captured: Set<String> = []
+    private struct State {
+        var live: [LiveApp] = []
+        /// Tests whose first failure has been captured.
+        var captured: Set<String> = []
+    }
+
+    private let state = Locked(State())
 
     /// Called by `WebApp.launch()`: `app` now belongs to the running test (`owner`).
     func launched(_ app: WebApp, owner: String? = nil) {
         RobotKitTestObserver.register()
         let owner = owner ?? TestIdentity.current
-        lock.withLock {
-            live.removeAll { $0.app == nil || $0.app === app }
-            live.append(LiveApp(app: app, owner: owner))
+        state.withLock { s in
+            s.live.removeAll { $0.app == nil || $0.app === app }
+            s.live.append(LiveApp(app: app, owner: owner))
         }
     }
 
     /// Called when an app terminates.
     func terminated(_ app: WebApp) {
-        lock.withLock { live.removeAll { $0.app == nil || $0.app === app } }
+        state.withLock { $0.live.removeAll { $0.app == nil || $0.app === app } }
     }
 
     /// Forgets what was captured for `test` (a new test, or a retry, starts clean).
     func reset(_ test: String) {
-        lock.withLock { _ = captured.remove(test) }
+        state.withLock { _ = $0.captured.remove(test) }
     }
 
     /// Whether `test`'s first failure was captured.
     func hasCaptured(_ test: String) -> Bool {
-        lock.withLock { captured.contains(test) }
+        state.withLock { $0.captured.contains(test) }
     }
 
     /// At `test`'s first failure: writes the evidence of the apps it launched (and of apps
@@ -53,10 +57,10 @@ final class FailureEvidence: @unchecked Sendable {
     /// mock servers. Later failures of the same test write nothing. Returns the problems.
     @discardableResult
     func captureFirstFailure(of test: String, into directory: URL) -> [String] {
-        let apps: [WebApp]? = lock.withLock {
-            guard !captured.contains(test) else { return nil }
-            captured.insert(test)
-            return live.filter { $0.owner == nil || $0.owner == test }.compactMap(\.app)
+        let apps: [WebApp]? = state.withLock { s in
+            guard !s.captured.contains(test) else { return nil }
+            s.captured.insert(test)
+            return s.live.filter { $0.owner == nil || $0.owner == test }.compactMap(\.app)
         }
         guard let apps else { return [] }
         var problems: [String] = []

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 
 /// Records robot steps for `steps.json`: every RobotKit action and wait, grouped by
 /// the robot method that called it.
@@ -7,7 +8,7 @@ import Foundation
 /// `#function` and `#filePath`/`#line`, consecutive operations from one invocation
 /// of one method are merged, and the robot is named after its file (`HomeRobot.swift`
 /// → `HomeRobot`). A test failure marks the open step failed, at the failure's location.
-public final class StepRecorder: @unchecked Sendable {
+public final class StepRecorder: Sendable {
     /// One entry of `steps.json`.
     public struct Step: Codable, Sendable, Equatable {
         public enum Status: String, Codable, Sendable { case passed, failed }
@@ -26,37 +27,41 @@ public final class StepRecorder: @unchecked Sendable {
         public var message: String?
     }
 
-    private let lock = NSLock()
-    private var steps: [Step] = []
-    private var openStart: UInt64 = 0
-    private var openLine: UInt = 0
-    private var openFile = ""
-    private var failed = false
-    private var halted = false
+    /// The steps so far, and the one open now (where its operations come from).
+    private struct State {
+        var steps: [Step] = []
+        var openStart: UInt64 = 0
+        var openLine: UInt = 0
+        var openFile = ""
+        var failed = false
+        var halted = false
+    }
+
+    private let state = Locked(State())
 
     public init() {}
 
     /// The steps recorded so far.
-    public var recordedSteps: [Step] { lock.withLock { steps } }
+    public var recordedSteps: [Step] { state.withLock { $0.steps } }
 
     /// True once a failure was recorded.
-    public var hasFailure: Bool { lock.withLock { failed } }
+    public var hasFailure: Bool { state.withLock { $0.failed } }
 
     /// True when RobotKit should stop acting: a failure happened and the test
     /// does not continue after failures (Linux XCTest keeps running the method).
     public var isHalted: Bool {
-        get { lock.withLock { halted } }
-        set { lock.withLock { halted = newValue } }
+        get { state.withLock { $0.halted } }
+        set { state.withLock { $0.halted = newValue } }
     }
 
     /// Forgets every step (a new test begins).
     public func reset() {
-        lock.withLock {
-            steps = []
-            failed = false
-            halted = false
-            openFile = ""
-            openLine = 0
+        state.withLock { s in
+            s.steps = []
+            s.failed = false
+            s.halted = false
+            s.openFile = ""
+            s.openLine = 0
         }
     }
 
@@ -64,48 +69,48 @@ public final class StepRecorder: @unchecked Sendable {
     func begin(function: String, file: String, line: UInt, robot: String? = nil) {
         let robotName = robot ?? Self.robotName(file: file)
         let method = Self.methodName(function)
-        lock.withLock {
+        state.withLock { s in
             let now = DispatchTime.now().uptimeNanoseconds
-            if let last = steps.last, last.robot == robotName, last.method == method, openFile == file,
-                line > openLine, last.status == .passed
+            if let last = s.steps.last, last.robot == robotName, last.method == method, s.openFile == file,
+                line > s.openLine, last.status == .passed
             {
-                openLine = line
+                s.openLine = line
                 return
             }
-            steps.append(Step(robot: robotName, method: method, duration: 0, file: file, line: Int(line), status: .passed))
-            openStart = now
-            openFile = file
-            openLine = line
+            s.steps.append(Step(robot: robotName, method: method, duration: 0, file: file, line: Int(line), status: .passed))
+            s.openStart = now
+            s.openFile = file
+            s.openLine = line
         }
     }
 
     /// Notes that the operation begun last has finished.
     func end() {
-        lock.withLock {
-            guard !steps.isEmpty else { return }
-            let elapsed = DispatchTime.now().uptimeNanoseconds - openStart
-            steps[steps.count - 1].duration = Double(elapsed) / 1e9
+        state.withLock { s in
+            guard !s.steps.isEmpty else { return }
+            let elapsed = DispatchTime.now().uptimeNanoseconds - s.openStart
+            s.steps[s.steps.count - 1].duration = Double(elapsed) / 1e9
         }
     }
 
     /// Marks the open step failed (or adds one for `test` when nothing ran yet).
     public func recordFailure(message: String, file: String, line: Int, test: String) {
-        lock.withLock {
-            failed = true
-            if steps.isEmpty {
-                steps.append(Step(robot: "test", method: test, duration: 0, file: file, line: line, status: .failed))
+        state.withLock { s in
+            s.failed = true
+            if s.steps.isEmpty {
+                s.steps.append(Step(robot: "test", method: test, duration: 0, file: file, line: line, status: .failed))
             }
-            let index = steps.count - 1
-            if steps[index].status == .passed {
-                steps[index].status = .failed
-                steps[index].file = file
-                steps[index].line = line
-                steps[index].message = message
-            } else if steps[index].message == nil {
-                steps[index].message = message
+            let index = s.steps.count - 1
+            if s.steps[index].status == .passed {
+                s.steps[index].status = .failed
+                s.steps[index].file = file
+                s.steps[index].line = line
+                s.steps[index].message = message
+            } else if s.steps[index].message == nil {
+                s.steps[index].message = message
             }
             // A later step in the same method must not merge into the failed one.
-            openLine = .max
+            s.openLine = .max
         }
     }
 

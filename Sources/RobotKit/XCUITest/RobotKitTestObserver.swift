@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import XCTest
 
 /// Watches tests for what Linux XCTest does not do itself: it stops the apps a test made
@@ -7,7 +8,7 @@ import XCTest
 /// enforces `executionTimeAllowance`. At a test's first failure it also saves the evidence
 /// of the test's live apps (`FailureEvidence`), whatever the test's base class.
 /// Registered with XCTest on first use (an app's launch, `XCUIApplication()`).
-final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendable {
+final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
     static let shared: RobotKitTestObserver = {
         let observer = RobotKitTestObserver()
         XCTestObservationCenter.shared.addTestObserver(observer)
@@ -21,50 +22,55 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
 
     /// The name of the XCTest case running now, if the observer saw it start.
     static var runningTest: String? {
-        shared.lock.withLock { shared.current == nil ? nil : shared.currentName }
+        shared.state.withLock { $0.current == nil ? nil : $0.currentName }
     }
 
     private struct WeakApp {
         weak var app: WebApp?
     }
 
-    private let lock = NSLock()
-    private var current: ObjectIdentifier?
-    private var currentName = ""
-    private var startedAt = Date()
-    private var generation = 0
-    private var apps: [WeakApp] = []
-    private var allowances: [ObjectIdentifier: TimeInterval] = [:]
+    /// The test running now, its apps and the allowances set for tests.
+    private struct State {
+        var current: ObjectIdentifier?
+        var currentName = ""
+        var startedAt = Date()
+        /// Changes whenever a test starts or ends: an armed deadline fires only in its test.
+        var generation = 0
+        var apps: [WeakApp] = []
+        var allowances: [ObjectIdentifier: TimeInterval] = [:]
+    }
+
+    private let state = Locked(State())
 
     /// Halts `app` with the running test's first failure.
     func adopt(_ app: WebApp) {
-        lock.withLock { apps.append(WeakApp(app: app)) }
+        state.withLock { $0.apps.append(WeakApp(app: app)) }
     }
 
     func allowance(for testCase: XCTestCase) -> TimeInterval? {
-        lock.withLock { allowances[ObjectIdentifier(testCase)] }
+        state.withLock { $0.allowances[ObjectIdentifier(testCase)] }
     }
 
     /// Records the allowance and arms a deadline from the test's start.
     func setAllowance(_ seconds: TimeInterval, for testCase: XCTestCase) {
         let id = ObjectIdentifier(testCase)
         let rounded = Self.enforced(seconds)
-        let (armed, deadline, name) = lock.withLock { () -> (Int?, Date, String) in
-            allowances[id] = seconds
-            if current == nil {
+        let (armed, deadline, name) = state.withLock { s -> (Int?, Date, String) in
+            s.allowances[id] = seconds
+            if s.current == nil {
                 // Registered during this test (first use): its start was a moment ago.
-                current = id
-                currentName = testCase.name
-                startedAt = Date()
-                generation += 1
+                s.current = id
+                s.currentName = testCase.name
+                s.startedAt = Date()
+                s.generation += 1
             }
-            let running = current == id
-            return (running ? generation : nil, startedAt.addingTimeInterval(rounded), currentName)
+            let running = s.current == id
+            return (running ? s.generation : nil, s.startedAt.addingTimeInterval(rounded), s.currentName)
         }
         guard let armed else { return }
         let delay = max(deadline.timeIntervalSinceNow, 0)
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
-            let stillRunning = lock.withLock { generation == armed }
+            let stillRunning = state.withLock { $0.generation == armed }
             guard stillRunning else { return }
             let message = "\(name) : error: Test exceeded execution time allowance of \(Int(rounded)) seconds"
             FileHandle.standardOutput.write(Data("\(message)\n".utf8))
@@ -79,12 +85,12 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
 
     func testCaseWillStart(_ testCase: XCTestCase) {
         FailureEvidence.shared.reset(testCase.name)
-        lock.withLock {
-            current = ObjectIdentifier(testCase)
-            currentName = testCase.name
-            startedAt = Date()
-            generation += 1
-            apps.removeAll()
+        state.withLock { s in
+            s.current = ObjectIdentifier(testCase)
+            s.currentName = testCase.name
+            s.startedAt = Date()
+            s.generation += 1
+            s.apps.removeAll()
         }
     }
 
@@ -93,7 +99,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
         captureEvidence(of: testCase)
         let stopsAtFirstFailure = (testCase as? UITestCase)?.stopsAtFirstFailure ?? true
         guard stopsAtFirstFailure else { return }
-        let halted = lock.withLock { apps.compactMap(\.app) }
+        let halted = state.withLock { $0.apps.compactMap(\.app) }
         for app in halted {
             app.recorder.isHalted = true
         }
@@ -115,13 +121,13 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, @unchecked Sendab
     }
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
-        lock.withLock {
-            if current == ObjectIdentifier(testCase) {
-                current = nil
-                generation += 1
+        state.withLock { s in
+            if s.current == ObjectIdentifier(testCase) {
+                s.current = nil
+                s.generation += 1
             }
-            allowances[ObjectIdentifier(testCase)] = nil
-            apps.removeAll()
+            s.allowances[ObjectIdentifier(testCase)] = nil
+            s.apps.removeAll()
         }
     }
 }
