@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "RobotCICore", dependencies: ["WorkerContract"]),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "CProcessSupport", "ProcessToolkit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "ProcessToolkit", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2"]),
         .target(
@@ -54,7 +54,7 @@ let package = Package(
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
         .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis", "ProcessToolkit"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "CProcessSupport", "ProcessToolkit"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "ProcessToolkit"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 
 /// A batch handed to a shard: tests that run together in one child process.

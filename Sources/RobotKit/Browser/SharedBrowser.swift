@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +25,7 @@ import Glibc
 /// disconnected) is checked before the next launch; one that does not answer within a few
 /// seconds has its browser process killed and is replaced, so only the test that was using
 /// it is affected.
-final class SharedBrowser: @unchecked Sendable {
+final class SharedBrowser: Sendable {
     static let shared = SharedBrowser()
 
     /// A launched page: its own browser context, current in `session`.
@@ -44,49 +45,47 @@ final class SharedBrowser: @unchecked Sendable {
         var profile: String
     }
 
-    private final class Live: @unchecked Sendable {  // used under `lock` only
+    /// The browser this process uses now.
+    private struct Live {
         let record: Record
         let session: WebDriverSession
         let devtools: DevToolsSocket
         /// True once this process has checked the session (attached ones are checked first).
         var verified: Bool
-
-        init(record: Record, session: WebDriverSession, devtools: DevToolsSocket, verified: Bool) {
-            self.record = record
-            self.session = session
-            self.devtools = devtools
-            self.verified = verified
-        }
     }
 
-    private let lock = NSLock()
-    private var live: Live?
-    private var profileCounter = 0
+    /// Held for a whole `openPage` or `close`: one test process opens one page at a time.
+    private struct State {
+        var live: Live?
+        var profileCounter = 0
+    }
+
+    private let state = Locked(State())
 
     /// The Chromium process of the current shared browser, if one is up.
-    var browserProcessID: Int32? { lock.withLock { live?.record.browserPID } }
+    var browserProcessID: Int32? { state.withLock { $0.live?.record.browserPID } }
 
     /// Opens a new page in a fresh browser context of the shared browser whose Chromium
     /// switches are `arguments` (a browser with other switches is replaced).
     /// The page starts loading `url` at once, while chromedriver attaches to it.
     func openPage(arguments: [String], url: String = "about:blank") throws(RobotKitError) -> Page {
-        lock.lock()
-        defer { lock.unlock() }
-        var lastError: RobotKitError?
-        // A second try covers a browser that died between two tests (crash, kill).
-        for _ in 0..<2 {
-            do throws(RobotKitError) {
-                let browser = try ready(arguments: arguments)
-                let fresh = try Self.newContext(browser.devtools, url: url)
-                // chromedriver names windows by DevTools target id.
-                try browser.session.switchToWindow(fresh.targetID)
-                return Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID)
-            } catch {
-                lastError = error
-                discard(reason: "\(error)")
+        try state.withLock { state throws(RobotKitError) -> Page in
+            var lastError: RobotKitError?
+            // A second try covers a browser that died between two tests (crash, kill).
+            for _ in 0..<2 {
+                do throws(RobotKitError) {
+                    let browser = try Self.ready(&state, arguments: arguments)
+                    let fresh = try Self.newContext(browser.devtools, url: url)
+                    // chromedriver names windows by DevTools target id.
+                    try browser.session.switchToWindow(fresh.targetID)
+                    return Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID)
+                } catch {
+                    lastError = error
+                    Self.discard(&state, reason: "\(error)")
+                }
             }
+            throw lastError ?? .noSession("could not open a page")
         }
-        throw lastError ?? .noSession("could not open a page")
     }
 
     /// A new browser context with one page loading `url`.
@@ -106,46 +105,47 @@ final class SharedBrowser: @unchecked Sendable {
 
     /// Disposes the page's browser context (its pages, storage, cookies, cache, workers).
     func close(_ page: Page) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let live, live.session === page.session else { return }
-        do {
-            try live.devtools.call("Target.disposeBrowserContext", ["browserContextId": page.contextID], timeout: 5)
-        } catch {
-            live.verified = false
+        state.withLock { state in
+            guard let live = state.live, live.session === page.session else { return }
+            do {
+                try live.devtools.call("Target.disposeBrowserContext", ["browserContextId": page.contextID], timeout: 5)
+            } catch {
+                state.live?.verified = false
+            }
         }
     }
 
     /// A live, checked browser for `arguments`: the one in this process, the shard's
     /// (from `session.json`), or a new one.
-    private func ready(arguments: [String]) throws(RobotKitError) -> Live {
-        let endpoint = try Self.endpoint()
+    private static func ready(_ state: inout State, arguments: [String]) throws(RobotKitError) -> Live {
+        let endpoint = try endpoint()
         let key = [endpoint.url] + arguments
-        if let live, live.record.key == key, live.record.driverURL == endpoint.url {
+        if let live = state.live, live.record.key == key, live.record.driverURL == endpoint.url {
             if live.verified && !live.session.isSuspect { return live }
-            if Self.answers(live.session) {
-                live.verified = true
+            if answers(live.session) {
+                state.live?.verified = true
                 return live
             }
         }
-        if live != nil { discard(reason: "the browser stopped answering") }
+        if state.live != nil { discard(&state, reason: "the browser stopped answering") }
         if let recordURL = endpoint.recordURL, let attached = attach(recordURL: recordURL, key: key) {
-            live = attached
+            state.live = attached
             return attached
         }
-        let started = try start(endpoint: endpoint, key: key, arguments: arguments)
-        live = started
+        state.profileCounter += 1
+        let started = try start(endpoint: endpoint, key: key, arguments: arguments, profileNumber: state.profileCounter)
+        state.live = started
         return started
     }
 
-    private func attach(recordURL: URL, key: [String]) -> Live? {
+    private static func attach(recordURL: URL, key: [String]) -> Live? {
         guard let data = try? Data(contentsOf: recordURL),
             let record = try? JSONDecoder().decode(Record.self, from: data)
         else { return nil }
         guard record.key == key, let session = try? WebDriverSession.attach(driverURL: record.driverURL, id: record.sessionID),
-            Self.answers(session), let devtools = try? Self.connect(debuggerAddress: record.debuggerAddress)
+            answers(session), let devtools = try? connect(debuggerAddress: record.debuggerAddress)
         else {
-            Self.abandon(record: record)
+            abandon(record: record)
             try? FileManager.default.removeItem(at: recordURL)
             return nil
         }
@@ -156,8 +156,10 @@ final class SharedBrowser: @unchecked Sendable {
         return Live(record: record, session: session, devtools: devtools, verified: true)
     }
 
-    private func start(endpoint: Endpoint, key: [String], arguments: [String]) throws(RobotKitError) -> Live {
-        let profile = try newProfile(in: endpoint.profiles)
+    private static func start(endpoint: Endpoint, key: [String], arguments: [String], profileNumber: Int)
+        throws(RobotKitError) -> Live
+    {
+        let profile = try newProfile(in: endpoint.profiles, number: profileNumber)
         let capabilities: [String: Any] = [
             "browserName": "chrome",
             "pageLoadStrategy": "none",
@@ -188,9 +190,9 @@ final class SharedBrowser: @unchecked Sendable {
             key: key, profile: profile.path)
         let devtools: DevToolsSocket
         do {
-            devtools = try Self.connect(debuggerAddress: address)
+            devtools = try connect(debuggerAddress: address)
         } catch {
-            Self.abandon(record: record)
+            abandon(record: record)
             throw error
         }
         if let recordURL = endpoint.recordURL, let data = try? JSONEncoder().encode(record) {
@@ -201,11 +203,11 @@ final class SharedBrowser: @unchecked Sendable {
 
     /// Ends the current browser: asks chromedriver to close it; one that does not answer
     /// (hung) or is half gone has its process killed.
-    private func discard(reason: String) {
-        guard let current = live else { return }
-        live = nil
-        Self.abandon(record: current.record)
-        if let recordURL = (try? Self.endpoint())?.recordURL { try? FileManager.default.removeItem(at: recordURL) }
+    private static func discard(_ state: inout State, reason: String) {
+        guard let current = state.live else { return }
+        state.live = nil
+        abandon(record: current.record)
+        if let recordURL = (try? endpoint())?.recordURL { try? FileManager.default.removeItem(at: recordURL) }
     }
 
     private static func abandon(record: Record) {
@@ -237,9 +239,8 @@ final class SharedBrowser: @unchecked Sendable {
         return try DevToolsSocket(url: url)
     }
 
-    private func newProfile(in folder: URL) throws(RobotKitError) -> URL {
-        profileCounter += 1
-        let url = folder.appendingPathComponent("profile-\(getpid())-\(profileCounter)", isDirectory: true)
+    private static func newProfile(in folder: URL, number: Int) throws(RobotKitError) -> URL {
+        let url = folder.appendingPathComponent("profile-\(getpid())-\(number)", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {

@@ -1,18 +1,18 @@
 import Foundation
 
-/// `Locked` (ProcessToolkit) with a condition variable, for the state threads block on: the
-/// shards waiting for a batch (`WorkQueue`, `RedisBatchSource`) or for a start
+/// `Locked` with a condition variable, for the state threads block on: the runner's shards
+/// waiting for a batch (`WorkQueue`, `RedisBatchSource`) or for a start
 /// (`ConcurrencyGovernor`). A class that keeps such state in one holds only `let`s and is
-/// checked `Sendable`. (It belongs beside `Locked` in ProcessToolkit once that moves.)
-final class LockedCondition<Value>: @unchecked Sendable {
+/// checked `Sendable`.
+public final class LockedCondition<Value>: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Value
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         condition.lock()
         defer { condition.unlock() }
         return try body(&value)
@@ -21,7 +21,8 @@ final class LockedCondition<Value>: @unchecked Sendable {
     /// Runs `body` with the lock held until it returns a result. While it returns nil, the
     /// lock is released and the thread sleeps until a `broadcast` (or, with `interval`, at
     /// most that many seconds), then runs `body` again.
-    func wait<Result>(checkingEvery interval: TimeInterval? = nil, until body: (inout Value) throws -> Result?) rethrows -> Result {
+    public func wait<Result, Failure: Error>(checkingEvery interval: TimeInterval? = nil,
+                                             until body: (inout Value) throws(Failure) -> Result?) throws(Failure) -> Result {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -35,7 +36,7 @@ final class LockedCondition<Value>: @unchecked Sendable {
     }
 
     /// Sleeps until a `broadcast`, or for `seconds` at most.
-    func sleep(atMost seconds: TimeInterval) {
+    public func sleep(atMost seconds: TimeInterval) {
         condition.lock()
         defer { condition.unlock() }
         _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
@@ -43,10 +44,10 @@ final class LockedCondition<Value>: @unchecked Sendable {
 
     /// Wakes every thread sleeping in `wait`. Takes no lock, so a `withLock` or `wait` body
     /// may call it (the change it announces is then made under the same lock).
-    func broadcast() {
+    public func broadcast() {
         condition.broadcast()
     }
 
     /// A copy of the value now.
-    var current: Value { withLock { $0 } }
+    public var current: Value { withLock { $0 } }
 }
