@@ -8,7 +8,7 @@ public struct BrowserInstallation: Sendable {
     public var chromium: String
     public var chromedriver: String
     /// util-linux `setpriv`, used to give children a parent-death signal; `nil` when absent.
-    public var setpriv: String?
+    public var setpriv: String? { ChildProcess.setpriv }
 
     public static let installHint = "install them with `apt-get install chromium-headless-shell chromium-driver`"
 
@@ -55,7 +55,7 @@ public struct BrowserInstallation: Sendable {
         case (_, nil):
             throw Missing(description: "chromedriver is not installed (or set CHROMEDRIVER): \(installHint)")
         case (let chromium?, let driver?):
-            return BrowserInstallation(chromium: chromium, chromedriver: driver, setpriv: ChildProcess.setpriv)
+            return BrowserInstallation(chromium: chromium, chromedriver: driver)
         }
     }
 

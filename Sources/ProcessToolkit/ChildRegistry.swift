@@ -63,31 +63,15 @@ public final class ChildRegistry: Sendable {
         let entry = tag.map { Array("\(Self.tagVariable)=\($0)".utf8) }
         state.withLock { state in
             let me = getpid()
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
-            for name in entries {
-                guard let pid = pid_t(name), !state.pids.contains(pid), Self.parent(of: pid) == me else { continue }
-                if let entry, !Self.environment(of: pid).contains(entry) { continue }
+            for pid in ProcessTable.pids() {
+                guard !state.pids.contains(pid), ProcessTable.parent(of: pid) == me else { continue }
+                if let entry, !ProcessTable.environment(of: pid).contains(entry) { continue }
                 _ = kill(pid, SIGKILL)
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, 0)
             }
         }
         #endif
-    }
-
-    /// The parent pid from `/proc/PID/stat` (after the command name, which may hold spaces).
-    public static func parent(of pid: pid_t) -> pid_t? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 2 ? pid_t(fields[1]) : nil
-    }
-
-    /// The `NAME=value` entries of a process's environment, as bytes (empty if unreadable).
-    public static func environment(of pid: pid_t) -> [[UInt8]] {
-        // procfs reports size 0: read to the end rather than by size.
-        guard let data = FileHandle(forReadingAtPath: "/proc/\(pid)/environ")?.readDataToEndOfFile() else { return [] }
-        return data.split(separator: 0).map(Array.init)
     }
 
     /// Makes this process inherit its descendants' orphans (Linux), so none can outlive it unseen.

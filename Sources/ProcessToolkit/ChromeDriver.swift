@@ -58,6 +58,9 @@ public struct ChromeDriver: Sendable {
         _ = process.wait()
     }
 
+    /// The end of the log, for error messages.
+    public func logTail(maxBytes: Int = 1500) -> String { Self.logTail(logPath, maxBytes: maxBytes) }
+
     private static func logTail(_ path: String, maxBytes: Int = 1500) -> String {
         guard let data = FileManager.default.contents(atPath: path) else { return "" }
         return String(decoding: data.suffix(maxBytes), as: UTF8.self)

@@ -149,7 +149,7 @@ extension Runner {
 
     func git(_ args: [String]) -> String? {
         if let sha = environment["GITHUB_SHA"] ?? environment["CI_COMMIT_SHA"], args.last == "HEAD", args.count == 2 { return sha }
-        guard let gitPath = which("git"),
+        guard let gitPath = Executables.find("git"),
               let (t, out) = try? runCaptured(gitPath, ["-C", config.package] + args, environment: environment),
               t == .exited(0) else { return nil }
         let value = out.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 
 /// Builds a SwiftPM package's tests and finds its test bundle.
@@ -7,7 +8,7 @@ struct SwiftPackage {
     let configuration: String
     let extraArguments: [String]
 
-    private var swift: String { which("swift") ?? "/usr/bin/swift" }
+    private var swift: String { Executables.find("swift") ?? "/usr/bin/swift" }
 
     /// `swift build --build-tests`, echoing the compiler's output; throws on failure.
     func build(echo: @escaping (String) -> Void) throws {

@@ -26,7 +26,11 @@ final class ShardBrowsers: Sendable {
 
     private struct Running {
         var chromedriver: ChromeDriver
-        var driver: Driver
+        var directory: URL
+
+        var driver: Driver {
+            Driver(url: chromedriver.url, port: chromedriver.port, pid: chromedriver.process.pid, directory: directory)
+        }
     }
 
     private let chromedriver: String?
@@ -51,7 +55,7 @@ final class ShardBrowsers: Sendable {
 
     /// The shard's port while its chromedriver runs (the port allocator must not hand it out).
     func heldPort(shard: Int) -> Int? {
-        state.withLock { $0.running[shard]?.driver.port }
+        state.withLock { $0.running[shard]?.chromedriver.port }
     }
 
     /// The shard's chromedriver, started on `port` when it is not running; nil when none can run.
@@ -61,7 +65,7 @@ final class ShardBrowsers: Sendable {
         if let current {
             if current.chromedriver.process.isRunning { return current.driver }
             state.withLock { _ = $0.running.removeValue(forKey: shard) }
-            try? FileManager.default.removeItem(at: current.driver.directory)
+            try? FileManager.default.removeItem(at: current.directory)
         }
         let number = state.withLock { state -> Int in
             state.generation += 1
@@ -78,9 +82,9 @@ final class ShardBrowsers: Sendable {
             let started = try ChromeDriver.start(
                 executable: chromedriver, port: port, logPath: directory.appendingPathComponent("chromedriver.log").path,
                 group: .own, environment: environment, timeout: 10)
-            let driver = Driver(url: started.url, port: port, pid: started.process.pid, directory: directory)
-            state.withLock { $0.running[shard] = Running(chromedriver: started, driver: driver) }
-            return driver
+            let running = Running(chromedriver: started, directory: directory)
+            state.withLock { $0.running[shard] = running }
+            return running.driver
         } catch {
             warn("shard \(shard): \(error); its tests start their own")
             return nil
@@ -105,7 +109,7 @@ final class ShardBrowsers: Sendable {
     private func stop(_ current: Running) {
         current.chromedriver.stop()
         // Chromium dies with chromedriver (parent-death signal); its helpers a moment later.
-        try? FileManager.default.removeItem(at: current.driver.directory)
+        try? FileManager.default.removeItem(at: current.directory)
     }
 
     private func warn(_ text: String) {

@@ -48,6 +48,3 @@ func runCaptured(_ executable: String, _ arguments: [String], environment: [Stri
     let termination = child.wait()
     return (termination, String(decoding: data, as: UTF8.self))
 }
-
-/// Finds an executable on PATH.
-func which(_ name: String) -> String? { Executables.find(name) }

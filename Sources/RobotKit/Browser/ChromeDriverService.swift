@@ -26,64 +26,38 @@ final class ChromeDriverService: Sendable {
         var scratch: URL
     }
 
-    private struct State {
-        var driver: ChromeDriver?
-        var current: Endpoint?
-        var profileCounter = 0
-    }
-
-    private let state = Locked(State())
+    /// The driver this process started, and what a session needs of it; nil before the first
+    /// launch.
+    private let running = Locked<(driver: ChromeDriver, endpoint: Endpoint)?>(nil)
 
     private init() {}
 
     /// The running driver, starting it (again) when needed.
     func endpoint() throws(RobotKitError) -> Endpoint {
-        try state.withLock { state throws(RobotKitError) -> Endpoint in
-            if let current = state.current, let driver = state.driver, driver.process.isRunning { return current }
-            let (driver, started) = try start()
-            state.driver = driver
-            state.current = started
-            return started
+        try running.withLock { running throws(RobotKitError) -> Endpoint in
+            if let running, running.driver.process.isRunning { return running.endpoint }
+            let started = try start()
+            running = started
+            return started.endpoint
         }
     }
 
     /// When `url` is this process's chromedriver and it has died (killed, crashed), a sentence
     /// that says so; nil while it runs. `endpoint()` starts a new one for the next launch.
     func deathNotice(for url: String) -> String? {
-        state.withLock { state in
-            guard let current = state.current, let driver = state.driver, url.hasPrefix(current.baseURL + "/"),
-                !driver.process.isRunning
-            else { return nil }
-            return "chromedriver (pid \(driver.process.pid), \(current.baseURL)) is no longer running: it exited or was killed "
-                + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
+        guard let driver = running.current?.driver, url.hasPrefix(driver.url + "/"), !driver.process.isRunning else {
+            return nil
         }
-    }
-
-    /// A fresh, empty Chromium profile folder inside the scratch folder.
-    func newProfileDirectory() throws(RobotKitError) -> URL {
-        let scratch = try endpoint().scratch
-        let number = state.withLock { state -> Int in
-            state.profileCounter += 1
-            return state.profileCounter
-        }
-        let url = scratch.appendingPathComponent("profile-\(number)", isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw .driverStart("could not create chromium profile \(url.path): \(error)")
-        }
-        return url
+        return "chromedriver (pid \(driver.process.pid), \(driver.url)) is no longer running: it exited or was killed "
+            + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
     }
 
     /// The chromedriver log (its and chromium's stderr), for error messages.
     func logTail(maxBytes: Int = 2000) -> String {
-        guard let scratch = state.current.current?.scratch,
-            let data = FileManager.default.contents(atPath: scratch.appendingPathComponent("chromedriver.log").path)
-        else { return "" }
-        return String(decoding: data.suffix(maxBytes), as: UTF8.self)
+        running.current?.driver.logTail(maxBytes: maxBytes) ?? ""
     }
 
-    private func start() throws(RobotKitError) -> (ChromeDriver, Endpoint) {
+    private func start() throws(RobotKitError) -> (driver: ChromeDriver, endpoint: Endpoint) {
         let tools = try Self.tools()
         let scratch = try Self.makeScratch()
         let port = Self.usablePort(preferred: WorkerEnvironment().webDriverPort)
@@ -122,11 +96,13 @@ final class ChromeDriverService: Sendable {
     }
 
     /// The Chromium launcher (see `writeChromiumLauncher`) in `folder`, written when missing.
+    /// Asked on every launch under robotci, so a launcher already written is taken as it is,
+    /// before any search for the tools.
     static func chromiumLauncher(in folder: URL) throws(RobotKitError) -> String {
-        let tools = try tools()
-        guard tools.needsLauncher else { return tools.chromium }
         let path = folder.appendingPathComponent("chromium").path
         if FileManager.default.isExecutableFile(atPath: path) { return path }
+        let tools = try tools()
+        guard tools.needsLauncher else { return tools.chromium }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -161,7 +137,7 @@ final class ChromeDriverService: Sendable {
         let temporary = files.temporaryDirectory
         if let entries = try? files.contentsOfDirectory(atPath: temporary.path) {
             for entry in entries where entry.hasPrefix("robotkit-") {
-                guard let owner = scratchOwner(entry), !isAlive(owner) else { continue }
+                guard let owner = scratchOwner(entry), !ProcessTable.isRunning(owner) else { continue }
                 try? files.removeItem(at: temporary.appendingPathComponent(entry))
             }
         }
@@ -179,8 +155,4 @@ final class ChromeDriverService: Sendable {
         return pid_t(rest.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).first ?? rest)
     }
 
-    /// True while the process `pid` (another test process's) exists.
-    static func isAlive(_ pid: pid_t) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
-    }
 }

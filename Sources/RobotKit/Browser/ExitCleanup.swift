@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,18 +35,8 @@ enum ExitCleanup {
     /// whole path in an argument (`/tmp/robotkit-35-Ab3xQz` or `…/profile-1` under it), never
     /// a substring: `/tmp/robotkit-35` is not in `/tmp/robotkit-350/…`.
     static func killProcesses(mentioning path: String) {
-        let files = FileManager.default
-        guard let entries = try? files.contentsOfDirectory(atPath: "/proc") else { return }
         let me = getpid()
-        var victims: [pid_t] = []
-        for entry in entries {
-            guard let pid = pid_t(entry), pid != me,
-                // procfs reports size 0, so read to end of file rather than by size.
-                let data = FileHandle(forReadingAtPath: "/proc/\(entry)/cmdline")?.readDataToEndOfFile(),
-                commandLine(data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }, names: path)
-            else { continue }
-            victims.append(pid)
-        }
+        let victims = ProcessTable.pids().filter { $0 != me && commandLine(ProcessTable.commandLine(of: $0), names: path) }
         for pid in victims { kill(pid, SIGKILL) }
     }
 

@@ -263,7 +263,7 @@ final class SharedBrowser: Sendable {
     /// robotci's chromedriver for this shard while it runs, else this process's own.
     static func endpoint(environment: WorkerEnvironment = WorkerEnvironment()) throws(RobotKitError) -> Endpoint {
         if let url = environment.webDriverURL, let directory = environment.browserDirectory,
-            environment.webDriverPID.map(processRuns) ?? true
+            environment.webDriverPID.map(ProcessTable.isRunning) ?? true
         {
             let launcher = try ChromeDriverService.chromiumLauncher(in: directory)
             return Endpoint(
@@ -277,26 +277,11 @@ final class SharedBrowser: Sendable {
     static func deathNotice(for url: String) -> String? {
         let environment = WorkerEnvironment()
         if let slotURL = environment.webDriverURL, url.hasPrefix(slotURL + "/"), let pid = environment.webDriverPID,
-            !processRuns(pid)
+            !ProcessTable.isRunning(pid)
         {
             return "the shard's chromedriver (pid \(pid), \(slotURL)) is no longer running: it exited or was killed "
                 + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
         }
         return ChromeDriverService.shared.deathNotice(for: url)
     }
-}
-
-/// True while `pid` runs: alive and not a zombie (robotci reaps its chromedriver only
-/// between batches, so a killed one stays a zombie while the test goes on).
-func processRuns(_ pid: Int32) -> Bool {
-    guard kill(pid, 0) == 0 else { return false }
-    #if os(Linux)
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-    else { return true }
-    let state = stat[stat.index(after: close)...].split(separator: " ").first
-    return state != "Z" && state != "X"
-    #else
-    return true
-    #endif
 }

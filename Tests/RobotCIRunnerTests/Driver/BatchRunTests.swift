@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 @testable import RobotCIRunner
 import XCTest
@@ -124,8 +125,8 @@ final class BatchRunTests: XCTestCase {
         // The shell's background sleep was in the group: it is gone too.
         let sleeper = try XCTUnwrap(lines.first.flatMap { Int32($0) }, "\(lines)")
         let until = Date().addingTimeInterval(3)
-        while Date() < until && isAlive(sleeper) { usleep(20_000) }
-        XCTAssertFalse(isAlive(sleeper), "the background sleep (pid \(sleeper)) outlived its batch")
+        while Date() < until && ProcessTable.isRunning(sleeper) { usleep(20_000) }
+        XCTAssertFalse(ProcessTable.isRunning(sleeper), "the background sleep (pid \(sleeper)) outlived its batch")
     }
 
     func testPumpReadsTheEventChannelApartFromTheOutput() throws {
@@ -139,12 +140,5 @@ final class BatchRunTests: XCTestCase {
         XCTAssertEqual(end, .exited(0))
         XCTAssertEqual(output, ["output"])
         XCTAssertEqual(events, ["event-1", "event-2"])
-    }
-
-    /// Running or stopped, not a zombie waiting to be reaped.
-    private func isAlive(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(close, offsetBy: 2)] != "Z"
     }
 }

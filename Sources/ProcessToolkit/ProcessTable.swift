@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `/proc` says about other processes (Linux): the one reader of `stat`, `environ` and
+/// `cmdline` for the stray reaper, RobotKit's clean-up and its liveness checks.
+public enum ProcessTable {
+    /// The pids in `/proc` now (empty where there is no procfs).
+    public static func pids() -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+    }
+
+    /// The fields of `/proc/PID/stat` after the command name (which may hold spaces and
+    /// parentheses): state first, then the parent pid.
+    static func stat(of pid: pid_t) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+
+    /// The parent pid.
+    public static func parent(of pid: pid_t) -> pid_t? {
+        guard let fields = stat(of: pid), fields.count > 2 else { return nil }
+        return pid_t(fields[1])
+    }
+
+    /// True while `pid` runs: it exists (or belongs to another user) and is not a zombie waiting
+    /// to be reaped (a killed chromedriver stays one until robotci reaps it between batches).
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
+        #if os(Linux)
+        guard let state = stat(of: pid)?.first else { return true }
+        return state != "Z" && state != "X"
+        #else
+        return true
+        #endif
+    }
+
+    /// The `NAME=value` entries of a process's environment, as bytes (empty if unreadable).
+    public static func environment(of pid: pid_t) -> [[UInt8]] { nulSeparated("/proc/\(pid)/environ") }
+
+    /// A process's arguments, argv[0] first (empty if unreadable or a kernel thread).
+    public static func commandLine(of pid: pid_t) -> [String] {
+        nulSeparated("/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static func nulSeparated(_ path: String) -> [[UInt8]] {
+        // procfs reports size 0: read to the end rather than by size.
+        guard let data = FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() else { return [] }
+        return data.split(separator: 0).map(Array.init)
+    }
+}
