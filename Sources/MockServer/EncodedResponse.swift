@@ -1,26 +1,20 @@
 import NIOCore
 
-/// A ``MockResponse`` serialized to HTTP/1.1 bytes once, status line to body, so a
-/// static route costs one buffer write per request and no encoding.
+/// A ``MockResponse`` serialized to HTTP/1.1 bytes once, so a static route costs two buffer
+/// writes per request (head, body; one flush) and no encoding.
 ///
-/// Three variants differ only in the `Connection` header: none (HTTP/1.1 keep-alive),
-/// `keep-alive` (HTTP/1.0 keep-alive) and `close`. A request from an allowed origin also gets
-/// `Access-Control-Allow-Origin` (its origin, so it cannot be pre-encoded): then the head is
-/// written afresh and the body buffer is shared, not copied.
+/// The body is held once; three ready heads differ only in the `Connection` header: none
+/// (HTTP/1.1 keep-alive), `keep-alive` (HTTP/1.0 keep-alive) and `close`. A request from an
+/// allowed origin also gets `Access-Control-Allow-Origin` (its origin, so it cannot be
+/// pre-encoded): then its head is written afresh, the body still shared, never copied.
 struct EncodedResponse: Sendable {
-    private struct Variant: Sendable {
-        let bytes: ByteBuffer
-        /// The length of the status line and headers, for answering `HEAD`.
-        let headLength: Int
-    }
-
     /// The response as the route gave it (what the journal records).
     let source: MockResponse
     let status: HTTPStatus
     let delay: Duration?
-    private let persistent: Variant
-    private let persistentHTTP10: Variant
-    private let closing: Variant
+    private let persistent: ByteBuffer
+    private let persistentHTTP10: ByteBuffer
+    private let closing: ByteBuffer
     /// The status line and headers, without `Connection` and the blank line.
     private let headPrefix: String
     /// Whether the route sets these itself; then a grant leaves that header as it is.
@@ -51,18 +45,12 @@ struct EncodedResponse: Sendable {
         fields.append(("Content-Length", String(response.body?.count ?? 0)))
         let statusLine = "HTTP/1.1 \(response.status.code) \(Self.clean(response.status.reasonPhrase))\r\n"
         headPrefix = statusLine + fields.map { "\(Self.clean($0.name)): \(Self.clean($0.value))\r\n" }.joined()
-        body = response.body.map { ByteBuffer(bytes: $0) }
+        body = response.body.flatMap { $0.isEmpty ? nil : ByteBuffer(bytes: $0) }
         let prefix = headPrefix
-        let body = body
-        func variant(_ connection: String?) -> Variant {
-            let head = prefix + Self.connectionLine(connection) + "\r\n"
-            var bytes = ByteBuffer(string: head)
-            if var body { bytes.writeBuffer(&body) }
-            return Variant(bytes: bytes, headLength: head.utf8.count)
-        }
-        persistent = variant(nil)
-        persistentHTTP10 = variant("keep-alive")
-        closing = variant("close")
+        func head(_ connection: String?) -> ByteBuffer { ByteBuffer(string: prefix + Self.connectionLine(connection) + "\r\n") }
+        persistent = head(nil)
+        persistentHTTP10 = head("keep-alive")
+        closing = head("close")
     }
 
     /// The bytes to send, in one buffer: without the body for `HEAD`, closing the connection
@@ -73,20 +61,20 @@ struct EncodedResponse: Sendable {
         return head
     }
 
-    /// The bytes to send as head and body (nil when the head buffer holds it already or
-    /// there is none), so a granted response does not copy its body.
+    /// The bytes to send as head and body (nil for `HEAD` or an empty body); the body buffer is
+    /// the shared one, never a copy.
     func wire(keepAlive: Bool, http10: Bool, headOnly: Bool, allowOrigin: String?) -> (head: ByteBuffer, body: ByteBuffer?) {
-        let connection = !keepAlive ? "close" : http10 ? "keep-alive" : nil
         let grant = allowOrigin.map { origin in
             (setsAllowOrigin ? "" : "Access-Control-Allow-Origin: \(Self.clean(origin))\r\n")
                 + (setsExposeHeaders ? "" : "Access-Control-Expose-Headers: *\r\n")
         }
-        guard let grant, !grant.isEmpty else {
-            let variant = !keepAlive ? closing : http10 ? persistentHTTP10 : persistent
-            guard headOnly else { return (variant.bytes, nil) }
-            return (variant.bytes.getSlice(at: variant.bytes.readerIndex, length: variant.headLength) ?? variant.bytes, nil)
+        let head: ByteBuffer
+        if let grant, !grant.isEmpty {
+            let connection = !keepAlive ? "close" : http10 ? "keep-alive" : nil
+            head = ByteBuffer(string: headPrefix + grant + Self.connectionLine(connection) + "\r\n")
+        } else {
+            head = !keepAlive ? closing : http10 ? persistentHTTP10 : persistent
         }
-        let head = ByteBuffer(string: headPrefix + grant + Self.connectionLine(connection) + "\r\n")
         return (head, headOnly ? nil : body)
     }
 

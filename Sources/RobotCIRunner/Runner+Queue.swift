@@ -18,7 +18,7 @@ extension Runner {
         let shards = max(1, min(config.shards, max(tests.count, 1)))
         let cutter = BatchCutter(maximumTests: config.maxBatchSize)
         let plan = WorkQueue(planned: Planner.order(tests, timings: previousTimings), shards: shards * 2, maxRetries: config.retries,
-                             cutter: cutter, group: { driver.batchGroup(of: $0.base) }).cutAll()
+                             cutter: cutter, group: { driver.batchGroup(of: $0) }).cutAll()
         return (try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) }), plan.count)
     }
 
@@ -30,7 +30,7 @@ extension Runner {
     {
         guard let redis, let joined else {
             return (WorkQueue(planned: planned, shards: shards, rules: rules, cutter: BatchCutter(maximumTests: config.maxBatchSize),
-                              group: { driver.batchGroup(of: $0.base) }), nil)
+                              group: { driver.batchGroup(of: $0) }), nil)
         }
         try redis.announce(metadata)
         let what: String

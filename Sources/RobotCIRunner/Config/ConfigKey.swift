@@ -126,15 +126,8 @@ struct ConfigValue {
         if trimmed.isEmpty { return [] }
         let usage = "'rules' must be a YAML list of mappings, e.g. [{match: 'CheckoutUITests/', retries: 0}]"
         guard let node = try? Yams.compose(yaml: trimmed), let seq = node.sequence else { throw fail(usage) }
-        return try seq.enumerated().map { i, item in
-            guard let mapping = item.mapping else { throw fail("\(usage); entry \(i + 1) is not a mapping") }
-            var fields: [String: String] = [:]
-            for (k, v) in mapping {
-                guard let name = k.string, let value = v.scalar?.string else { throw fail("\(usage); entry \(i + 1) has a field without one value") }
-                fields[name] = value
-            }
-            return fields
-        }
+        // The entries are read as a file's are: errors name the entry and the field.
+        return try ConfigLoader.mappings(seq, key: key, at: source)
     }
 }
 
@@ -187,7 +180,7 @@ extension ConfigKey {
         },
         ConfigKey("tag", .list, flag: .option("NAME", repeated: true), default: "all",
                   help: "keep Swift Testing tests that have this tag (`smoke` for `.smoke`, a suite's tags included; repeatable: any of them); XCTest tests have none") {
-            $1.tags = try $0.list().map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }
+            $1.tags = try $0.list().map(SwiftTestingTags.name)
         },
         ConfigKey("fail-on-flaky", .bool, flag: .toggle, default: "off", help: "flaky tests make the run fail") {
             $1.failOnFlaky = try $0.bool()

@@ -75,13 +75,14 @@ final class BatchRun {
     /// Seconds `test` may run (`--test-timeout`, or its rule's).
     func testTimeout(for test: TestID) -> Double { router.rules.testTimeout(for: test) }
 
-    /// Whether this failing attempt is the test's last (no retry left, or its rule's
-    /// `retry-on` does not find the failure).
-    func isFinalFailure(_ test: TestID, _ attempt: Attempt) -> Bool { router.isFinalFailure(plannedID(test), attempt) }
-
-    /// The output says a test of this batch failed for good (counted for `--max-failures`
-    /// before its held result is reported).
-    func provisionalFailure(_ test: TestID) { router.provisionalFailure(batch: item.id, test: plannedID(test)) }
+    /// The output says a test of this batch failed: with `--max-failures`, when the attempt is
+    /// its last (no retry left, or its rule's `retry-on` does not find the failure), it counts
+    /// before its held result is reported. Without the flag nothing is asked of the rules.
+    func provisionalFailure(_ test: TestID, _ attempt: Attempt) {
+        let planned = plannedID(test)
+        guard router.maxFailures != nil, router.isFinalFailure(planned, attempt) else { return }
+        router.provisionalFailure(batch: item.id, test: planned)
+    }
 
     /// The batch's held results are about to be reported.
     func provisionalSettled() { router.provisionalSettled(batch: item.id) }

@@ -27,7 +27,7 @@ struct BundleDriver: TestDriver {
         return (BundleDriver(bundle: bundle, swiftTesting: Set(swiftTesting)), all)
     }
 
-    func batchGroup(of test: TestID) -> Int { swiftTesting.contains(test) ? 1 : 0 }
+    func batchGroup(of test: TestID) -> Int { swiftTesting.contains(test.base) ? 1 : 0 }
 
     var usesShardBrowser: Bool { true }
 
@@ -213,7 +213,7 @@ struct BundleOutputReader {
         let settled = attempt(c, outcome: outcome, duration: result.seconds, failures: failures)
         held.append((c.id, settled))
         current = nil
-        if outcome == .failed && batch.isFinalFailure(c.id, settled) { batch.provisionalFailure(c.id) }
+        if outcome == .failed { batch.provisionalFailure(c.id, settled) }
     }
 
     private func attempt(_ c: Current, outcome: AttemptOutcome, duration: Double, failures: [FailureMessage]) -> Attempt {

@@ -20,7 +20,8 @@ protocol TestDriver: Sendable {
                          say: @escaping (String) -> Void) throws -> (driver: Self, tests: [TestID])
 
     /// Tests of different groups never share a batch (XCTest's and Swift Testing's tests of one
-    /// bundle run with different command lines).
+    /// bundle run with different command lines). A repetition (`id (repeat k of n)`) is in its
+    /// test's group.
     func batchGroup(of test: TestID) -> Int
 
     /// Whether each shard keeps a warm chromedriver for this suite (RobotKit's browser).
