@@ -1,6 +1,10 @@
 /// Cross-origin headers, so the app under test, opened from another origin than the
 /// server's (`file://`, another port), can call it; who gets them is ``CORSPolicy``'s call.
 enum CORS {
+    /// The names of the CORS headers the server adds to a response (fuzz/FuzzScenario checks
+    /// that every header line of a response is one of these or the route's own).
+    static let headerNames = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Vary"]
+
     private static let standardMethods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     /// Whether a request is a browser's preflight check rather than a real `OPTIONS` call.
