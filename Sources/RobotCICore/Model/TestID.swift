@@ -11,7 +11,7 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
     /// `Module.Class` for `Module.Class/testMethod` (JUnit's `classname`).
     public var className: String {
         if let sep = pathSeparator { return String(rawValue[..<sep.lowerBound]) }
-        guard let slash = rawValue.lastIndex(of: "/") else { return freeFunctionParts?.module ?? rawValue }
+        guard let slash = suiteSlash else { return freeFunctionParts?.module ?? rawValue }
         return String(rawValue[..<slash])
     }
 
@@ -19,21 +19,62 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
     /// (and other runners' node ids) split into `tests/test_a.py::TestX` and `test_y[1/2]`.
     private var pathSeparator: Range<String.Index>? {
         let head = rawValue[..<(rawValue.firstIndex(of: "[") ?? rawValue.endIndex)]
-        guard let r = head.range(of: "::", options: .backwards), r.lowerBound > rawValue.startIndex else { return nil }
+        // A Swift raw identifier may hold `::` (`` `a::b`() ``): not a node id.
+        guard !head.contains("`"), let r = head.range(of: "::", options: .backwards), r.lowerBound > rawValue.startIndex else { return nil }
         return r
     }
 
-    /// `Module.function()`: a Swift Testing test outside any suite.
+    /// The `/` between the suite and the test: the last one outside a Swift raw identifier
+    /// (`` `a/b` ``), and before the source location Swift Testing appends to an overloaded
+    /// name (`M.S/check(_:)/File.swift:10:2` lists two overloads apart).
+    private var suiteSlash: String.Index? {
+        let end = swiftTestingLocation?.lowerBound ?? rawValue.endIndex
+        return Self.lastOutsideBackticks("/", in: rawValue[..<end])
+    }
+
+    /// `/File.swift:10:2` at the end of a Swift Testing id (an overload's listed name).
+    package var swiftTestingLocation: Range<String.Index>? {
+        guard rawValue.last?.isNumber == true, let slash = Self.lastOutsideBackticks("/", in: rawValue[...]) else { return nil }
+        let tail = rawValue[rawValue.index(after: slash)...]
+        let parts = tail.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].hasSuffix(".swift"), parts[1...].allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              slash > rawValue.startIndex, rawValue[rawValue.index(before: slash)] == ")" else { return nil }
+        return slash..<rawValue.endIndex
+    }
+
+    /// `Module.function()`: a Swift Testing test outside any suite (its name may be a raw
+    /// identifier: ``Module.`shows the banner`()``).
     private var freeFunctionParts: (module: String, name: String)? {
-        guard rawValue.hasSuffix(")"), let paren = rawValue.firstIndex(of: "("),
-              let dot = rawValue[..<paren].lastIndex(of: ".") else { return nil }
+        let end = swiftTestingLocation?.lowerBound ?? rawValue.endIndex
+        let head = rawValue[..<end]
+        guard head.hasSuffix(")"), let paren = Self.firstOutsideBackticks("(", in: head),
+              let dot = Self.lastOutsideBackticks(".", in: rawValue[..<paren]) else { return nil }
         return (String(rawValue[..<dot]), String(rawValue[rawValue.index(after: dot)...]))
+    }
+
+    /// The last `character` in `text` that is not inside a backtick-quoted raw identifier.
+    package static func lastOutsideBackticks(_ character: Character, in text: Substring) -> String.Index? {
+        var quoted = false
+        var found: String.Index?
+        for i in text.indices {
+            if text[i] == "`" { quoted.toggle() } else if !quoted && text[i] == character { found = i }
+        }
+        return found
+    }
+
+    /// The first `character` in `text` that is not inside a backtick-quoted raw identifier.
+    package static func firstOutsideBackticks(_ character: Character, in text: Substring) -> String.Index? {
+        var quoted = false
+        for i in text.indices {
+            if text[i] == "`" { quoted.toggle() } else if !quoted && text[i] == character { return i }
+        }
+        return nil
     }
 
     /// `testMethod` for `Module.Class/testMethod` (JUnit's `name`).
     public var name: String {
         if let sep = pathSeparator { return String(rawValue[sep.upperBound...]) }
-        guard let slash = rawValue.lastIndex(of: "/") else { return freeFunctionParts?.name ?? rawValue }
+        guard let slash = suiteSlash else { return freeFunctionParts?.name ?? rawValue }
         return String(rawValue[rawValue.index(after: slash)...])
     }
 

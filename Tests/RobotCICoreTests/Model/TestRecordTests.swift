@@ -217,3 +217,47 @@ final class TestIDTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode([TestID].self, from: Data("[1]".utf8)))
     }
 }
+
+/// Swift Testing's listed names that are more than `Module.Suite/test()`: raw identifiers
+/// (Swift 6.2), overloads listed with their source location, nested suites.
+final class SwiftTestingIDTests: XCTestCase {
+    func testRawIdentifierFreeFunction() {
+        let id = TestID("Mod.`shows the error banner`()")
+        XCTAssertEqual(id.className, "Mod")
+        XCTAssertEqual(id.name, "`shows the error banner`()")
+        let odd = TestID("Mod.`a.b/c::d (e)`()")
+        XCTAssertEqual(odd.className, "Mod")
+        XCTAssertEqual(odd.name, "`a.b/c::d (e)`()")
+    }
+
+    func testRawIdentifierInASuite() {
+        let id = TestID("Mod.Suite/`a/b. c`()")
+        XCTAssertEqual(id.className, "Mod.Suite")
+        XCTAssertEqual(id.name, "`a/b. c`()")
+    }
+
+    func testOverloadKeepsItsLocationInTheName() {
+        let id = TestID("Mod.Overloads/check(_:)/Checks.swift:11:6")
+        XCTAssertEqual(id.className, "Mod.Overloads")
+        XCTAssertEqual(id.name, "check(_:)/Checks.swift:11:6")
+        let free = TestID("Mod.check(_:)/Checks.swift:3:2")
+        XCTAssertEqual(free.className, "Mod")
+        XCTAssertEqual(free.name, "check(_:)/Checks.swift:3:2")
+    }
+
+    func testNestedSuite() {
+        let id = TestID("Mod.Outer/Inner/nested()")
+        XCTAssertEqual(id.className, "Mod.Outer/Inner")
+        XCTAssertEqual(id.name, "nested()")
+    }
+
+    func testEveryFormReadsBackFromJUnit() {
+        for raw in ["Mod.`shows the error banner`()", "Mod.Suite/`a/b. c`()", "Mod.Overloads/check(_:)/Checks.swift:11:6",
+                    "Mod.check(_:)/Checks.swift:3:2", "Mod.Outer/Inner/nested()", "Mod.`a::b`()"] {
+            let id = TestID(raw)
+            let read = TestID(junitClassname: id.className, name: id.name)
+            XCTAssertEqual(read.className, id.className, raw)
+            XCTAssertEqual(read.name, id.name, raw)
+        }
+    }
+}
