@@ -6,6 +6,8 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case noTestBundle(String)
     case discoveryFailed(String, String)
     case noTests(String)
+    /// The framework listed something robotci cannot plan (the listing's own words).
+    case unplannable(String, String)
     case invalidRegex(String, String)
     case report(String)
     /// SIGINT/SIGTERM before any test ran (e.g. during the build).
@@ -18,6 +20,7 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
         case .noTestBundle(let dir): return "no .xctest bundle in \(dir): does the package have a test target? build it with 'swift build --build-tests' or drop --skip-build"
         case .discoveryFailed(let bundle, let output): return "listing the tests of \(bundle) failed:\n\(output)"
         case .noTests(let why): return "no tests to run: \(why)"
+        case .unplannable(let bundle, let why): return "cannot plan the tests of \(bundle): \(why)"
         case .invalidRegex(let flag, let pattern): return "\(flag) '\(pattern)' is not a valid regular expression"
         case .report(let message): return message
         case .interrupted: return "interrupted before any test ran"

@@ -37,42 +37,27 @@ struct TestBundle: Sendable {
 
     private static let stdbuf: String? = ["/usr/bin/stdbuf", "/bin/stdbuf"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// Swift Testing's tests (`@Test`), via `--testing-library swift-testing --list-tests`;
-    /// empty when the bundle has none or its toolchain cannot list them.
-    func listSwiftTestingTests() -> [TestID] {
+    /// Swift Testing's tests (`@Test`) and their tags, via `--testing-library swift-testing
+    /// --list-tests` with an event stream (version 0): its `test` records are the structured
+    /// list (`_tags` holds the tags, an experimental field version 0 includes), the printed
+    /// names what `--filter` takes (`TestListing.swiftTesting` matches the two). None when the
+    /// bundle's toolchain cannot list Swift Testing tests at all.
+    func listSwiftTesting() throws -> TestListing.SwiftTesting {
         #if os(Linux)
-        guard let (termination, output) = try? runCaptured(path, ["--testing-library", "swift-testing", "--list-tests"],
-                                                           workingDirectory: workingDirectory),
-              termination == .exited(0) else { return [] }
-        return output.split(separator: "\n").compactMap { line in
-            let t = line.trimmingCharacters(in: .whitespaces)
-            return t.hasSuffix(")") && !t.contains(" ") ? TestID(t) : nil
-        }
-        #else
-        return []
-        #endif
-    }
-
-    /// Each Swift Testing test's tags, with its suites' (Swift Testing gives a suite's tags to
-    /// every test in it), names without the leading dot (`smoke` for `.smoke`). `--list-tests`
-    /// prints no tags; with an event stream (version 0) it also writes one `test` record per
-    /// test and suite, whose `_tags` (an experimental field version 0 includes) hold them.
-    /// Throws when the toolchain writes no such records.
-    func listSwiftTestingTags() throws -> [TestID: Set<String>] {
-        #if os(Linux)
-        let stream = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-tags-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl")
+        let stream = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-list-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl")
         defer { try? FileManager.default.removeItem(at: stream) }
-        let (termination, output) = try runCaptured(path, ["--testing-library", "swift-testing", "--list-tests",
-                                                           "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
-                                                    workingDirectory: workingDirectory)
-        let records = (try? RegularFile.read(stream.path, limit: 64 << 20)).map { String(decoding: $0, as: UTF8.self) }
-        guard termination == .exited(0), let records else {
-            throw RunnerError.discoveryFailed("\(path) (listing Swift Testing tests with their tags: --list-tests --event-stream-output-path)",
-                                              output + "\n(this toolchain's Swift Testing wrote no event stream for --list-tests, so --tag cannot see tags; select the tests with --filter instead)")
+        guard let (termination, output) = try? runCaptured(path, ["--testing-library", "swift-testing", "--list-tests",
+                                                                 "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
+                                                           workingDirectory: workingDirectory),
+              termination == .exited(0) else { return TestListing.SwiftTesting(tests: [], tags: [:]) }
+        let records = (try? RegularFile.read(stream.path, limit: 64 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        do {
+            return try TestListing.swiftTesting(listing: output, records: records)
+        } catch {
+            throw RunnerError.unplannable(path, error.description)
         }
-        return SwiftTestingTags.parse(records)
         #else
-        throw ConfigError("--tag needs the Swift Testing event stream of a Linux test bundle; on this platform select tests with --filter")
+        return TestListing.SwiftTesting(tests: [], tags: [:])
         #endif
     }
 
@@ -84,13 +69,10 @@ struct TestBundle: Sendable {
         let (termination, output) = try runCaptured(path, ["--list-tests"], workingDirectory: workingDirectory)
         #endif
         guard termination == .exited(0) else { throw RunnerError.discoveryFailed(path, output) }
-        var tests: [TestID] = []
-        for line in output.split(separator: "\n") {
-            let t = line.trimmingCharacters(in: .whitespaces)
-            // `Module.Class/testName`; skip the "Listing N tests in …" header.
-            guard t.contains("/"), !t.contains(" ") else { continue }
-            tests.append(TestID(t))
+        do {
+            return try TestListing.xctest(output)
+        } catch {
+            throw RunnerError.unplannable(path, error.description)
         }
-        return tests
     }
 }

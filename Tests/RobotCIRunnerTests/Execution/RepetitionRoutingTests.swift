@@ -166,7 +166,8 @@ final class SwiftTestingTagsTests: XCTestCase {
             {"kind":"event","payload":{"kind":"runStarted"},"version":0}
             not json at all
             """
-        let tags = SwiftTestingTags.parse(stream)
+        let listing = "M.Outer/test()\nM.Outer/Inner/deep()\nM.free()\nM.untagged()\n"
+        let tags = try? TestListing.swiftTesting(listing: listing, records: stream).tags
         XCTAssertEqual(tags, [
             TestID("M.Outer/test()"): ["smoke", "slow"],
             TestID("M.Outer/Inner/deep()"): ["slow", "ui"],
