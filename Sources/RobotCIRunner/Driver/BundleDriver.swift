@@ -10,6 +10,11 @@ struct BundleDriver: TestDriver {
     let bundle: TestBundle
     /// The tests that belong to Swift Testing (another command line than XCTest's).
     let swiftTesting: Set<TestID>
+    /// Swift Testing's tests and their tags (XCTest's tests have none), from the listing.
+    let swiftTestingTags: [TestID: Set<String>]
+    /// XCTest's tests whose `Class.test` (the only name XCTest's Linux output gives) another
+    /// module shares: each module's run in batches of its own, so a line names one test.
+    let clashingModules: [TestID: Int]
 
     static func discover(config: RunConfiguration, environment: [String: String],
                          say: @escaping (String) -> Void) throws -> (driver: BundleDriver, tests: [TestID]) {
@@ -22,17 +27,37 @@ struct BundleDriver: TestDriver {
             try package.build(echo: say)
         }
         let bundle = try package.findBundle()
-        let swiftTesting = bundle.listSwiftTestingTests()
-        let all = try bundle.listTests() + swiftTesting
-        return (BundleDriver(bundle: bundle, swiftTesting: Set(swiftTesting)), all)
+        let xctest = try bundle.listTests()
+        let swiftTesting = try bundle.listSwiftTesting()
+        let driver = BundleDriver(bundle: bundle, swiftTesting: Set(swiftTesting.tests), swiftTestingTags: swiftTesting.tags,
+                                  clashingModules: Self.clashingModules(xctest))
+        return (driver, xctest + swiftTesting.tests)
     }
 
-    func batchGroup(of test: TestID) -> Int { swiftTesting.contains(test.base) ? 1 : 0 }
+    /// For each XCTest test whose output name another module's test shares, a number per module.
+    static func clashingModules(_ tests: [TestID]) -> [TestID: Int] {
+        let byName = Dictionary(grouping: tests, by: \.outputName).filter { $0.value.count > 1 }
+        var modules: [String: Int] = [:]
+        var out: [TestID: Int] = [:]
+        for test in byName.values.joined() {
+            let module = String(test.className.prefix { $0 != "." })
+            if modules[module] == nil { modules[module] = modules.count }
+            out[test] = modules[module]
+        }
+        return out
+    }
+
+    /// Swift Testing's tests run apart from XCTest's (another command line); XCTest tests
+    /// whose `Class.test` another module shares run in batches of their module alone.
+    func batchGroup(of test: TestID) -> Int {
+        if swiftTesting.contains(test.base) { return 1 }
+        return clashingModules[test.base].map { 2 + $0 } ?? 0
+    }
 
     var usesShardBrowser: Bool { true }
 
     /// Swift Testing's tests and their tags (XCTest's tests have none).
-    func tags() throws -> [TestID: Set<String>] { try bundle.listSwiftTestingTags() }
+    func tags() throws -> [TestID: Set<String>] { swiftTestingTags }
 
     func run(_ batch: BatchRun) -> BatchOutcome {
         let isSwiftTesting = batch.item.tests.first.map { swiftTesting.contains($0) } ?? false
@@ -80,6 +105,10 @@ struct BundleOutputReader {
         var failures: [FailureMessage] = []
         var result: (status: XCTestLine.Status, seconds: Double, at: Double)?
         var artifacts: [Artifact] = []
+        /// Swift Testing: issues recorded for the test, and whether it was cancelled (its
+        /// end event carries no verdict; these decide).
+        var issues = 0
+        var cancelled = false
     }
 
     private let batch: BatchRun
@@ -138,7 +167,13 @@ struct BundleOutputReader {
     /// A line of Swift Testing's event stream (its own channel, fd 3).
     mutating func handleEvent(_ line: Substring) {
         guard swiftTesting else { return }
-        for event in SwiftTestingEvent.parse(line) { handle(event, line: nil) }
+        for event in SwiftTestingEvent.parse(line) { handle(SwiftTestingEvent.renamed(event, plannedName), line: nil) }
+    }
+
+    /// The stream's id (`M.S/f()/F.swift:3:4`) as planned: overloads are listed with their
+    /// location, every other test without it.
+    private func plannedName(_ streamID: String) -> String {
+        byOutputName[streamID] != nil ? streamID : SwiftTestingEvent.listedID(streamID)
     }
 
     /// `line` is the console line the event came from (nil for Swift Testing's JSON).
@@ -179,10 +214,12 @@ struct BundleOutputReader {
             // corelibs XCTest reports thrown errors at `<EXPR>:0`, which is no location.
             let located = file != "<EXPR>" && lineNo > 0
             current?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: message))
+            current?.issues += 1
         case .skipped(let file, let lineNo, _, let reason):
             keep(line)
             let located = !file.isEmpty && lineNo > 0
             current?.failures.append(FailureMessage(file: located ? file : nil, line: located ? lineNo : nil, message: reason))
+            current?.cancelled = true
         case .summary(let executed, let skipped, let failures):
             keep(line)
             summary = (executed, skipped, failures)
@@ -205,7 +242,14 @@ struct BundleOutputReader {
     /// process ended).
     private mutating func settleCurrent() {
         guard let c = current, let result = c.result else { return }
-        let outcome: AttemptOutcome = result.status == .passed ? .passed : result.status == .failed ? .failed : .skipped
+        let outcome: AttemptOutcome
+        switch result.status {
+        case .passed: outcome = .passed
+        case .failed: outcome = .failed
+        case .skipped: outcome = .skipped
+        // Swift Testing's verdict from structure: an issue fails the test, a cancellation skips it.
+        case .ended: outcome = c.issues > 0 ? .failed : c.cancelled ? .skipped : .passed
+        }
         var failures = c.failures
         // A passing test has no failures: error lines before its result line were its own output.
         if outcome == .passed { failures = [] }
@@ -232,11 +276,10 @@ struct BundleOutputReader {
         settleCurrent()
         batch.provisionalSettled()
         let blamed = blame(end: end, timedOut: timedOut)
-        let alone = batch.item.tests.count == 1
-        if alone, case .exited(let code) = end, !blamed, let only = held.first {
-            // One test, one process: its exit status is the verdict, whatever its output says.
+        if batch.item.tests.count == 1, !blamed, let only = held.first {
+            // One test, one process: how the process ended is the verdict, whatever its output says.
             let skipped = swiftTesting ? only.attempt.outcome == .skipped : summary?.skipped == 1
-            report(only.test, Self.byExitStatus(only.attempt, code: code, skipped: skipped))
+            report(only.test, Self.byTermination(only.attempt, end: end, timedOut: timedOut, timeout: timeout(only.test), skipped: skipped))
             return []
         }
         var isolate = Set<TestID>()
@@ -245,9 +288,12 @@ struct BundleOutputReader {
                 batch.log.write(Substring("robotci: \(disagreement); re-running the batch's \(held.count) tests one per process, where the exit status is the verdict"))
                 isolate = Set(held.map(\.test))
             }
-        } else {
-            // No summary after a crash or a kill: the line order alone vouches for the rest.
-            isolate = doubted
+        } else if !held.isEmpty {
+            // A crash or a kill: no summary came, so the line order alone vouched for the
+            // results before it, and a test can print its own result line (or write its own
+            // event) and then crash. They run again one per process.
+            batch.log.write(Substring("robotci: the process ended (\(end)) without its summary; re-running the \(held.count) results before it one per process, where the exit status is the verdict"))
+            isolate = Set(held.map(\.test))
         }
         var again: [TestID] = []
         for (test, attempt) in held {
@@ -293,16 +339,29 @@ struct BundleOutputReader {
         return nil
     }
 
-    /// A lone test's attempt with the exit status as the verdict (`skipped` when the evidence
-    /// says the one test was skipped: XCTest's own summary, its last line, or Swift Testing's event).
-    static func byExitStatus(_ attempt: Attempt, code: Int32, skipped: Bool) -> Attempt {
+    /// A lone test's attempt with how its process ended as the verdict. A signal is a crash
+    /// and a non-zero exit a failure, whatever the output said; a clean exit keeps what the
+    /// test's own result said, except that it never turns a failure into a pass (a test that
+    /// failed and then called `exit(0)` failed). `skipped` when the evidence says the one test
+    /// was skipped: XCTest's own summary, its last line, or Swift Testing's event.
+    static func byTermination(_ attempt: Attempt, end: ChildProcess.Termination, timedOut: Bool = false, timeout: Double = 0,
+                              skipped: Bool) -> Attempt {
         var a = attempt
-        if code == 0 {
+        let said = attempt.outcome.rawValue
+        switch end {
+        case _ where timedOut:
+            a.outcome = .timedOut
+            a.failures.append(FailureMessage(message: "timed out: its output said '\(said)', then the process hung until the test timeout (\(Int(timeout)) s) and its group was killed"))
+        case .signaled(let signal):
+            a.outcome = .crashed
+            a.failures.append(FailureMessage(message: "crashed: the test process was killed by signal \(signal) after its output said '\(said)': output is not evidence, how the process ended is"))
+        case .exited(0):
+            if a.outcome == .failed { break }
             a.outcome = skipped && attempt.outcome == .skipped ? .skipped : .passed
             if a.outcome == .passed { a.failures = [] }
-        } else {
+        case .exited(let code):
             if a.outcome != .failed {
-                a.failures.append(FailureMessage(message: "the test process exited \(code) (a failure) although its output said '\(attempt.outcome.rawValue)': output is not evidence, the exit status is"))
+                a.failures.append(FailureMessage(message: "the test process exited \(code) (a failure) although its output said '\(said)': output is not evidence, the exit status is"))
             }
             a.outcome = .failed
         }

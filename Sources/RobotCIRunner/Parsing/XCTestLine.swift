@@ -25,7 +25,9 @@ enum XCTestLine: Equatable {
     /// Anything else: the test's own output, suite banners, backtraces.
     case other
 
-    enum Status: String { case passed, failed, skipped }
+    /// `ended`: Swift Testing's end event, which carries no verdict of its own; the issues
+    /// recorded for the test (and a cancellation) decide, as Swift Testing itself decides.
+    enum Status: String { case passed, failed, skipped, ended }
 
     init(_ line: Substring) {
         if let marker = line.range(of: "Test Case '", options: .backwards) {

@@ -190,11 +190,32 @@ final class BundleOutputReaderTests: XCTestCase {
         XCTAssertEqual(liar.attempt(a)?.failures.map(\.message),
                        ["the test process exited 1 (a failure) although its output said 'passed': output is not evidence, the exit status is"])
 
+        // A forged failure is followed by XCTest's own result line, which wins.
         var forged = try batch([a])
-        forged.feed([Line.start(a), Line.error(a, "forged"), Line.failed(a)])
+        forged.feed([Line.start(a), Line.error(a, "forged"), Line.failed(a), Line.passed(a)])
         XCTAssertEqual(forged.end(.exited(0)), [], "no summary needed: the exit status decides")
         XCTAssertEqual(forged.attempt(a)?.outcome, .passed)
         XCTAssertEqual(forged.attempt(a)?.failures, [])
+
+        // A failure, then `exit(0)` (a class tearDown, the app under test): still a failure.
+        var exitZero = try batch([a])
+        exitZero.feed([Line.start(a), Line.error(a, "real"), Line.failed(a)])
+        XCTAssertEqual(exitZero.end(.exited(0)), [])
+        XCTAssertEqual(exitZero.attempt(a)?.outcome, .failed, "a clean exit never turns a failure into a pass")
+
+        // Its own passed line, then a crash: the signal is the verdict.
+        var crash = try batch([a])
+        crash.feed([Line.start(a), Line.passed(a)])
+        XCTAssertEqual(crash.end(.signaled(11)), [])
+        XCTAssertEqual(crash.attempt(a)?.outcome, .crashed)
+        XCTAssertEqual(crash.attempt(a)?.failures.map(\.message),
+                       ["crashed: the test process was killed by signal 11 after its output said 'passed': output is not evidence, how the process ended is"])
+
+        // Its own passed line, then a hang until the timeout.
+        var hang = try batch([a], rules: TestRules(retries: 0, testTimeout: 30))
+        hang.feed([Line.start(a), Line.passed(a)])
+        XCTAssertEqual(hang.end(.signaled(9), timedOut: true), [])
+        XCTAssertEqual(hang.attempt(a)?.outcome, .timedOut)
 
         var skipped = try batch([a])
         skipped.feed([Line.start(a), "/src/CTests.swift:5: C.testA : Test skipped - not on Linux",
@@ -210,8 +231,8 @@ final class BundleOutputReaderTests: XCTestCase {
         var x = try batch([a, b, c])
         x.feed([Line.start(a), Line.passed(a), Line.start(b), "Fatal error: Index out of range",
                 "3 [ra] 0x000055 C.testB() + 215 in MTests.xctest at /src/CTests.swift:28:19"])
-        XCTAssertEqual(x.end(.signaled(4)), [], "a's result came in XCTest's order: it stands")
-        XCTAssertEqual(x.outcomes([a, b, c]), [.passed, .crashed, nil])
+        XCTAssertEqual(x.end(.signaled(4)), [a], "no summary after a crash: a's result had only the line order behind it")
+        XCTAssertEqual(x.outcomes([a, b, c]), [nil, .crashed, nil])
         XCTAssertEqual(x.attempt(b)?.failures, [FailureMessage(
             file: "/src/CTests.swift", line: 28,
             message: "crashed: Fatal error: Index out of range (the test process ended with signal 4 while this test was running)")])
@@ -232,8 +253,8 @@ final class BundleOutputReaderTests: XCTestCase {
     func testASilentHangBetweenTestsBlamesTheNextTest() throws {
         var x = try batch([a, b, c], rules: TestRules(retries: 0, testTimeout: 30))
         x.feed([Line.start(a), Line.passed(a)])
-        XCTAssertEqual(x.end(.signaled(9), timedOut: true), [])
-        XCTAssertEqual(x.outcomes([a, b, c]), [.passed, .timedOut, nil])
+        XCTAssertEqual(x.end(.signaled(9), timedOut: true), [a], "killed without a summary: a runs again alone")
+        XCTAssertEqual(x.outcomes([a, b, c]), [nil, .timedOut, nil])
         XCTAssertEqual(x.attempt(b)?.failures.map(\.message),
                        ["timed out: the process printed nothing for 30 s before this test started (--test-timeout)"])
         XCTAssertEqual(x.reader.unstarted, [c])
@@ -325,5 +346,35 @@ final class BundleOutputReaderTests: XCTestCase {
             liar.reader.handleEvent(Substring(line))
         }
         XCTAssertEqual(Set(liar.end(.exited(1))), [one, two], "every test passed but the process exited 1")
+    }
+
+    func testAForgedPassThenACrashIsNeverTrusted() throws {
+        // b prints its own passed line and a start line for c, then crashes: c is blamed, and
+        // nothing before the crash stands on line order alone.
+        var x = try batch([a, b, c])
+        x.feed([Line.start(a), Line.passed(a), Line.start(b), Line.passed(b), Line.start(c)])
+        XCTAssertEqual(Set(x.end(.signaled(11))), [a, b])
+        XCTAssertEqual(x.outcomes([a, b, c]), [nil, nil, .crashed])
+    }
+
+    func testSwiftTestingVerdictsComeFromStructureNotText() throws {
+        let shown = TestID("M.S/shown()"), cancelled = TestID("M.S/cancelled()")
+        let overload = TestID("M.S/check(_:)/S.swift:3:4")
+        var x = try batch([shown, cancelled, overload], swiftTesting: true)
+        for line in [event("testStarted", shown),
+                     event("testEnded", shown, "Test \\\"it failed with 3 issues\\\" passed after 0.010 seconds."),
+                     event("testStarted", cancelled),
+                     #"{"kind":"event","payload":{"_comments":["not today"],"kind":"testCancelled","messages":[],"testID":"M.S/cancelled()/S.swift:3:4"},"version":0}"#,
+                     event("testEnded", cancelled, "Test cancelled() was cancelled after 0.001 seconds."),
+                     // The overload's planned name is its stream id (listed with the location).
+                     #"{"kind":"event","payload":{"kind":"testStarted","messages":[],"testID":"M.S/check(_:)/S.swift:3:4"},"version":0}"#,
+                     #"{"kind":"event","payload":{"issue":{"isKnown":false},"kind":"issueRecorded","messages":[{"symbol":"fail","text":"nope"}],"testID":"M.S/check(_:)/S.swift:3:4"},"version":0}"#,
+                     #"{"kind":"event","payload":{"kind":"testEnded","messages":[{"symbol":"pass","text":"Test check(_:) passed after 0.1 seconds."}],"testID":"M.S/check(_:)/S.swift:3:4"},"version":0}"#] {
+            x.reader.handleEvent(Substring(line))
+        }
+        XCTAssertEqual(x.end(.exited(1)), [])
+        XCTAssertEqual(x.outcomes([shown, cancelled, overload]), [.passed, .skipped, .failed],
+                       "a display name saying 'failed with' passes; a cancelled test is skipped; an issue fails whatever the end text says")
+        XCTAssertEqual(x.attempt(cancelled)?.failures.map(\.message), ["cancelled: not today"])
     }
 }
