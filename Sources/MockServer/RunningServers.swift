@@ -50,3 +50,14 @@ extension MockServer {
         }
     }
 }
+
+extension MockServer {
+    /// The requests this process's running servers answered after `after` and no later
+    /// than `until` (not preflights), oldest first: what a trace step saw of the mock.
+    public static func answeredRequests(after: Date, until: Date) -> [RecordedRequest] {
+        RunningServers.shared.all
+            .flatMap { $0.shared.journal.answered }
+            .filter { $0.timestamp > after && $0.timestamp <= until }
+            .sorted { $0.timestamp < $1.timestamp }
+    }
+}

@@ -28,6 +28,8 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case runID = "ROBOTCI_RUN_ID"
     /// `driver: command`: where the batch's runner must write JUnit XML.
     case junitPath = "ROBOTCI_JUNIT_PATH"
+    /// `--trace`: `off`, `on-failure` or `always` (`TraceMode`); whether RobotKit records a step trace.
+    case trace = "ROBOTCI_TRACE"
 
     /// The variable's name in the environment.
     public var name: String { rawValue }

@@ -31,6 +31,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `.runningForeground` between `launch()` and `terminate()`.
     public private(set) var state: State = .notRunning
 
+    /// Console entries the trace read (the browser hands each out once), until `consoleLog()` takes them.
+    private var consoleBuffer: [BrowserLogEntry] = []
+
     /// The launched page (its own browser context) while running.
     private var page: SharedBrowser.Page?
     private var session: WebDriverSession? { page?.session }
@@ -61,11 +64,15 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// a running launch first): no cookie, storage, cache or service worker of an earlier
     /// launch is visible. A failure to start is reported as a test failure at the caller's line.
     public func launch(file: StaticString = #filePath, line: UInt = #line) {
+        let started = Date()
         do {
             try launchOrThrow()
+            traceStep("launch", launchURL.absoluteString, file: "\(file)", line: line, started: started, error: nil)
         } catch {
+            let message = "failed to launch \(url.absoluteString): \(error)"
+            traceStep("launch", launchURL.absoluteString, file: "\(file)", line: line, started: started, error: message)
             recorder.begin(function: "launch()", file: "\(file)", line: line, robot: "WebApp")
-            XCTFail("failed to launch \(url.absoluteString): \(error)", file: file, line: line)
+            XCTFail(message, file: file, line: line)
             recorder.end()
         }
     }
@@ -130,8 +137,11 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         """
 
     /// Closes the app: disposes its browser context (pages, cookies, storage, cache, workers).
-    public func terminate() {
+    public func terminate(file: StaticString = #filePath, line: UInt = #line) {
+        let started = Date()
+        let wasRunning = state == .runningForeground
         shutDown()
+        if wasRunning { traceStep("terminate", "", file: "\(file)", line: line, started: started, error: nil, capture: false) }
     }
 
     /// Waits until the app is in `state`; `.runningForeground` also waits for the page to finish loading.
@@ -227,7 +237,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// Console messages logged since the last call.
     public func consoleLog() throws(RobotKitError) -> [BrowserLogEntry] {
-        try requireSession().browserLog()
+        let fresh = try requireSession().browserLog()
+        defer { consoleBuffer = [] }
+        return consoleBuffer + fresh
     }
 
     /// Opens another URL in the running session and waits for it to load.
@@ -267,10 +279,14 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         if recorder.isHalted { return defaultValue }
         if recorded { recorder.begin(function: function, file: "\(file)", line: line) }
         defer { if recorded { recorder.end() } }
+        let started = Date()
         do {
-            return try body(Engine(session: requireSession()))
+            let value = try body(Engine(session: requireSession()))
+            traceStep(verb, target, function: function, file: "\(file)", line: line, started: started, error: nil)
+            return value
         } catch {
             let message = "failed to \(verb) \(target): \(error.message)"
+            traceStep(verb, target, function: function, file: "\(file)", line: line, started: started, error: message)
             if recorded {
                 XCTFail(message, file: file, line: line)
             } else {
@@ -279,6 +295,66 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             return defaultValue
         }
     }
+
+    /// Adds a step to the test's trace, with the page's state after it (`capture`).
+    func traceStep(_ name: String, _ target: String, arguments: [String] = [], function: String = "", file: String, line: UInt,
+                   started: Date, error: String?, capture: Bool = true) {
+        let tracer = TraceRecorder.shared
+        guard tracer.mode != .off else { return }
+        tracer.record(name: name, target: target, arguments: arguments, function: function, file: file, line: line,
+                      started: started, error: error, page: capture && session != nil ? { self.pageState() } : nil)
+    }
+
+    /// The page after a step: a JPEG of the viewport, the DOM without scripts, the visible
+    /// text, and the console lines logged since the last step. What cannot be read is left out.
+    private func pageState() -> TraceRecorder.PageState {
+        var state = TraceRecorder.PageState(console: [])
+        guard let session else { return state }
+        if let parts = (try? session.executeScript(Self.snapshotScript)) as? [Any], parts.count == 2 {
+            state.snapshot = parts[0] as? String
+            state.text = parts[1] as? String
+        }
+        state.screenshot = try? session.jpegScreenshot(quality: 40)
+        if let fresh = try? session.browserLog() {
+            consoleBuffer += fresh
+            state.console = fresh
+        }
+        return state
+    }
+
+    /// The DOM as HTML with what could run removed (scripts, frames, `on…` handlers,
+    /// `javascript:` URLs), form values as attributes, a `<base>` so relative styles and
+    /// images resolve, and a CSP that forbids scripts; and the visible text (4,000 characters).
+    private static let snapshotScript = """
+        const live = document.documentElement;
+        const copy = live.cloneNode(true);
+        const fields = live.querySelectorAll("input, textarea, select");
+        copy.querySelectorAll("input, textarea, select").forEach((el, i) => {
+            const from = fields[i];
+            if (!from) return;
+            if (el.tagName === "TEXTAREA") el.textContent = from.value;
+            else if (el.tagName === "SELECT") { Array.from(el.options).forEach((o, k) => { if (from.options[k] && from.options[k].selected) o.setAttribute("selected", ""); }); }
+            else if (from.type === "checkbox" || from.type === "radio") { if (from.checked) el.setAttribute("checked", ""); }
+            else if (from.type !== "password") el.setAttribute("value", from.value);
+        });
+        copy.querySelectorAll("script, noscript, iframe, frame, object, embed, base, meta[http-equiv]").forEach(el => el.remove());
+        copy.querySelectorAll("*").forEach(el => {
+            for (const a of Array.from(el.attributes)) {
+                if (/^on/i.test(a.name) || /^\\s*javascript:/i.test(a.value) || (a.name === "srcdoc")) el.removeAttribute(a.name);
+            }
+        });
+        let head = copy.querySelector("head");
+        if (!head) { head = document.createElement("head"); copy.insertBefore(head, copy.firstChild); }
+        const csp = document.createElement("meta");
+        csp.setAttribute("http-equiv", "Content-Security-Policy");
+        csp.setAttribute("content", "script-src 'none'; object-src 'none'; frame-src 'none'");
+        const base = document.createElement("base");
+        base.setAttribute("href", document.baseURI);
+        head.insertBefore(base, head.firstChild);
+        head.insertBefore(csp, head.firstChild);
+        const text = document.body ? document.body.innerText : "";
+        return ["<!DOCTYPE html>\\n" + copy.outerHTML, text.length > 4000 ? text.slice(0, 4000) : text];
+        """
 
     private func chromiumArguments() -> [String] {
         [

@@ -15,6 +15,7 @@ extension Trait where Self == IssueHandlingTrait {
     public static var failureEvidence: Self {
         .compactMapIssues { issue in
             if issue.isFailure, let test = TestIdentity.current {
+                TraceRecorder.shared.recordFailure(issue.description)
                 let name = Test.current.map { "\($0.id)" } ?? test
                 if !FailureEvidence.shared.hasCaptured(test) {
                     let directory = FailureEvidence.directory(for: name, fresh: true)

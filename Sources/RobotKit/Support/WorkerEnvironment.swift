@@ -26,6 +26,8 @@ public struct WorkerEnvironment: Sendable, Equatable {
     /// `ROBOTCI_BROWSER_DIR`: a folder that lives as long as the shard's chromedriver, where
     /// RobotKit keeps the shard's shared browser (its session id and profile).
     public var browserDirectory: URL?
+    /// `ROBOTCI_TRACE`: whether RobotKit records a step trace (`on-failure` when unset).
+    public var trace: TraceMode
 
     /// Reads the variables from `environment` (the process environment by default).
     public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -41,6 +43,7 @@ public struct WorkerEnvironment: Sendable, Equatable {
         webDriverURL = string(.webDriverURL)
         webDriverPID = int(.webDriverPID).map(Int32.init)
         browserDirectory = string(.browserDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        trace = string(.trace).flatMap(TraceMode.init(rawValue:)) ?? .onFailure
     }
 
     /// True when running under `robotci run`.

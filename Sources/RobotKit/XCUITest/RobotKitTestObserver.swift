@@ -97,6 +97,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
     func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
         // Before anything else, so the evidence shows the screen that failed.
         captureEvidence(of: testCase)
+        TraceRecorder.shared.recordFailure(description)
         let stopsAtFirstFailure = (testCase as? UITestCase)?.stopsAtFirstFailure ?? true
         guard stopsAtFirstFailure else { return }
         let halted = state.withLock { $0.apps.compactMap(\.app) }
@@ -121,6 +122,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
     }
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
+        TraceRecorder.shared.finish(test: testCase.name)
         state.withLock { s in
             if s.current == ObjectIdentifier(testCase) {
                 s.current = nil

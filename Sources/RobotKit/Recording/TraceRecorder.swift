@@ -1,0 +1,156 @@
+import Foundation
+import MockServer
+import ProcessToolkit
+import WorkerContract
+
+/// Records a test's step trace (`trace/trace.json`, docs/trace-format.md): one step per UI
+/// action of any live `WebApp`, each with a JPEG of the viewport and a script-free DOM
+/// snapshot after it, the mock requests answered during it and the console lines it logged.
+/// The step's files are written as it ends and `trace.json` is rewritten after each step, so
+/// a test that crashes or hangs leaves its trace up to the last step.
+///
+/// One trace per test: a new test (another `TestIdentity.current`) starts a new one.
+final class TraceRecorder: Sendable {
+    static let shared = TraceRecorder(mode: WorkerEnvironment().trace)
+
+    private struct Open {
+        var test: String
+        var directory: URL
+        var began: Date
+        var trace: Trace
+        /// Requests up to this instant belong to earlier steps.
+        var requestsSeen: Date
+    }
+
+    let mode: TraceMode
+    private let open = Locked<Open?>(nil)
+
+    init(mode: TraceMode) {
+        self.mode = mode
+    }
+
+    /// What the page showed after a step.
+    struct PageState {
+        var screenshot: Data?
+        var snapshot: String?
+        var text: String?
+        var console: [BrowserLogEntry]
+    }
+
+    /// Adds a step that ran from `started` until now. `page` captures the page's state (nil
+    /// when no page is open). Problems writing are said once on standard error: a trace
+    /// never fails a test.
+    func record(name: String, target: String, arguments: [String] = [], function: String, file: String, line: UInt,
+                started: Date, error: String?, page: (() -> PageState)?) {
+        guard mode != .off else { return }
+        // The observer registers at the first launch, after XCTest announced the process's
+        // first test: that test has no name until it finishes (`finish(test:)`).
+        let test = TestIdentity.current ?? Self.unnamed
+        let ended = Date()
+        let state = page?()
+        open.withLock { current in
+            if let open = current, open.test != test, !(open.test == Self.unnamed || test == Self.unnamed) {
+                current = nil
+            }
+            if current == nil {
+                current = Self.begin(test: test, at: started)
+            }
+            guard var o = current else { return }
+            let index = o.trace.steps.count
+            let stem = String(format: "step-%03d", index)
+            var step = Trace.Step(
+                index: index, name: name, target: target, arguments: arguments,
+                group: function.isEmpty ? nil : "\(StepRecorder.robotName(file: file)).\(StepRecorder.methodName(function))",
+                file: file, line: Int(line), start: started.timeIntervalSince(o.began), duration: ended.timeIntervalSince(started),
+                outcome: error == nil ? "passed" : "failed", error: error, text: state?.text)
+            if let jpeg = state?.screenshot, Self.write(jpeg, "\(stem).jpg", in: o.directory) { step.screenshot = "\(stem).jpg" }
+            if let html = state?.snapshot, Self.write(Data(html.utf8), "\(stem).html", in: o.directory) { step.snapshot = "\(stem).html" }
+            step.requests = MockServer.answeredRequests(after: o.requestsSeen, until: ended).map {
+                Trace.Request(method: $0.method.rawValue, path: $0.path, route: $0.matchedRoute, status: $0.status.code)
+            }
+            o.requestsSeen = ended
+            step.console = (state?.console ?? []).map { Trace.ConsoleLine(level: $0.level, message: $0.message) }
+            o.trace.steps.append(step)
+            Self.writeIndex(o.trace, in: o.directory)
+            current = o
+        }
+    }
+
+    private static let unnamed = "unnamed test"
+
+    /// The test `test` (XCTest's name) has finished: its trace is complete, with its name.
+    func finish(test: String) {
+        guard mode != .off else { return }
+        open.withLock { current in
+            guard var o = current else { return }
+            if o.trace.test == Self.unnamed {
+                o.trace.test = test
+                Self.writeIndex(o.trace, in: o.directory)
+            }
+            current = nil
+        }
+    }
+
+    /// Marks the last step failed with `message` (a failure reported after the action that
+    /// caused it, e.g. an `XCTAssert` on a value the action returned).
+    func recordFailure(_ message: String) {
+        guard mode != .off else { return }
+        let test = TestIdentity.current ?? Self.unnamed
+        open.withLock { current in
+            guard var o = current, o.test == test || o.test == Self.unnamed || test == Self.unnamed, let last = o.trace.steps.indices.last else { return }
+            guard o.trace.steps[last].outcome == "passed" else { return }
+            o.trace.steps[last].outcome = "failed"
+            o.trace.steps[last].error = message
+            Self.writeIndex(o.trace, in: o.directory)
+            current = o
+        }
+    }
+
+    private static func begin(test: String, at start: Date) -> Open? {
+        let environment = WorkerEnvironment()
+        // Outside robotci: `$TMPDIR/robotkit-traces/TEST/trace` (the failure evidence's folder
+        // is emptied at the first failure, which would take the trace with it).
+        let base = environment.artifactsDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("robotkit-traces", isDirectory: true)
+            .appendingPathComponent(String(test.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" }), isDirectory: true)
+        let directory = base.appendingPathComponent(ArtifactFile.traceFolder, isDirectory: true)
+        // A folder left by an earlier test of this process (not moved away) is not this test's.
+        try? FileManager.default.removeItem(at: directory)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            warn("cannot create the trace folder \(directory.path): \(error)")
+            return nil
+        }
+        let name = test.hasPrefix("swift-testing:") ? String(test.dropFirst("swift-testing:".count)) : test
+        return Open(test: test, directory: directory, began: start, trace: Trace(test: name, attempt: environment.attempt),
+                    requestsSeen: start.addingTimeInterval(-0.001))
+    }
+
+    private static func write(_ data: Data, _ name: String, in directory: URL) -> Bool {
+        do {
+            try data.write(to: directory.appendingPathComponent(name))
+            return true
+        } catch {
+            warn("cannot write \(name) to \(directory.path): \(error)")
+            return false
+        }
+    }
+
+    private static func writeIndex(_ trace: Trace, in directory: URL) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            try encoder.encode(trace).write(to: directory.appendingPathComponent(ArtifactFile.traceJSON), options: .atomic)
+        } catch {
+            warn("cannot write \(ArtifactFile.traceJSON) to \(directory.path): \(error)")
+        }
+    }
+
+    private static let warned = Locked(false)
+
+    private static func warn(_ message: String) {
+        let first = warned.withLock { w in defer { w = true }; return !w }
+        if first { FileHandle.standardError.write(Data("RobotKit: trace: \(message)\n".utf8)) }
+    }
+}
