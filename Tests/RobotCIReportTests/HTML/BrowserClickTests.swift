@@ -72,12 +72,22 @@ final class BrowserClickTests: XCTestCase {
 
     func testFailuresComeFirstAndTimelineBarsOpenByKeyboard() throws {
         try open()
-        let outcomes = try XCTUnwrap(try browser.script("""
-            return [...document.querySelectorAll('#list-rows .row[data-test] .status')].map(e => [...e.classList].find(c => c.startsWith('o-')).slice(2));
-            """) as? [String])
+        // [[class, [outcome…]], …] in the order shown: each class is one group.
+        let groups = try XCTUnwrap(try browser.script("""
+            const out = [];
+            for (const row of document.querySelectorAll('#list-rows .row')) {
+              if (row.classList.contains('group')) out.push([row.querySelector('.name').firstChild.textContent, []]);
+              else if (row.hasAttribute('data-test')) out[out.length - 1][1].push([...row.querySelector('.status').classList].find(c => c.startsWith('o-')).slice(2));
+            }
+            return out;
+            """) as? [[Any]])
         let rank: (String) -> Int = { ["failed": 0, "timedOut": 0, "crashed": 0, "flaky": 1][$0] ?? 2 }
-        XCTAssertEqual(outcomes.map(rank), outcomes.map(rank).sorted(), "failing, then flaky, then the rest: \(outcomes)")
-        XCTAssertEqual(outcomes.first.map(rank), 0)
+        let names = groups.compactMap { $0.first as? String }
+        XCTAssertEqual(names.count, Set(names).count, "each class is shown as one group: \(names)")
+        let ranks = groups.map { (($0.last as? [String]) ?? []).map(rank) }
+        XCTAssertEqual(ranks.map { $0.min() ?? 2 }, ranks.map { $0.min() ?? 2 }.sorted(), "classes with failures first, then flaky: \(groups)")
+        for r in ranks { XCTAssertEqual(r, r.sorted(), "within a class, failing, then flaky, then the rest: \(groups)") }
+        XCTAssertEqual(ranks.first?.first, 0)
         XCTAssertEqual(try browser.script("return document.getElementById('sort').value;") as? String, "status")
         // The chips still filter, and the URL keeps it.
         try browser.click(try browser.element("#chips [data-outcome=flaky]"))
