@@ -107,12 +107,16 @@ public struct Trace: Codable, Sendable, Equatable {
         public var passingStep: Int
         /// What differed, e.g. `GET /greeting answered 500 here, 200 in attempt 2`.
         public var reason: String
+        /// The passing attempt's `trace.json`, relative to this trace's folder (the viewer
+        /// shows the two side by side).
+        public var passingTrace: String?
 
-        public init(step: Int, passingAttempt: Int, passingStep: Int, reason: String) {
+        public init(step: Int, passingAttempt: Int, passingStep: Int, reason: String, passingTrace: String? = nil) {
             self.step = step
             self.passingAttempt = passingAttempt
             self.passingStep = passingStep
             self.reason = reason
+            self.passingTrace = passingTrace
         }
     }
 }
