@@ -115,7 +115,8 @@ public final class Runner {
         let browsers: ShardBrowsers? = driver.usesShardBrowser
             ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
         // Tests have no use for the queue's login; what they are not given they cannot print.
-        let testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
+        var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
+        testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
                                      redactor: redactor, browsers: browsers)
@@ -144,7 +145,7 @@ public final class Runner {
         let notRunReason = metadata.interrupted
             ? "the run was interrupted (SIGINT/SIGTERM) before this test had a result"
             : metadata.stoppedEarly ?? "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
-        let result = recorder.result(metadata: metadata) { _ in notRunReason }
+        let result = TraceRetention.apply(config.trace, to: recorder.result(metadata: metadata) { _ in notRunReason }, in: reportURL)
         let writeStart = clock.now()
         let history = pastRuns.recording(result)
         try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, historyURL: historyURL, to: reportURL)

@@ -54,6 +54,8 @@ public enum ArtifactFile {
 /// What an artifact is, for the report (how it is shown, whether it is inlined).
 public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
     case steps, mock, accessibility, console, screenshot, html, log, other
+    /// An attempt's step trace: the path names its `trace.json`, the files it names sit beside it.
+    case trace
 
     /// The kind a file a test left stands for, by its name.
     public init(fileName original: String) {

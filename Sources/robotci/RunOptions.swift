@@ -29,6 +29,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("adaptive-concurrency"), help: ArgumentHelp(ConfigKey.help("adaptive-concurrency"), valueName: "on/off"))
     var adaptiveConcurrency: String?
 
+    @Option(name: .customLong("trace"), help: ArgumentHelp(ConfigKey.help("trace"), valueName: "mode"))
+    var trace: String?
+
     @Flag(name: .customLong("skip-build"), help: ArgumentHelp(ConfigKey.help("skip-build")))
     var skipBuild = false
 

@@ -17,6 +17,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var skipBuild = false
     /// Start fewer batches than shards while the CPU is saturated (`ConcurrencyGovernor`).
     public var adaptiveConcurrency = true
+    /// Which step traces RobotKit records and robotci keeps (`--trace`).
+    public var trace: TraceMode = .onFailure
     /// Regexes a test id must match one of (empty: all).
     public var filter: [String] = []
     /// Regexes that exclude a test id.

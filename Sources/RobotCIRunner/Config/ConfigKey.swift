@@ -169,6 +169,10 @@ extension ConfigKey {
                   help: "hold back starting batches while the CPU is saturated (PSI, else load); off: every shard runs at once") {
             $1.adaptiveConcurrency = try $0.bool()
         },
+        ConfigKey("trace", .string, flag: .option("MODE"), default: "on-failure",
+                  help: "step traces of UI tests (screenshot, DOM, mock requests, console per action): `on-failure` records every attempt and keeps those of failed or flaky tests, `always` keeps all, `off` records none (see docs/trace-format.md)") {
+            $1.trace = TraceMode(rawValue: try $0.choice(TraceMode.allCases.map(\.rawValue))) ?? .onFailure
+        },
         ConfigKey("skip-build", .bool, flag: .toggle, default: "off", help: "use the last build") {
             $1.skipBuild = try $0.bool()
         },

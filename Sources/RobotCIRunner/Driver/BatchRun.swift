@@ -218,6 +218,11 @@ final class BatchRun {
                 try? fm.removeItem(at: source)
                 continue
             }
+            if name == ArtifactFile.traceFolder,
+               case .regular = RegularFile.kind(ofItemAt: destination.appendingPathComponent(ArtifactFile.traceJSON).path) {
+                artifacts.append(Artifact(kind: .trace, path: "\(relative)/\(name)/\(ArtifactFile.traceJSON)"))
+                continue
+            }
             artifacts.append(Artifact(kind: ArtifactKind(fileName: name), path: "\(relative)/\(name)"))
         }
         return artifacts

@@ -302,19 +302,22 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let tracer = TraceRecorder.shared
         guard tracer.mode != .off else { return }
         tracer.record(name: name, target: target, arguments: arguments, function: function, file: file, line: line,
-                      started: started, error: error, page: capture && session != nil ? { self.pageState() } : nil)
+                      started: started, error: error,
+                      page: capture && session != nil ? { self.pageState(screenshot: error != nil || tracer.mode == .always) } : nil)
     }
 
-    /// The page after a step: a JPEG of the viewport, the DOM without scripts, the visible
-    /// text, and the console lines logged since the last step. What cannot be read is left out.
-    private func pageState() -> TraceRecorder.PageState {
+    /// The page after a step: the DOM without scripts, the visible text, the console lines
+    /// logged since the last step, and (`screenshot`) a JPEG of the viewport. What cannot be
+    /// read is left out. A screenshot costs the most (the browser draws and encodes a frame),
+    /// so `on-failure` takes one at a failing step only; the snapshot shows the rest.
+    private func pageState(screenshot: Bool) -> TraceRecorder.PageState {
         var state = TraceRecorder.PageState(console: [])
         guard let session else { return state }
         if let parts = (try? session.executeScript(Self.snapshotScript)) as? [Any], parts.count == 2 {
             state.snapshot = parts[0] as? String
             state.text = parts[1] as? String
         }
-        state.screenshot = try? session.jpegScreenshot(quality: 40)
+        if screenshot { state.screenshot = try? session.jpegScreenshot(quality: 40) }
         if let fresh = try? session.browserLog() {
             consoleBuffer += fresh
             state.console = fresh

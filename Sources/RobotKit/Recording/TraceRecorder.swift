@@ -101,6 +101,13 @@ final class TraceRecorder: Sendable {
             guard o.trace.steps[last].outcome == "passed" else { return }
             o.trace.steps[last].outcome = "failed"
             o.trace.steps[last].error = message
+            // The failure evidence's screenshot (taken just before) is the failing step's picture.
+            let evidence = o.directory.deletingLastPathComponent().appendingPathComponent(ArtifactFile.screenshot)
+            let name = String(format: "step-%03d.png", last)
+            if o.trace.steps[last].screenshot == nil,
+               (try? FileManager.default.copyItem(at: evidence, to: o.directory.appendingPathComponent(name))) != nil {
+                o.trace.steps[last].screenshot = name
+            }
             Self.writeIndex(o.trace, in: o.directory)
             current = o
         }

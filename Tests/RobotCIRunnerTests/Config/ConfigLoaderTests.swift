@@ -80,6 +80,7 @@ final class ConfigLoaderTests: XCTestCase {
         last-failed: true
         last-failed-with-flaky: true
         adaptive-concurrency: false
+        trace: always
         tag: [smoke, .slow]
         repeat-each: 3
         until-failure: true
@@ -135,6 +136,7 @@ final class ConfigLoaderTests: XCTestCase {
         expected.lastFailed = true
         expected.lastFailedWithFlaky = true
         expected.adaptiveConcurrency = false
+        expected.trace = .always
         expected.tags = ["smoke", "slow"]
         expected.repeatEach = 3
         expected.untilFailure = true

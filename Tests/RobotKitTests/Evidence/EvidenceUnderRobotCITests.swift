@@ -85,3 +85,40 @@ struct SwiftTestingEvidenceTests {
         await backend.stop()
     }
 }
+
+/// Flaky on purpose, for `TraceEndToEndTests`: the backend answers `GET /me` with 500 on the
+/// first attempt and 200 on the retry, so the page greets a stranger, then Alice. The trace's
+/// `firstDivergence` must point at the step during which `/me` was answered, not at the
+/// final assertion.
+final class FlakyGreetingTraceTests: XCTestCase {
+    private var app: XCUIApplication!
+    private var backend: MockServer!
+
+    override func setUp() async throws {
+        guard underEvidenceRun else { throw XCTSkip("runs only under robotci, from TraceEndToEndTests") }
+        try await super.setUp()
+        backend = try await MockServer.create()
+        let attempt = Int(ProcessInfo.processInfo.environment["ROBOTCI_ATTEMPT"] ?? "1") ?? 1
+        if attempt == 1 {
+            await backend.stub(.GET, "/me", response: .status(.internalServerError))
+        } else {
+            await backend.stubJSON(.GET, "/me", json: #"{"name":"Alice"}"#)
+        }
+        XCUIApplication.appURL = Fixture.url("signin.html")
+    }
+
+    override func tearDown() async throws {
+        app?.terminate()
+        app = nil
+        await backend?.stop()
+        try await super.tearDown()
+    }
+
+    func testGreetingAfterARetry() async throws {
+        app = launchApp(backend: await backend.baseURL)
+        let greeting = app.staticTexts["greeting"]
+        XCTAssertTrue(greeting.waitForExistence(timeout: 10))
+        _ = app.wait(until: { greeting.label.hasPrefix("Hello, ") }, timeout: 10)
+        XCTAssertEqual(greeting.label, "Hello, Alice")
+    }
+}
