@@ -2,7 +2,7 @@ import Foundation
 import RobotCICore
 
 /// Writes a report folder: `results.json`, `junit.xml`, `timings.json`, `history.json`
-/// (when a history is given), `index.html`, each atomically. Everything is rendered before the first file is written, so a
+/// (when a history is given), a `viewer.html` beside each step trace, `index.html`, each atomically. Everything is rendered before the first file is written, so a
 /// rendering error leaves the folder as it was.
 public enum ReportWriter {
     public static func write(_ result: RunResult, timings: Timings, history: RunHistory? = nil, historyURL: URL? = nil, to directory: URL) throws {
@@ -22,6 +22,7 @@ public enum ReportWriter {
             ("timings.json", try encoder.encode(timings)),
         ]
         if let history { files.append((historyURL?.path ?? "history.json", try history.encoded())) }
+        files += TraceViewer.pages(for: result, in: directory)
         files.append(("index.html", Data(HTMLReport.renderBytes(result, reportDirectory: directory, history: history))))
         return files
     }

@@ -26,7 +26,7 @@ struct ArtifactInliner {
     }
 
     /// Kinds shown inline; everything else (screenshots, logs, DOM dumps) is linked.
-    static let inlineKinds: Set<Artifact.Kind> = [.steps, .mock, .accessibility, .console]
+    static let inlineKinds: Set<Artifact.Kind> = [.steps, .mock, .accessibility, .console, .trace]
 
     let directory: URL
     /// Bytes of artifact files still allowed into the page.
@@ -45,6 +45,13 @@ struct ArtifactInliner {
         // Regular files only, opened without blocking: a FIFO left as `console.log` would
         // otherwise stop the report from being written.
         guard let url = ReportPaths.resolve(artifact.path, in: directory) else { return nil }
+        if artifact.kind == .trace {
+            // Only what the attempt's card says; the steps stay in the viewer beside trace.json.
+            guard let trace = try? TraceRetention.read(url) else { return nil }
+            let summary = Self.summary(of: trace)
+            budget -= 256
+            return .json(summary, cutItems: 0)
+        }
         if isJSON(artifact.kind) {
             guard let data = try? RegularFile.read(url.path, limit: min(maxFileBytes, budget)),
                   case .array(let items)? = try? JSONDecoder().decode(JSONValue.self, from: data)
@@ -59,6 +66,21 @@ struct ArtifactInliner {
         let text = String(decoding: data, as: UTF8.self)
         budget -= data.count
         return .text(text, cutBytes: max(0, size - data.count))
+    }
+
+    /// A trace as the attempt's card shows it: how many steps, the failing one, and where the
+    /// attempt parted from a passing one.
+    static func summary(of trace: Trace) -> JSONValue {
+        var fields: [String: JSONValue] = ["steps": .number(Double(trace.steps.count)), "viewer": .string(TraceViewer.fileName)]
+        if let failed = trace.steps.first(where: { $0.outcome == "failed" }) {
+            fields["failedStep"] = .number(Double(failed.index + 1))
+            fields["failedLabel"] = .string(TraceDivergence.label(failed))
+        }
+        if let d = trace.firstDivergence {
+            fields["divergence"] = .object(["step": .number(Double(d.step + 1)), "passingAttempt": .number(Double(d.passingAttempt)),
+                                            "reason": .string(String(d.reason.prefix(300)))])
+        }
+        return .object(fields)
     }
 
     /// A journal entry with its `headers` object's credentials masked (`SensitiveHeader`).

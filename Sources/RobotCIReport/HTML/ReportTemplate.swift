@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-GGyi8dKUGD2+pIUNf2ick/5HfG5jp8tk1z/yGX3np0g="
+    static let scriptHash = "sha256-ikfn9foGYME/64M9l+KpQdvJ9MR2oINpotwGE0UENM4="
 
     static let html = ####"""
 <!doctype html>
@@ -205,7 +205,8 @@ figure.runs figcaption { font-size: 12px; color: var(--muted); }
 .detail-head { margin-bottom: 10px; }
 .back { display: inline-block; margin-bottom: 6px; }
 .detail h2 { font-family: var(--mono); font-size: 15px; word-break: break-all; outline: none; }
-.attempts { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(380px, 1fr); gap: 12px; overflow-x: auto; align-items: start; }
+.attempts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 380px), 1fr)); gap: 12px; align-items: start; }
+.attempts > .history, .attempts > .not-run { grid-column: 1 / -1; }
 .attempt { border: 1px solid var(--line); border-top: 4px solid var(--c); border-radius: 6px; padding: 10px 12px; min-width: 0; background: var(--bg); }
 .attempt h3 { margin: 0 0 4px; font-size: 14px; display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
 .attempt .where { color: var(--muted); font-size: 12.5px; margin-bottom: 8px; }
@@ -272,6 +273,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   .out { max-height: none; overflow: visible; }
   a { color: inherit; text-decoration: none; }
 }
+.trace .divergence { border-left: 3px solid var(--flaky); padding: 2px 8px; margin: 4px 0; }
+.trace-link { display: inline-block; margin-top: 4px; }
 
 """####
 
@@ -645,10 +648,11 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       if (st && !st.has(t.outcome)) continue;
       if (terms.length) { const s = hay(t); if (!terms.every((q) => s.includes(q))) continue; }
       if (wk && !ranOn(t, wk)) continue;
+      // One group per class: under "failures first" it ranks by its worst test.
       const r = state.sort === 'status' ? rank(t) : 2;
-      const gk = r + '\u0000' + t.cls;
-      let g = groups.get(gk);
-      if (!g) { g = { name: t.cls, rank: r, tests: [], dur: 0, failing: 0 }; groups.set(gk, g); }
+      let g = groups.get(t.cls);
+      if (!g) { g = { name: t.cls, rank: r, tests: [], dur: 0, failing: 0 }; groups.set(t.cls, g); }
+      g.rank = Math.min(g.rank, r);
       g.tests.push(t); g.dur += t.dur; if (FAILING[t.outcome]) g.failing++;
       shown++;
     }
@@ -660,7 +664,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     } else {
       // status: failing groups, then flaky, then the rest; by name within each.
       gs.sort((a, b) => a.rank - b.rank || byName(a, b));
-      for (const g of gs) g.tests.sort(byName);
+      const byRank = state.sort === 'status' ? (a, b) => rank(a) - rank(b) || byName(a, b) : byName;
+      for (const g of gs) g.tests.sort(byRank);
     }
     rows = [];
     rowsVersion++;
@@ -795,7 +800,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
     const notRun = t.reason ? h('section', { class: 'not-run', 'data-reason': t.reason }, h('h3', null, 'Not run', statusEl('notRun')), h('pre', { class: 'msg' }, t.reason)) : null;
-    $('attempts').replaceChildren(historyEl(t), notRun, ...order.map((a) => attemptEl(t, a)));
+    // replaceChildren would write a null as the text "null".
+    $('attempts').replaceChildren(...[historyEl(t), notRun, ...order.map((a) => attemptEl(t, a))].filter(Boolean));
     for (const pre of $('attempts').querySelectorAll('pre.out')) pre.scrollTop = pre.scrollHeight;
     $('detail').setAttribute('data-test', t.id);
     $('detail').setAttribute('data-attempts', String(t.at.length));
@@ -837,6 +843,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       img.addEventListener('error', () => img.replaceWith(h('span', { class: 'cut' }, 'Screenshot not found: ' + x.path)), { once: true });
       parts.push(h('h4', null, 'Screenshot'), fileLink(x, img));
     }
+    for (const x of byKind.trace || []) parts.push(traceEl(x, a));
     for (const x of byKind.steps || []) parts.push(stepsEl(x));
     for (const x of byKind.accessibility || []) parts.push(textArtifactEl('Accessibility tree', x, failing));
     for (const x of byKind.mock || []) parts.push(mockEl(x));
@@ -862,6 +869,22 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return h('details', { open },
       h('summary', null, title + (x.cut ? ' (first part; ' + x.cut + ' bytes cut)' : '')),
       h('pre', { class: 'out' }, str(x.value)));
+  }
+
+  // The attempt's step trace: what it holds, where it failed and parted from a passing attempt,
+  // and a link to its viewer (viewer.html beside trace.json, written by robotci).
+  function traceEl(x, a) {
+    if (!x.href) return null;
+    const v = x.inlined && x.value && typeof x.value === 'object' ? x.value : null;
+    const viewer = x.href.replace(/[^/]*$/, 'viewer.html');
+    const open = (text) => h('a', { href: viewer, class: 'trace-link', 'data-attempt': String(a.n) }, text);
+    if (!v) return h('div', { class: 'trace' }, h('h4', null, 'Step trace'), open('Open the step trace'));
+    const d = v.divergence && typeof v.divergence === 'object' ? v.divergence : null;
+    return h('div', { class: 'trace' },
+      h('h4', null, 'Step trace (' + str(v.steps) + (Number(v.steps) === 1 ? ' step)' : ' steps)')),
+      v.failedStep ? h('div', null, 'Failed at step ' + str(v.failedStep) + ': ', h('span', { class: 'mono' }, str(v.failedLabel))) : null,
+      d ? h('div', { class: 'divergence' }, 'Parted from attempt ' + str(d.passingAttempt) + ' at step ' + str(d.step) + ': ' + str(d.reason)) : null,
+      open(d ? 'Open the trace, side by side with attempt ' + str(d.passingAttempt) : 'Open the step trace'));
   }
 
   function stepsEl(x) {
