@@ -102,4 +102,10 @@ final class WebDriverBrowser {
     }
 
     func windowHandles() throws -> [String] { try live().windowHandles() }
+
+    /// Sends the next commands into the frame `element` (an iframe), or back to the page (nil).
+    func switchToFrame(_ element: String?) throws {
+        if let element { try live().command("POST", "frame", ["id": WebDriverSession.reference(element)]) }
+        else { try live().command("POST", "frame/parent") }
+    }
 }
