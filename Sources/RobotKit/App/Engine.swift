@@ -9,9 +9,15 @@ struct Engine {
         let deadline = Date().addingTimeInterval(10)
         while true {
             let value: Any?
-            do {
-                value = try session.executeScript(
-                    QueryScript.run, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()])
+            do throws(RobotKitError) {
+                if let known = Self.traceKnown {
+                    value = try session.executeScript(
+                        QueryScript.runTraced, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull(), known])
+                    session.keepTraceSnapshot(of: value)
+                } else {
+                    value = try session.executeScript(
+                        QueryScript.run, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()])
+                }
             } catch where Self.isNavigationRace(error) && Date() < deadline {
                 usleep(50_000)
                 continue
@@ -43,10 +49,17 @@ struct Engine {
             let remaining = max(deadline.timeIntervalSinceNow, 0)
             let scriptDeadline = Date().addingTimeInterval(remaining + 30)
             let value: Any?
-            do {
-                value = try session.executeAsyncScript(
-                    QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op.name.rawValue],
-                    timeout: remaining + 30)
+            do throws(RobotKitError) {
+                if let known = Self.traceKnown {
+                    value = try session.executeAsyncScript(
+                        QueryScript.waitTraced, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op.name.rawValue, known],
+                        timeout: remaining + 30)
+                    session.keepTraceSnapshot(of: value)
+                } else {
+                    value = try session.executeAsyncScript(
+                        QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op.name.rawValue],
+                        timeout: remaining + 30)
+                }
             } catch where Self.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)
                 continue
@@ -103,6 +116,12 @@ struct Engine {
                 ],
             ]
         ], release: false)  // press and release: nothing stays down
+    }
+
+    /// While a trace records: whether it has a snapshot already (the query's reply then brings
+    /// the page's state along, `QueryScript.runTraced`); nil when tracing is off.
+    static var traceKnown: Bool? {
+        TraceRecorder.shared.mode == .off ? nil : TraceRecorder.shared.hasSnapshot
     }
 
     static func spec(_ chain: [QueryStep]) -> [String: Any] {

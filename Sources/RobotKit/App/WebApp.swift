@@ -140,6 +140,11 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     public func terminate(file: StaticString = #filePath, line: UInt = #line) {
         let started = Date()
         let wasRunning = state == .runningForeground
+        // The console lines no step fetched yet go to the steps they were logged in.
+        if wasRunning, TraceRecorder.shared.mode != .off, let session, let fresh = try? session.browserLog() {
+            consoleBuffer += fresh
+            TraceRecorder.shared.attachConsole(fresh)
+        }
         shutDown()
         if wasRunning { traceStep("terminate", "", file: "\(file)", line: line, started: started, error: nil, capture: false) }
     }
@@ -238,6 +243,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// Console messages logged since the last call.
     public func consoleLog() throws(RobotKitError) -> [BrowserLogEntry] {
         let fresh = try requireSession().browserLog()
+        TraceRecorder.shared.attachConsole(fresh)
         defer { consoleBuffer = [] }
         return consoleBuffer + fresh
     }
@@ -296,68 +302,52 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         }
     }
 
+    /// Steps that only read the page: their state is taken with them (a query brings it along).
+    private static let readsOnly: Set<String> = ["query", "describe", "count", "wait for", "wait for the disappearance of"]
+
     /// Adds a step to the test's trace, with the page's state after it (`capture`).
     func traceStep(_ name: String, _ target: String, arguments: [String] = [], function: String = "", file: String, line: UInt,
                    started: Date, error: String?, capture: Bool = true) {
         let tracer = TraceRecorder.shared
         guard tracer.mode != .off else { return }
+        // An action that went through (tap, typing, a swipe) changes the page after the fact:
+        // its page state is what the next step finds (one round trip fewer per action; the
+        // next query brings it along). `always` still captures right away, with its screenshot.
+        let deferred = error == nil && tracer.mode != .always && !Self.readsOnly.contains(name)
         tracer.record(name: name, target: target, arguments: arguments, function: function, file: file, line: line,
                       started: started, error: error,
-                      page: capture && session != nil ? { self.pageState(screenshot: error != nil || tracer.mode == .always) } : nil)
+                      page: capture && !deferred && session != nil
+                        ? { self.pageState(screenshot: error != nil || tracer.mode == .always, failed: error != nil) } : nil,
+                      awaitsNextPage: capture && deferred)
     }
 
-    /// The page after a step: the DOM without scripts, the visible text, the console lines
-    /// logged since the last step, and (`screenshot`) a JPEG of the viewport. What cannot be
-    /// read is left out. A screenshot costs the most (the browser draws and encodes a frame),
-    /// so `on-failure` takes one at a failing step only; the snapshot shows the rest.
-    private func pageState(screenshot: Bool) -> TraceRecorder.PageState {
+    /// The page after a step: the DOM without scripts and the visible text (or `unchanged`
+    /// when nothing in the document changed since the last snapshot), and (`screenshot`) a
+    /// JPEG of the viewport. What cannot be read is left out. One round trip per step: a
+    /// screenshot costs the most (the browser draws and encodes a frame), so `on-failure`
+    /// takes one at a failing step only; console lines are fetched at a failure and at
+    /// `terminate`, and go to their steps by their timestamps.
+    private func pageState(screenshot: Bool, failed: Bool) -> TraceRecorder.PageState {
         var state = TraceRecorder.PageState(console: [])
         guard let session else { return state }
-        if let parts = (try? session.executeScript(Self.snapshotScript)) as? [Any], parts.count == 2 {
+        // A query in this step may have brought the snapshot along (no page command since).
+        let result = session.takeTraceSnapshot() ?? (try? session.executeScript(Self.snapshotScript, [TraceRecorder.shared.hasSnapshot]))
+        if let parts = result as? [Any], parts.count == 2 {
             state.snapshot = parts[0] as? String
             state.text = parts[1] as? String
+        } else if result is NSNull || result as? String == TraceSnapshot.unchanged, TraceRecorder.shared.hasSnapshot {
+            state.unchanged = true
         }
         if screenshot { state.screenshot = try? session.jpegScreenshot(quality: 40) }
-        if let fresh = try? session.browserLog() {
+        if failed, let fresh = try? session.browserLog() {
             consoleBuffer += fresh
             state.console = fresh
         }
         return state
     }
 
-    /// The DOM as HTML with what could run removed (scripts, frames, `on…` handlers,
-    /// `javascript:` URLs), form values as attributes, a `<base>` so relative styles and
-    /// images resolve, and a CSP that forbids scripts; and the visible text (4,000 characters).
-    private static let snapshotScript = """
-        const live = document.documentElement;
-        const copy = live.cloneNode(true);
-        const fields = live.querySelectorAll("input, textarea, select");
-        copy.querySelectorAll("input, textarea, select").forEach((el, i) => {
-            const from = fields[i];
-            if (!from) return;
-            if (el.tagName === "TEXTAREA") el.textContent = from.value;
-            else if (el.tagName === "SELECT") { Array.from(el.options).forEach((o, k) => { if (from.options[k] && from.options[k].selected) o.setAttribute("selected", ""); }); }
-            else if (from.type === "checkbox" || from.type === "radio") { if (from.checked) el.setAttribute("checked", ""); }
-            else if (from.type !== "password") el.setAttribute("value", from.value);
-        });
-        copy.querySelectorAll("script, noscript, iframe, frame, object, embed, base, meta[http-equiv]").forEach(el => el.remove());
-        copy.querySelectorAll("*").forEach(el => {
-            for (const a of Array.from(el.attributes)) {
-                if (/^on/i.test(a.name) || /^\\s*javascript:/i.test(a.value) || (a.name === "srcdoc")) el.removeAttribute(a.name);
-            }
-        });
-        let head = copy.querySelector("head");
-        if (!head) { head = document.createElement("head"); copy.insertBefore(head, copy.firstChild); }
-        const csp = document.createElement("meta");
-        csp.setAttribute("http-equiv", "Content-Security-Policy");
-        csp.setAttribute("content", "script-src 'none'; object-src 'none'; frame-src 'none'");
-        const base = document.createElement("base");
-        base.setAttribute("href", document.baseURI);
-        head.insertBefore(base, head.firstChild);
-        head.insertBefore(csp, head.firstChild);
-        const text = document.body ? document.body.innerText : "";
-        return ["<!DOCTYPE html>\\n" + copy.outerHTML, text.length > 4000 ? text.slice(0, 4000) : text];
-        """
+    /// The page's state for a trace step, by itself (one round trip): `TraceSnapshot`.
+    private static let snapshotScript = TraceSnapshot.function + "\nreturn __robotciSnapshot(arguments[0] === true);"
 
     private func chromiumArguments() -> [String] {
         [

@@ -15,4 +15,30 @@ enum QueryScript {
     /// `mode` is `appear`, `disappear` or `actionable` (present and not covered at its center).
     static let wait =
         library + "\nRK.wait(arguments[0], arguments[1], arguments[2], arguments[3], arguments[arguments.length - 1]);"
+
+    /// `run` with the trace's page snapshot in the reply (`traceSnapshot`): `arguments[3]`
+    /// says whether the trace already has one (then an unchanged page answers `unchanged`).
+    static let runTraced = library + "\n" + TraceSnapshot.function + """
+
+        const reply = RK.run(arguments[0], arguments[1], arguments[2]);
+        if (reply && typeof reply === "object") {
+            const snap = __robotciSnapshot(arguments[3] === true);
+            reply.traceSnapshot = snap === null ? "\(TraceSnapshot.unchanged)" : snap;
+        }
+        return reply;
+        """
+    /// `wait` with the trace's page snapshot in the reply, taken when the wait ends.
+    static let waitTraced = library + "\n" + TraceSnapshot.function + """
+
+        const finish = arguments[arguments.length - 1], known = arguments[4] === true;
+        RK.wait(arguments[0], arguments[1], arguments[2], arguments[3], (reply) => {
+            if (reply && typeof reply === "object" && !reply.error) {
+                try {
+                    const snap = __robotciSnapshot(known);
+                    reply.traceSnapshot = snap === null ? "\(TraceSnapshot.unchanged)" : snap;
+                } catch (e) { /* the page went away: the step takes its own snapshot */ }
+            }
+            finish(reply);
+        });
+        """
 }

@@ -20,7 +20,17 @@ final class TraceRecorder: Sendable {
         var trace: Trace
         /// Requests up to this instant belong to earlier steps.
         var requestsSeen: Date
+        /// Actions whose page state is what the next captured step finds.
+        var awaiting: [Int] = []
+        /// When `trace.json` was last written, and whether steps came since.
+        var written = Date.distantPast
+        var unwritten = false
     }
+
+    /// `trace.json` is rewritten at least this often while steps come, and at once at a
+    /// failure, a console attachment, `terminate` and the test's end: encoding the whole
+    /// trace after every step cost more than the steps' capture.
+    static let writeInterval: TimeInterval = 1
 
     let mode: TraceMode
     private let open = Locked<Open?>(nil)
@@ -35,13 +45,38 @@ final class TraceRecorder: Sendable {
         var snapshot: String?
         var text: String?
         var console: [BrowserLogEntry]
+        /// The document did not change since the last step's snapshot: that one stands.
+        var unchanged = false
+    }
+
+    /// Whether the open trace's last step has a snapshot (the next may then be `unchanged`).
+    var hasSnapshot: Bool {
+        let test = TestIdentity.current ?? Self.unnamed
+        return open.withLock { o in o.map { $0.test == test && $0.trace.steps.contains { $0.snapshot != nil } } ?? false }
+    }
+
+    /// Console lines fetched after their steps ended: each goes to the last step that began
+    /// before it was logged.
+    func attachConsole(_ entries: [BrowserLogEntry]) {
+        guard mode != .off, !entries.isEmpty else { return }
+        open.withLock { current in
+            guard var o = current, !o.trace.steps.isEmpty else { return }
+            for entry in entries {
+                let at = entry.timestamp / 1000 - o.began.timeIntervalSince1970
+                let index = o.trace.steps.lastIndex { $0.start <= at } ?? 0
+                let line = Trace.ConsoleLine(level: entry.level, message: entry.message)
+                if !o.trace.steps[index].console.contains(line) { o.trace.steps[index].console.append(line) }
+            }
+            Self.writeIndex(o.trace, in: o.directory)
+            current = o
+        }
     }
 
     /// Adds a step that ran from `started` until now. `page` captures the page's state (nil
     /// when no page is open). Problems writing are said once on standard error: a trace
     /// never fails a test.
     func record(name: String, target: String, arguments: [String] = [], function: String, file: String, line: UInt,
-                started: Date, error: String?, page: (() -> PageState)?) {
+                started: Date, error: String?, page: (() -> PageState)?, awaitsNextPage: Bool = false) {
         guard mode != .off else { return }
         // The observer registers at the first launch, after XCTest announced the process's
         // first test: that test has no name until it finishes (`finish(test:)`).
@@ -64,14 +99,34 @@ final class TraceRecorder: Sendable {
                 file: file, line: Int(line), start: started.timeIntervalSince(o.began), duration: ended.timeIntervalSince(started),
                 outcome: error == nil ? "passed" : "failed", error: error, text: state?.text)
             if let jpeg = state?.screenshot, Self.write(jpeg, "\(stem).jpg", in: o.directory) { step.screenshot = "\(stem).jpg" }
-            if let html = state?.snapshot, Self.write(Data(html.utf8), "\(stem).html", in: o.directory) { step.snapshot = "\(stem).html" }
+            if let html = state?.snapshot, Self.write(Data(html.utf8), "\(stem).html", in: o.directory) {
+                step.snapshot = "\(stem).html"
+            } else if state?.unchanged == true, let last = o.trace.steps.last(where: { $0.snapshot != nil }) {
+                step.snapshot = last.snapshot
+                step.text = last.text
+            }
+            if step.snapshot != nil {
+                for i in o.awaiting where i < o.trace.steps.count {
+                    o.trace.steps[i].snapshot = step.snapshot
+                    o.trace.steps[i].text = step.text
+                }
+                o.awaiting = []
+            } else if awaitsNextPage {
+                o.awaiting.append(index)
+            }
             step.requests = MockServer.answeredRequests(after: o.requestsSeen, until: ended).map {
                 Trace.Request(method: $0.method.rawValue, path: $0.path, route: $0.matchedRoute, status: $0.status.code)
             }
             o.requestsSeen = ended
             step.console = (state?.console ?? []).map { Trace.ConsoleLine(level: $0.level, message: $0.message) }
             o.trace.steps.append(step)
-            Self.writeIndex(o.trace, in: o.directory)
+            if error != nil || name == "terminate" || ended.timeIntervalSince(o.written) >= Self.writeInterval {
+                Self.writeIndex(o.trace, in: o.directory)
+                o.written = ended
+                o.unwritten = false
+            } else {
+                o.unwritten = true
+            }
             current = o
         }
     }
@@ -83,8 +138,8 @@ final class TraceRecorder: Sendable {
         guard mode != .off else { return }
         open.withLock { current in
             guard var o = current else { return }
-            if o.trace.test == Self.unnamed {
-                o.trace.test = test
+            if o.trace.test == Self.unnamed || o.unwritten {
+                if o.trace.test == Self.unnamed { o.trace.test = test }
                 Self.writeIndex(o.trace, in: o.directory)
             }
             current = nil

@@ -17,6 +17,9 @@ final class WebDriverSession {
     /// Set when a command could not reach the driver or the driver said the browser is gone;
     /// a shared browser checks such a session before the next test uses it.
     private(set) var isSuspect = false
+    /// The page's trace snapshot a traced query brought back, valid until the next command
+    /// (which may change the page): `[html, text]` or `TraceSnapshot.unchanged`.
+    private var traceSnapshot: Any?
 
     private init(driverURL: String, id: String, client: HTTPClient, capabilities: [String: Any] = [:]) {
         self.driverURL = driverURL
@@ -67,6 +70,7 @@ final class WebDriverSession {
     func command(_ method: String, _ path: String, _ body: [String: Any]? = nil, timeout: Double? = nil)
         throws(RobotKitError) -> Any?
     {
+        traceSnapshot = nil
         let url = path.isEmpty ? "\(driverURL)/session/\(id)" : "\(driverURL)/session/\(id)/\(path)"
         do {
             return try Self.send(
@@ -127,6 +131,17 @@ final class WebDriverSession {
     /// DELETE /session/{id}: closes the browser.
     func delete(timeout: Double = 20) throws(RobotKitError) {
         try command("DELETE", "", timeout: timeout)
+    }
+
+    /// Keeps the `traceSnapshot` a traced query's reply carries, for the step's trace.
+    func keepTraceSnapshot(of reply: Any?) {
+        traceSnapshot = (reply as? [String: Any])?["traceSnapshot"]
+    }
+
+    /// The snapshot a query of this step brought back, once; nil after any other command.
+    func takeTraceSnapshot() -> Any? {
+        defer { traceSnapshot = nil }
+        return traceSnapshot
     }
 
     /// GET /window/handles: every tab of the browser; a cheap sign of life.
