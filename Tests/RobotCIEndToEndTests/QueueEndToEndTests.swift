@@ -72,10 +72,11 @@ final class QueueEndToEndTests: XCTestCase {
         return try E2E.junitVerdicts(single.appendingPathComponent("junit.xml")).mapValues(\.verdict)
     }
 
-    private func mergedReport(_ name: String, _ root: URL) throws -> (verdicts: [String: String], counts: [String: Int], machines: [String]) {
+    /// `robotci report --queue`, which exits with the whole run's verdict (`status`).
+    private func mergedReport(_ name: String, _ root: URL, status: Int32) throws -> (verdicts: [String: String], counts: [String: Int], machines: [String]) {
         let merged = root.appendingPathComponent("merged")
         let r = try E2E.run(["report", "--queue", queue(name), "--output", merged.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, status, "report --queue exits with the run's verdict\n\(r.stdout)\(r.stderr)")
         for file in ["junit.xml", "results.json", "timings.json", "index.html"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: merged.appendingPathComponent(file).path), file)
         }
@@ -104,7 +105,7 @@ final class QueueEndToEndTests: XCTestCase {
             XCTAssertTrue(log.contains("this machine's share:"), "a machine's own table is labelled as its share\n\(log)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("m\(i + 1)/results.jsonl").path), "own journal")
         }
-        let (verdicts, counts, lanes) = try mergedReport("three", root)
+        let (verdicts, counts, lanes) = try mergedReport("three", root, status: 1)
         XCTAssertEqual(counts.count, 31)
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [], "every test exactly once: \(counts.filter { $0.value != 1 })")
         XCTAssertEqual(verdicts, expected)
@@ -134,7 +135,7 @@ final class QueueEndToEndTests: XCTestCase {
     /// Every test's number of attempts in the queue's report.
     private func attemptCounts(_ name: String, _ out: URL) throws -> [String: Int] {
         let r = try E2E.run(["report", "--queue", queue(name), "--output", out.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 1, "tests failed: report --queue exits 1\n\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
         var counts: [String: Int] = [:]
         for t in json?["tests"] as? [[String: Any]] ?? [] { counts[t["id"] as? String ?? "?"] = (t["attempts"] as? [Any])?.count ?? 0 }
@@ -176,7 +177,7 @@ final class QueueEndToEndTests: XCTestCase {
             let log = (try? String(contentsOf: root.appendingPathComponent("m\(i + 1).log"), encoding: .utf8)) ?? ""
             XCTAssertEqual(machines[i].terminationStatus, 1, log)
         }
-        let (verdicts, counts, _) = try mergedReport("kill", root)
+        let (verdicts, counts, _) = try mergedReport("kill", root, status: 1)
         XCTAssertEqual(counts.count, 31, "nothing lost")
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [], "nothing duplicated")
         XCTAssertEqual(verdicts, expected)
@@ -213,7 +214,7 @@ final class QueueEndToEndTests: XCTestCase {
         let log = (try? String(contentsOf: root.appendingPathComponent("m2.log"), encoding: .utf8)) ?? ""
         XCTAssertEqual(machines[1].terminationStatus, 0, log)
         XCTAssertTrue(log.contains("robotci: queue: 27 planned, 27 accounted for"), log)
-        let (verdicts, counts, _) = try mergedReport("int", root)
+        let (verdicts, counts, _) = try mergedReport("int", root, status: 0)
         XCTAssertEqual(counts.count, 27, "the interrupted machine's leased batches ran on m2")
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [])
         XCTAssertEqual(Set(verdicts.values), ["passed"])
@@ -287,10 +288,10 @@ final class QueueEndToEndTests: XCTestCase {
     }
 
     /// `robotci report --queue`'s results.json: outcome and reason per test id.
-    private func queueResults(_ name: String, root: URL) throws -> (stdout: String, tests: [String: (outcome: String, reason: String?)]) {
+    private func queueResults(_ name: String, root: URL, status: Int32) throws -> (stdout: String, tests: [String: (outcome: String, reason: String?)]) {
         let out = root.appendingPathComponent("merged")
         let r = try E2E.run(["report", "--queue", queue(name), "--output", out.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, status, "report --queue exits with the run's verdict\n\(r.stdout)\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
         var tests: [String: (String, String?)] = [:]
         for t in json?["tests"] as? [[String: Any]] ?? [] {
@@ -311,7 +312,7 @@ final class QueueEndToEndTests: XCTestCase {
             XCTAssertFalse(log.contains("robotci: PASSED"), log)
         }
         XCTAssertTrue(results.contains { $0.log.contains(cause) }, "the first to see it names the cause")
-        let (stdout, tests) = try queueResults(name, root: root)
+        let (stdout, tests) = try queueResults(name, root: root, status: 2)
         XCTAssertEqual(tests.count, 27, stdout)
         let notRun = tests.filter { $0.value.outcome == "notRun" }
         XCTAssertGreaterThan(notRun.count, 0, stdout)
@@ -346,7 +347,7 @@ final class QueueEndToEndTests: XCTestCase {
             XCTAssertTrue(log.contains("planned tests never ran:") && log.contains("its batch was lost (an evicted or deleted key?)"), log)
             XCTAssertTrue(log.contains("queue verdict (the whole run): FAILED"), log)
         }
-        let (stdout, tests) = try queueResults("del", root: root)
+        let (stdout, tests) = try queueResults("del", root: root, status: 1)
         XCTAssertEqual(tests.count, 27, stdout)
         let notRun = tests.filter { $0.value.outcome == "notRun" }.count
         XCTAssertGreaterThan(notRun, 0, stdout)
