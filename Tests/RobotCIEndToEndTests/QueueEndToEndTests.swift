@@ -188,6 +188,43 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertTrue(E2E.processes(withEnvironment: "ROBOTCI_MACHINE=m1").isEmpty, "machine 1's workers died with it")
     }
 
+    /// Issue 36: every attempt counts. Machine 1 is stopped (SIGSTOP) mid-test past its lease;
+    /// machine 2 takes the batch and passes it; machine 1 resumes and reports its failure
+    /// late. The test is flaky, never passed, and fails machine 1's run under --fail-on-flaky.
+    func testALateFailureFromAStalledMachineMakesTheTestFlaky() throws {
+        let root = E2E.temporaryDirectory("queuelate")
+        let args = base + ["--queue", queue("late"), "--queue-lease-timeout", "2", "--retries", "0", "--test-timeout", "120",
+                           "--filter", "SlowTests/test01$"]
+        let m1 = try start(args + ["--fail-on-flaky", "--report-dir", root.appendingPathComponent("m1").path],
+                           env: ["QUEUE_FAIL_ALL": "1", "QUEUE_SLEEP": "8", "ROBOTCI_MACHINE": "m1"], log: root.appendingPathComponent("m1.log"))
+        // Stop robotci (not its test process) once the test has run a while: robotci has read
+        // its start line, and the test fails 8 s after it started.
+        let deadline = Date().addingTimeInterval(60)
+        func testRuns() -> Bool { E2E.processes(withEnvironment: "ROBOTCI_MACHINE=m1").contains { $0.contains("SlowTests/test01") } }
+        while Date() < deadline && !testRuns() { usleep(20_000) }
+        XCTAssertTrue(testRuns(), "machine 1 runs the test")
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(m1.processIdentifier, SIGSTOP)
+        let m2 = try E2E.run(args + ["--report-dir", root.appendingPathComponent("m2").path], env: ["QUEUE_SLEEP": "0.01", "ROBOTCI_MACHINE": "m2"])
+        XCTAssertEqual(m2.status, 0, "machine 2 passed the batch it took over\n\(m2.stderr)")
+        XCTAssertFalse(m2.stderr.contains("finished earlier"), "m2 took over m1's lease, it did not re-open a finished run\n\(m2.stderr)")
+        kill(m1.processIdentifier, SIGCONT)
+        wait(m1)
+        let log = (try? String(contentsOf: root.appendingPathComponent("m1.log"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(m1.terminationStatus, 1, "the whole run has a flaky test: --fail-on-flaky fails it\n\(log)")
+        XCTAssertTrue(log.contains("0 passed, 0 failing, 1 flaky"), log)
+
+        let out = root.appendingPathComponent("merged")
+        let r = try E2E.run(["report", "--queue", queue("late"), "--output", out.path])
+        XCTAssertEqual(r.status, 0, "flaky passes without --fail-on-flaky\n\(r.stdout)\(r.stderr)")
+        let verdicts = try E2E.junitVerdicts(out.appendingPathComponent("junit.xml")).mapValues(\.verdict)
+        XCTAssertEqual(verdicts, ["QueueTests.SlowTests/test01": "flaky"], r.stdout)
+        let attempts = try XCTUnwrap(try E2E.attemptsByTest(in: out)["QueueTests.SlowTests/test01"])
+        XCTAssertEqual(attempts.map { $0["outcome"] as? String }, ["failed", "passed"], "both attempts, in the order they ran")
+        XCTAssertEqual(attempts.map { $0["number"] as? Int }, [1, 1], "two results of one attempt: the lease's and the late one")
+        XCTAssertEqual(Set(attempts.compactMap { $0["machine"] as? String }), ["m1", "m2"])
+    }
+
     /// Waits (up to 60 s) until a machine's journal holds `count` attempts: it is mid-run.
     private func waitForAttempts(_ count: Int, in journal: URL) {
         let deadline = Date().addingTimeInterval(60)
