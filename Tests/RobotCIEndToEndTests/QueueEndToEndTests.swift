@@ -111,6 +111,20 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertEqual(verdicts, expected)
         XCTAssertEqual(lanes, ["m1", "m2", "m3"])
 
+        // The machines' own folders carry the queue run's plan: merged, they account for the
+        // whole run, and a merge that leaves a machine's folder out names what it lacks.
+        let folders = (1...3).map { root.appendingPathComponent("m\($0)").path }
+        let all3 = try E2E.run(["merge"] + folders + ["--output", root.appendingPathComponent("merged-folders").path])
+        XCTAssertEqual(all3.status, 1, all3.stderr)
+        XCTAssertTrue(all3.stderr.contains("robotci: 31 planned, 31 accounted for\n"), all3.stderr)
+        let m3ran = (try? E2E.attemptsByTest(in: root.appendingPathComponent("m3")))?.count ?? 0
+        if m3ran > 0 {
+            let two = try E2E.run(["merge"] + folders.prefix(2) + ["--output", root.appendingPathComponent("merged-two").path])
+            XCTAssertEqual(two.status, 1, two.stderr)
+            XCTAssertTrue(two.stderr.contains("31 planned, 31 accounted for") && two.stderr.contains("not run)"), two.stderr)
+            XCTAssertTrue(two.stderr.contains("a machine's folder is missing from the merge"), two.stderr)
+        }
+
         // A machine that built another test list cannot join: exit 2, nothing runs.
         let other = try E2E.run(base + ["--queue", queue("three"), "--filter", "SlowTests", "--report-dir", root.appendingPathComponent("m4").path])
         XCTAssertEqual(other.status, 2, other.stderr)
