@@ -173,15 +173,19 @@ enum QueueScripts {
         return lost
         """)
 
-    /// Stores one attempt's result; a second result for the same test and attempt is dropped.
-    /// KEYS: results, batches, queue, seq, since. ARGV: field (nonce, test, attempt), entry
-    /// JSON, retry batch JSON or ''.
-    /// Only the first result of an attempt pushes its retry, so a batch run twice (a lease
-    /// that expired under a slow machine) never retries a test twice.
-    /// Returns 0 (duplicate), 1 (stored), 2 (stored, retry queued).
+    /// Stores one attempt's result. KEYS: results, batches, queue, seq, since. ARGV: field
+    /// (nonce, test, attempt), entry JSON, retry batch JSON or '', the field for a second
+    /// result of the same attempt (nonce, test, attempt, machine, start).
+    /// Every result counts: a second one (a machine whose lease ran out finished the batch
+    /// late) is kept under its own field, unless it is the same entry sent again. Only the
+    /// first result of an attempt pushes its retry, so a batch run twice never retries a test twice.
+    /// Returns 0 (a second result), 1 (stored), 2 (stored, retry queued).
     static let record = QueueScript(keys: [.results, .batches, .queue, .seq, .since], inRun: true, """
         \(now)
-        if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+        if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
+          if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then redis.call('HSETNX', KEYS[1], ARGV[4], ARGV[2]) end
+          return 0
+        end
         if ARGV[3] == '' then return 1 end
         local id = redis.call('INCR', KEYS[4])
         redis.call('HSET', KEYS[2], id, ARGV[3])

@@ -7,7 +7,8 @@ public struct QueueSnapshot: Sendable {
     public var plannedTests: Int
     /// Run metadata per machine id (start time, shards, wall time when it finished).
     public var machines: [String: RunMetadata] = [:]
-    /// Every attempt, once per test and attempt number, labelled with its machine.
+    /// Every attempt, labelled with its machine; an attempt number twice when a batch ran on
+    /// two machines (a lease ran out under a stalled one, which reported late).
     public var attempts: [(test: TestID, quarantined: Bool, attempt: Attempt)] = []
     /// Every batch process of every machine.
     public var batches: [BatchRecord] = []
@@ -26,7 +27,8 @@ public struct QueueSnapshot: Sendable {
     public init(plannedTests: Int) { self.plannedTests = plannedTests }
 
     /// One run: machines on one clock (each machine's times are from its own start),
-    /// batch ids made unique across machines, a test's attempts in attempt order.
+    /// batch ids made unique across machines, a test's attempts in attempt order and, within
+    /// one attempt number, by start time (a pass and a late failure make the test flaky or failed, never passed).
     public func result(runName: String, commandLine: [String]) -> RunResult {
         let origin = machines.values.map(\.startedAt).filter { $0 > 0 }.min() ?? 0
         func shift(_ machine: String?) -> Double {
@@ -50,10 +52,15 @@ public struct QueueSnapshot: Sendable {
         // The one accounting rule (RunAssembly): every planned test gets one verdict, a
         // result for a test outside the plan is refused.
         var assembly = RunAssembly(plan: plan)
-        let ordered = attempts.sorted { ($0.test, $0.attempt.number) < ($1.test, $1.attempt.number) }
+        let ordered = attempts.map { entry -> (test: TestID, quarantined: Bool, attempt: Attempt) in
+            var a = entry.attempt
+            a.start += shift(a.machine)
+            return (entry.test, entry.quarantined, a)
+        }.sorted {
+            ($0.test, $0.attempt.number, $0.attempt.start, $0.attempt.machine ?? "") < ($1.test, $1.attempt.number, $1.attempt.start, $1.attempt.machine ?? "")
+        }
         for (test, q, a) in ordered {
             var a = a
-            a.start += shift(a.machine)
             a.batch = newID[batchKey(a.machine, a.batch)] ?? a.batch
             // Attachments stay in each machine's own report folder.
             a.artifacts = []

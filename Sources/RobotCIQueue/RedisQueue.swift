@@ -283,13 +283,15 @@ public final class RedisQueue: Sendable {
     }
 
     /// Stores an attempt (labelled with this machine); queues `retry` if this is the first
-    /// result for the attempt. Returns false for a duplicate (kept once: the first).
+    /// result for the attempt. Returns false for a second result of the attempt (a batch
+    /// that ran twice): it is kept too, and counts in the verdict, but queues nothing.
     @discardableResult
     public func record(_ test: TestID, quarantined: Bool, attempt: Attempt, retry: QueuedBatch?) throws -> Bool {
         var attempt = attempt
         attempt.machine = machine
         let (field, entry) = resultField(test, quarantined: quarantined, attempt: attempt)
-        let reply = try run(QueueScripts.record, args: [field, entry, retry.map(json) ?? ""])
+        let second = field + Self.separator + machine + Self.separator + String(attempt.start)
+        let reply = try run(QueueScripts.record, args: [field, entry, retry.map(json) ?? "", second])
         return (reply.integer ?? 0) > 0
     }
 
@@ -365,7 +367,7 @@ public final class RedisQueue: Sendable {
     // MARK: reading the whole run (for `robotci report --queue`)
 
     /// Everything the queue holds about the run: its plan, per-machine metadata, every
-    /// attempt (once) and every batch record, of one run only (fields tagged with its
+    /// attempt (a late second result of an attempt too) and every batch record, of one run only (fields tagged with its
     /// nonce). With `nonce` (a machine at the end of its run), a plan that vanished or is
     /// another run's throws `QueueLost`; without (`robotci report --queue`), the plan's run.
     public func snapshot(nonce expected: String? = nil) throws -> QueueSnapshot {

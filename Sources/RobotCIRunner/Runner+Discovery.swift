@@ -116,10 +116,22 @@ extension Runner {
         return (id, nil)
     }
 
-    /// `--partition`, else the CI system's parallel-job variables (announced).
+    /// `--partition K/N`, or with `--partition auto` (or `--partition-count N`, which asks for
+    /// JOB_COMPLETION_INDEX) the CI system's parallel-job variables (announced). Without either
+    /// those variables shard nothing: GitLab sets them for `parallel: matrix` jobs too, each of
+    /// which must run everything.
     func resolvedPartition() throws -> Partition? {
         if let p = config.partition { return p }
-        guard let detected = try CIPartition.detect(environment, partitionCount: config.partitionCount) else { return nil }
+        guard config.partitionFromCI || config.partitionCount != nil else {
+            if let ignored = try? CIPartition.detect(environment, partitionCount: nil) {
+                say("robotci: note: \(ignored.source) says partition \(ignored.partition); without --partition auto robotci runs every test")
+            }
+            return nil
+        }
+        guard let detected = try CIPartition.detect(environment, partitionCount: config.partitionCount) else {
+            throw ConfigError("--partition auto: none of the CI's parallel-job variables is set (\(CIPartition.variables)); "
+                + "give --partition K/N, or drop --partition to run every test")
+        }
         say("robotci: partition \(detected.partition) from \(detected.source)")
         if let statusFile = environment["TEST_SHARD_STATUS_FILE"], !statusFile.isEmpty {
             // Bazel asks test runners that understand sharding to touch this file.

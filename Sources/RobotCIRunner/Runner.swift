@@ -145,7 +145,13 @@ public final class Runner {
         let notRunReason = metadata.interrupted
             ? "the run was interrupted (SIGINT/SIGTERM) before this test had a result"
             : metadata.stoppedEarly ?? "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
-        let result = TraceRetention.apply(config.trace, to: recorder.result(metadata: metadata) { _ in notRunReason }, in: reportURL)
+        var result = TraceRetention.apply(config.trace, to: recorder.result(metadata: metadata) { _ in notRunReason }, in: reportURL)
+        if let redis {
+            // What this machine ran, as part of the whole queue run: a merge of the machines'
+            // folders then accounts for every test of the run, and notices a folder left out.
+            result.plan = RunPlan(tests: result.tests.map(\.id),
+                                  queue: QueueRunPlan(name: redis.address.name, nonce: redis.nonce ?? "", suite: tests))
+        }
         let writeStart = clock.now()
         let history = pastRuns.recording(result)
         try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, historyURL: historyURL, to: reportURL)

@@ -17,7 +17,10 @@ struct Report: AsyncParsableCommand {
             results.json, junit.xml and timings.json are written too. With --queue redis://HOST:PORT/NAME, \
             the merged report of every machine of that queue run (each test once, one lane group per \
             machine; attachments stay in each machine's own report). \
-            Exit codes: 0 written, 2 bad input (nothing written).
+            Exit codes, the run's verdict as `robotci run` and `robotci merge` give it (the report is \
+            written in each case): 0 nothing failed; 1 a test failed, crashed, timed out or has no \
+            result; 2 the run is incomplete (a journal of a run that never finished or was interrupted, \
+            a queue run not finished or lost), or bad input (nothing written).
             """
     )
 
@@ -71,7 +74,14 @@ struct Report: AsyncParsableCommand {
         } catch {
             throw RunnerError.report("cannot write the report into \(directory.path): \((error as NSError).localizedDescription)")
         }
-        return 0
+        return Self.verdict(loaded.result, incomplete: loaded.result.metadata.interrupted)
+    }
+
+    /// The exit code a pipeline gates on: 2 when the run is incomplete, 1 when a test's
+    /// verdict fails the build (`notRun` included), else 0.
+    static func verdict(_ result: RunResult, incomplete: Bool) -> Int32 {
+        if incomplete { return 2 }
+        return result.counts.failing > 0 ? 1 : 0
     }
 
     /// Every file a run writes (results.json, junit.xml, index.html), with the folder's
@@ -115,7 +125,9 @@ struct Report: AsyncParsableCommand {
             Self.printError("warning: the queue holds results for \(refused.count) test\(refused.count == 1 ? "" : "s") outside its plan, refused: "
                             + refused.prefix(20).map(\.rawValue).joined(separator: ", "))
         }
-        return 0
+        let code = Self.verdict(result, incomplete: snapshot.lost || snapshot.finishedAt == nil)
+        print("robotci report: verdict (the whole run): " + (code == 0 ? "PASSED" : code == 1 ? "FAILED" : "INCOMPLETE") + " (exit \(code))")
+        return code
     }
 
     private static func printError(_ message: String) {

@@ -65,7 +65,7 @@ final class MaxFailuresEndToEndTests: XCTestCase {
         }
         let merged = dir.appendingPathComponent("merged")
         let r = try E2E.run(["report", "--queue", queue, "--output", merged.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 1, "report --queue exits with the run's verdict\n\(r.stderr)")
         let tests = try results(merged)
         XCTAssertEqual(tests.count, 27)
         let failed = tests.values.filter { $0.outcome == "failed" }.count

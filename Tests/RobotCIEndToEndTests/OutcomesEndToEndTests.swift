@@ -115,7 +115,11 @@ final class OutcomesEndToEndTests: XCTestCase {
     func testJournalRebuildsTheReport() throws {
         let rebuilt = E2E.temporaryDirectory("rebuilt")
         let r = try E2E.run(["report", "--results", report.appendingPathComponent("results.jsonl").path, "--output", rebuilt.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 1, "the rebuilt report exits with the run's verdict (tests failed), as the run did\n\(r.stderr)")
+        XCTAssertEqual(r.status, result.status)
+        let fromJSON = try E2E.run(["report", "--results", report.appendingPathComponent("results.json").path,
+                                    "--output", E2E.temporaryDirectory("rerendered").path])
+        XCTAssertEqual(fromJSON.status, 1, fromJSON.stderr)
         let original = try E2E.junitVerdicts(report.appendingPathComponent("junit.xml")).mapValues(\.verdict)
         let fromJournal = try E2E.junitVerdicts(rebuilt.appendingPathComponent("junit.xml")).mapValues(\.verdict)
         XCTAssertEqual(fromJournal, original)

@@ -11,6 +11,42 @@ final class PartitionMergeEndToEndTests: XCTestCase {
         try? E2E.buildFixture("Outcomes")
     }
 
+    /// Issue 36: GitLab sets CI_NODE_INDEX/CI_NODE_TOTAL for `parallel: matrix` jobs too, which
+    /// each must run everything. Only `--partition auto` reads them; a partitioned run says so.
+    func testCIVariablesAloneShardNothingAndAutoRunsTheShare() throws {
+        let root = E2E.temporaryDirectory("civars")
+        let all = try E2E.run(["list"] + args).stdout.split(separator: "\n").map(String.init)
+        let share = try E2E.run(["list"] + args + ["--partition", "1/2"]).stdout.split(separator: "\n").map(String.init)
+        XCTAssertLessThan(share.count, all.count)
+        let ci = ["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"]
+
+        let whole = root.appendingPathComponent("whole")
+        let w = try E2E.run(["run"] + args + ["--report-dir", whole.path], env: ci)
+        XCTAssertEqual(w.status, 1, w.stderr)
+        XCTAssertEqual(try E2E.junitVerdicts(whole.appendingPathComponent("junit.xml")).count, all.count, "the whole suite ran\n\(w.stderr)")
+        XCTAssertTrue(w.stderr.contains("without --partition auto robotci runs every test"), w.stderr)
+        XCTAssertFalse(try String(contentsOf: whole.appendingPathComponent("junit.xml"), encoding: .utf8).contains("robotci.partition"))
+
+        let part = root.appendingPathComponent("share")
+        let p = try E2E.run(["run"] + args + ["--partition", "auto", "--report-dir", part.path], env: ci)
+        XCTAssertTrue([0, 1].contains(p.status), p.stderr)
+        XCTAssertEqual(try E2E.junitVerdicts(part.appendingPathComponent("junit.xml")).count, share.count, "this job's share ran\n\(p.stderr)")
+        let last = p.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(last.contains("(partition 1/2: this machine's share of \(all.count) tests"), "the last line says so: \(last)")
+        let junit = try String(contentsOf: part.appendingPathComponent("junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains(#"<property name="robotci.partition" value="1/2"/>"#), junit.prefix(600).description)
+        XCTAssertTrue(junit.contains(#"<property name="robotci.partition.suite" value="\#(all.count)"/>"#), junit.prefix(600).description)
+        let results = try JSONSerialization.jsonObject(with: Data(contentsOf: part.appendingPathComponent("results.json"))) as? [String: Any]
+        XCTAssertEqual((results?["metadata"] as? [String: Any])?["partition"] as? String, "1/2", "the report's summary shows the partition")
+
+        // auto with no CI variable: a clear exit 2, nothing run.
+        let none = try E2E.run(["run"] + args + ["--partition", "auto", "--report-dir", root.appendingPathComponent("none").path])
+        XCTAssertEqual(none.status, 2, none.stderr)
+        XCTAssertTrue(none.stderr.contains("--partition auto: none of the CI's parallel-job variables is set"), none.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("none/junit.xml").path))
+        print("PARTITION | CI_NODE_INDEX=1 CI_NODE_TOTAL=2 | without auto: \(all.count) tests | --partition auto: \(share.count) tests")
+    }
+
     func testThreePartitionsMergedEqualOneRun() throws {
         let root = E2E.temporaryDirectory("partitions")
         var listed: [[String]] = []
@@ -22,17 +58,21 @@ final class PartitionMergeEndToEndTests: XCTestCase {
         let all = try E2E.run(["list"] + args).stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(listed.flatMap { $0 }.sorted(), all.sorted(), "every test in exactly one partition")
 
-        // CI variables select the same share as the flag.
-        let gitlab = try E2E.run(["list"] + args, env: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"])
+        // With --partition auto, CI variables select the same share as the flag.
+        let auto = args + ["--partition", "auto"]
+        let gitlab = try E2E.run(["list"] + auto, env: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"])
         XCTAssertEqual(gitlab.stdout.split(separator: "\n").map(String.init), listed[1])
         XCTAssertTrue(gitlab.stderr.contains("CI_NODE_INDEX/CI_NODE_TOTAL"), gitlab.stderr)
-        let circle = try E2E.run(["list"] + args, env: ["CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "3"])
+        let circle = try E2E.run(["list"] + auto, env: ["CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "3"])
         XCTAssertEqual(circle.stdout.split(separator: "\n").map(String.init), listed[1])
-        let k8s = try E2E.run(["list"] + args + ["--partition-count", "3"], env: ["JOB_COMPLETION_INDEX": "2"])
+        let k8s = try E2E.run(["list"] + auto + ["--partition-count", "3"], env: ["JOB_COMPLETION_INDEX": "2"])
         XCTAssertEqual(k8s.stdout.split(separator: "\n").map(String.init), listed[2])
-        let k8sMissing = try E2E.run(["list"] + args, env: ["JOB_COMPLETION_INDEX": "2"])
+        let k8sMissing = try E2E.run(["list"] + auto, env: ["JOB_COMPLETION_INDEX": "2"])
         XCTAssertEqual(k8sMissing.status, 2)
         XCTAssertTrue(k8sMissing.stderr.contains("--partition-count"), k8sMissing.stderr)
+        // Without it they shard nothing.
+        let plain = try E2E.run(["list"] + args, env: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"])
+        XCTAssertEqual(plain.stdout.split(separator: "\n").map(String.init), all, plain.stderr)
 
         var dirs: [String] = []
         for k in 1...3 {

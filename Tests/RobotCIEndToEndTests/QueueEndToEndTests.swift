@@ -72,10 +72,11 @@ final class QueueEndToEndTests: XCTestCase {
         return try E2E.junitVerdicts(single.appendingPathComponent("junit.xml")).mapValues(\.verdict)
     }
 
-    private func mergedReport(_ name: String, _ root: URL) throws -> (verdicts: [String: String], counts: [String: Int], machines: [String]) {
+    /// `robotci report --queue`, which exits with the whole run's verdict (`status`).
+    private func mergedReport(_ name: String, _ root: URL, status: Int32) throws -> (verdicts: [String: String], counts: [String: Int], machines: [String]) {
         let merged = root.appendingPathComponent("merged")
         let r = try E2E.run(["report", "--queue", queue(name), "--output", merged.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, status, "report --queue exits with the run's verdict\n\(r.stdout)\(r.stderr)")
         for file in ["junit.xml", "results.json", "timings.json", "index.html"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: merged.appendingPathComponent(file).path), file)
         }
@@ -104,11 +105,25 @@ final class QueueEndToEndTests: XCTestCase {
             XCTAssertTrue(log.contains("this machine's share:"), "a machine's own table is labelled as its share\n\(log)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("m\(i + 1)/results.jsonl").path), "own journal")
         }
-        let (verdicts, counts, lanes) = try mergedReport("three", root)
+        let (verdicts, counts, lanes) = try mergedReport("three", root, status: 1)
         XCTAssertEqual(counts.count, 31)
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [], "every test exactly once: \(counts.filter { $0.value != 1 })")
         XCTAssertEqual(verdicts, expected)
         XCTAssertEqual(lanes, ["m1", "m2", "m3"])
+
+        // The machines' own folders carry the queue run's plan: merged, they account for the
+        // whole run, and a merge that leaves a machine's folder out names what it lacks.
+        let folders = (1...3).map { root.appendingPathComponent("m\($0)").path }
+        let all3 = try E2E.run(["merge"] + folders + ["--output", root.appendingPathComponent("merged-folders").path])
+        XCTAssertEqual(all3.status, 1, all3.stderr)
+        XCTAssertTrue(all3.stderr.contains("robotci: 31 planned, 31 accounted for\n"), all3.stderr)
+        let m3ran = (try? E2E.attemptsByTest(in: root.appendingPathComponent("m3")))?.count ?? 0
+        if m3ran > 0 {
+            let two = try E2E.run(["merge"] + folders.prefix(2) + ["--output", root.appendingPathComponent("merged-two").path])
+            XCTAssertEqual(two.status, 1, two.stderr)
+            XCTAssertTrue(two.stderr.contains("31 planned, 31 accounted for") && two.stderr.contains("not run)"), two.stderr)
+            XCTAssertTrue(two.stderr.contains("a machine's folder is missing from the merge"), two.stderr)
+        }
 
         // A machine that built another test list cannot join: exit 2, nothing runs.
         let other = try E2E.run(base + ["--queue", queue("three"), "--filter", "SlowTests", "--report-dir", root.appendingPathComponent("m4").path])
@@ -134,7 +149,7 @@ final class QueueEndToEndTests: XCTestCase {
     /// Every test's number of attempts in the queue's report.
     private func attemptCounts(_ name: String, _ out: URL) throws -> [String: Int] {
         let r = try E2E.run(["report", "--queue", queue(name), "--output", out.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 1, "tests failed: report --queue exits 1\n\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
         var counts: [String: Int] = [:]
         for t in json?["tests"] as? [[String: Any]] ?? [] { counts[t["id"] as? String ?? "?"] = (t["attempts"] as? [Any])?.count ?? 0 }
@@ -176,7 +191,7 @@ final class QueueEndToEndTests: XCTestCase {
             let log = (try? String(contentsOf: root.appendingPathComponent("m\(i + 1).log"), encoding: .utf8)) ?? ""
             XCTAssertEqual(machines[i].terminationStatus, 1, log)
         }
-        let (verdicts, counts, _) = try mergedReport("kill", root)
+        let (verdicts, counts, _) = try mergedReport("kill", root, status: 1)
         XCTAssertEqual(counts.count, 31, "nothing lost")
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [], "nothing duplicated")
         XCTAssertEqual(verdicts, expected)
@@ -185,6 +200,43 @@ final class QueueEndToEndTests: XCTestCase {
         let m1 = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
         XCTAssertFalse(m1.contains("\"type\":\"finished\""), "m1 did not finish")
         XCTAssertTrue(E2E.processes(withEnvironment: "ROBOTCI_MACHINE=m1").isEmpty, "machine 1's workers died with it")
+    }
+
+    /// Issue 36: every attempt counts. Machine 1 is stopped (SIGSTOP) mid-test past its lease;
+    /// machine 2 takes the batch and passes it; machine 1 resumes and reports its failure
+    /// late. The test is flaky, never passed, and fails machine 1's run under --fail-on-flaky.
+    func testALateFailureFromAStalledMachineMakesTheTestFlaky() throws {
+        let root = E2E.temporaryDirectory("queuelate")
+        let args = base + ["--queue", queue("late"), "--queue-lease-timeout", "2", "--retries", "0", "--test-timeout", "120",
+                           "--filter", "SlowTests/test01$"]
+        let m1 = try start(args + ["--fail-on-flaky", "--report-dir", root.appendingPathComponent("m1").path],
+                           env: ["QUEUE_FAIL_ALL": "1", "QUEUE_SLEEP": "8", "ROBOTCI_MACHINE": "m1"], log: root.appendingPathComponent("m1.log"))
+        // Stop robotci (not its test process) once the test has run a while: robotci has read
+        // its start line, and the test fails 8 s after it started.
+        let deadline = Date().addingTimeInterval(60)
+        func testRuns() -> Bool { E2E.processes(withEnvironment: "ROBOTCI_MACHINE=m1").contains { $0.contains("SlowTests/test01") } }
+        while Date() < deadline && !testRuns() { usleep(20_000) }
+        XCTAssertTrue(testRuns(), "machine 1 runs the test")
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(m1.processIdentifier, SIGSTOP)
+        let m2 = try E2E.run(args + ["--report-dir", root.appendingPathComponent("m2").path], env: ["QUEUE_SLEEP": "0.01", "ROBOTCI_MACHINE": "m2"])
+        XCTAssertEqual(m2.status, 0, "machine 2 passed the batch it took over\n\(m2.stderr)")
+        XCTAssertFalse(m2.stderr.contains("finished earlier"), "m2 took over m1's lease, it did not re-open a finished run\n\(m2.stderr)")
+        kill(m1.processIdentifier, SIGCONT)
+        wait(m1)
+        let log = (try? String(contentsOf: root.appendingPathComponent("m1.log"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(m1.terminationStatus, 1, "the whole run has a flaky test: --fail-on-flaky fails it\n\(log)")
+        XCTAssertTrue(log.contains("0 passed, 0 failing, 1 flaky"), log)
+
+        let out = root.appendingPathComponent("merged")
+        let r = try E2E.run(["report", "--queue", queue("late"), "--output", out.path])
+        XCTAssertEqual(r.status, 0, "flaky passes without --fail-on-flaky\n\(r.stdout)\(r.stderr)")
+        let verdicts = try E2E.junitVerdicts(out.appendingPathComponent("junit.xml")).mapValues(\.verdict)
+        XCTAssertEqual(verdicts, ["QueueTests.SlowTests/test01": "flaky"], r.stdout)
+        let attempts = try XCTUnwrap(try E2E.attemptsByTest(in: out)["QueueTests.SlowTests/test01"])
+        XCTAssertEqual(attempts.map { $0["outcome"] as? String }, ["failed", "passed"], "both attempts, in the order they ran")
+        XCTAssertEqual(attempts.map { $0["number"] as? Int }, [1, 1], "two results of one attempt: the lease's and the late one")
+        XCTAssertEqual(Set(attempts.compactMap { $0["machine"] as? String }), ["m1", "m2"])
     }
 
     /// Waits (up to 60 s) until a machine's journal holds `count` attempts: it is mid-run.
@@ -213,7 +265,7 @@ final class QueueEndToEndTests: XCTestCase {
         let log = (try? String(contentsOf: root.appendingPathComponent("m2.log"), encoding: .utf8)) ?? ""
         XCTAssertEqual(machines[1].terminationStatus, 0, log)
         XCTAssertTrue(log.contains("robotci: queue: 27 planned, 27 accounted for"), log)
-        let (verdicts, counts, _) = try mergedReport("int", root)
+        let (verdicts, counts, _) = try mergedReport("int", root, status: 0)
         XCTAssertEqual(counts.count, 27, "the interrupted machine's leased batches ran on m2")
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [])
         XCTAssertEqual(Set(verdicts.values), ["passed"])
@@ -287,10 +339,10 @@ final class QueueEndToEndTests: XCTestCase {
     }
 
     /// `robotci report --queue`'s results.json: outcome and reason per test id.
-    private func queueResults(_ name: String, root: URL) throws -> (stdout: String, tests: [String: (outcome: String, reason: String?)]) {
+    private func queueResults(_ name: String, root: URL, status: Int32) throws -> (stdout: String, tests: [String: (outcome: String, reason: String?)]) {
         let out = root.appendingPathComponent("merged")
         let r = try E2E.run(["report", "--queue", queue(name), "--output", out.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, status, "report --queue exits with the run's verdict\n\(r.stdout)\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
         var tests: [String: (String, String?)] = [:]
         for t in json?["tests"] as? [[String: Any]] ?? [] {
@@ -311,7 +363,7 @@ final class QueueEndToEndTests: XCTestCase {
             XCTAssertFalse(log.contains("robotci: PASSED"), log)
         }
         XCTAssertTrue(results.contains { $0.log.contains(cause) }, "the first to see it names the cause")
-        let (stdout, tests) = try queueResults(name, root: root)
+        let (stdout, tests) = try queueResults(name, root: root, status: 2)
         XCTAssertEqual(tests.count, 27, stdout)
         let notRun = tests.filter { $0.value.outcome == "notRun" }
         XCTAssertGreaterThan(notRun.count, 0, stdout)
@@ -346,7 +398,7 @@ final class QueueEndToEndTests: XCTestCase {
             XCTAssertTrue(log.contains("planned tests never ran:") && log.contains("its batch was lost (an evicted or deleted key?)"), log)
             XCTAssertTrue(log.contains("queue verdict (the whole run): FAILED"), log)
         }
-        let (stdout, tests) = try queueResults("del", root: root)
+        let (stdout, tests) = try queueResults("del", root: root, status: 1)
         XCTAssertEqual(tests.count, 27, stdout)
         let notRun = tests.filter { $0.value.outcome == "notRun" }.count
         XCTAssertGreaterThan(notRun, 0, stdout)

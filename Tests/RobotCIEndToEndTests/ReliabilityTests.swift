@@ -113,6 +113,7 @@ final class ReliabilityTests: XCTestCase {
 
         let rebuilt = f.directory.appendingPathComponent("rebuilt")
         let r = try E2E.run(["report", "--results", f.report.appendingPathComponent("results.jsonl").path, "--output", rebuilt.path])
+        XCTAssertEqual(r.status, 2, "a journal of a run that never finished is incomplete: exit 2\n\(r.stderr)")
         let junit = try JUnitCount(rebuilt.appendingPathComponent("junit.xml"))
         let results = try Results(rebuilt.appendingPathComponent("results.json"))
         // Every planned test is accounted for: the journal's with their attempts, the rest not run.

@@ -168,7 +168,7 @@ final class RepeatEachManyMachinesEndToEndTests: XCTestCase {
         }
         let merged = dir.appendingPathComponent("merged")
         let r = try E2E.run(["report", "--queue", queue, "--output", merged.path])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 1, "report --queue exits with the run's verdict\n\(r.stderr)")
         let run = try Report(merged)
         XCTAssertEqual(run.tests.count, 15)
         XCTAssertTrue(run.tests.values.allSatisfy { $0.attempts.count == 1 }, "every repetition ran once, on one machine")

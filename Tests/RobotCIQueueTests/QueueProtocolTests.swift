@@ -90,14 +90,17 @@ final class QueueProtocolTests: XCTestCase {
         XCTAssertEqual(try b.lease(), .wait, "0.8 s after leasing, a's heartbeats kept it")
     }
 
-    func testAResultIsKeptOnceAndItsRetryQueuedOnceForAnotherMachine() throws {
+    /// Every result counts (issue 36): a second result of an attempt (a machine whose lease ran
+    /// out) is kept and queues nothing; the same entry sent again is kept once.
+    func testEveryResultIsKeptAndItsRetryQueuedOnceForAnotherMachine() throws {
         let a = try machine("a"), b = try machine("b")
         try a.join(tests: tests, plan: [])
         try b.join(tests: tests, plan: [])
         XCTAssertEqual(try b.lease(), .done)  // b is alive (leased once) and idle
         let retry = QueuedBatch(tests: [tests[0]], attempt: 2, avoid: "a")
         XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: retry))
-        XCTAssertFalse(try b.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: retry), "duplicate of attempt 1")
+        XCTAssertFalse(try b.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: retry), "a second result of attempt 1")
+        XCTAssertFalse(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: retry), "the same entry sent again")
         XCTAssertEqual(try a.lease(), .wait, "a's own retry waits for another machine")
         guard case .batch(let id, let got) = try b.lease() else { return XCTFail("b takes a's retry") }
         XCTAssertEqual(got, retry)
@@ -106,10 +109,11 @@ final class QueueProtocolTests: XCTestCase {
         XCTAssertTrue(try b.ack(id, record: record(0), leftovers: []))
         XCTAssertEqual(try a.lease(), .done)
         let snapshot = try a.snapshot()
-        XCTAssertEqual(snapshot.attempts.count, 2)
+        XCTAssertEqual(snapshot.attempts.count, 3, "a's and b's attempt 1 (a's sent twice, kept once), b's attempt 2")
         let result = snapshot.result(runName: "run", commandLine: [])
         XCTAssertEqual(result.tests.map(\.outcome), [.flaky, .notRun, .notRun], "the plan's two other tests never ran: not run")
-        XCTAssertEqual(result.tests[0].attempts.map(\.machine), ["a", "b"])
+        XCTAssertEqual(result.tests[0].attempts.map(\.machine), ["a", "b", "b"])
+        XCTAssertEqual(result.tests[0].attempts.map(\.number), [1, 1, 2])
     }
 
     func testARetryRunsOnItsOwnMachineWhenNoOtherLives() throws {

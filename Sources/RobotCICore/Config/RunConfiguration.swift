@@ -46,6 +46,10 @@ public struct RunConfiguration: Sendable, Equatable {
     public var quarantine: [String] = []
     /// This machine's share, `K/N` (1-based).
     public var partition: Partition?
+    /// `--partition auto`: the share from the CI's parallel-job variables. Never without it:
+    /// CI systems set those variables also for jobs that must run everything (GitLab's
+    /// `parallel: matrix`).
+    public var partitionFromCI = false
     /// N for a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` gives K).
     public var partitionCount: Int?
     /// A `timings.json` every partition reads (e.g. the last merged report's): the split
@@ -107,7 +111,7 @@ public struct Partition: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2, let k = Int(parts[0].trimmingCharacters(in: .whitespaces)),
               let n = Int(parts[1].trimmingCharacters(in: .whitespaces))
         else {
-            throw ConfigError("partition '\(text)' is not K/N: write e.g. --partition 2/4 (the 2nd of 4 machines)")
+            throw ConfigError("partition '\(text)' is not K/N: write e.g. --partition 2/4 (the 2nd of 4 machines), or --partition auto (K/N from the CI's parallel-job variables)")
         }
         try self.init(index: k, count: n)
     }

@@ -8,17 +8,39 @@ public struct RunPlan: Codable, Sendable, Equatable {
     public var digest: String
     /// With `--partition`: the whole suite the share was cut from and how.
     public var partition: PartitionPlan?
+    /// With `--queue`: the queue run this machine's tests (what it ran) were part of.
+    public var queue: QueueRunPlan?
 
-    public init(tests: [TestID], partition: PartitionPlan? = nil) {
+    public init(tests: [TestID], partition: PartitionPlan? = nil, queue: QueueRunPlan? = nil) {
         self.tests = tests.sorted()
         self.digest = RunPlan.digest(of: tests)
         self.partition = partition
+        self.queue = queue
     }
 
     /// FNV-1a of the sorted ids, and their count: equal lists, equal digests, on every machine.
     public static func digest(of tests: [TestID]) -> String {
         let text = tests.map(\.rawValue).sorted().joined(separator: "\n")
         return String(Partitioner.stableHash(text), radix: 16) + "-\(tests.count)"
+    }
+}
+
+/// A queue machine's place in its queue run: a merge of the machines' folders accounts for
+/// the whole run's tests, so a machine's folder left out is noticed.
+public struct QueueRunPlan: Codable, Sendable, Equatable {
+    /// The queue's name (`redis://…/NAME`).
+    public var name: String
+    /// The run's nonce: folders of one queue run share it.
+    public var nonce: String
+    /// Every test of the queue run, sorted.
+    public var suite: [TestID]
+    public var suiteDigest: String
+
+    public init(name: String, nonce: String, suite: [TestID]) {
+        self.name = name
+        self.nonce = nonce
+        self.suite = suite.sorted()
+        self.suiteDigest = RunPlan.digest(of: suite)
     }
 }
 

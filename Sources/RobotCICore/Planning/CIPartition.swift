@@ -6,6 +6,10 @@ public enum CIPartition {
         public var source: String
     }
 
+    /// The variables `detect` reads, for messages.
+    public static let variables = "CI_NODE_INDEX/CI_NODE_TOTAL, BUILDKITE_PARALLEL_JOB/_COUNT, CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL, "
+        + "TEST_SHARD_INDEX/TEST_TOTAL_SHARDS, JOB_COMPLETION_INDEX with --partition-count"
+
     /// Checks, in order: GitLab, Buildkite, CircleCI, Bazel, Kubernetes Indexed Job
     /// (`JOB_COMPLETION_INDEX` with `partitionCount`). Returns nil when none applies.
     public static func detect(_ env: [String: String], partitionCount: Int?) throws -> Detected? {

@@ -22,6 +22,20 @@ public enum JUnitWriter {
         try w.attribute("skipped", String(counts.skipped + counts.quarantined))
         try w.attribute("time", seconds(result.metadata.wallTime))
         try w.attribute("timestamp", isoDate(result.metadata.startedAt))
+        // A partition's file holds one share of the suite: say so where a reader of the file
+        // alone can see it.
+        if let partition = result.metadata.partition {
+            try w.start("properties")
+            var properties = [("robotci.partition", partition)]
+            if let plan = result.plan?.partition { properties.append(("robotci.partition.suite", String(plan.suite.count))) }
+            for (name, value) in properties {
+                try w.start("property")
+                try w.attribute("name", name)
+                try w.attribute("value", value)
+                try w.end()
+            }
+            try w.end()
+        }
 
         let bySuite = Dictionary(grouping: result.tests, by: { $0.id.className })
         for suite in bySuite.keys.sorted() {

@@ -46,7 +46,13 @@ public struct MergeCheck: Sendable, Equatable {
             check.reasons = reasons
             check.notes += notes
         }
-        for input in inputs where input.result.plan != nil && input.result.plan?.partition == nil {
+        let queued = inputs.filter { $0.result.plan?.queue != nil }
+        if !queued.isEmpty {
+            let (suite, reasons) = try checkQueueMachines(queued)
+            planned.formUnion(suite)
+            check.reasons.merge(reasons) { old, _ in old }
+        }
+        for input in inputs where input.result.plan != nil && input.result.plan?.partition == nil && input.result.plan?.queue == nil {
             planned.formUnion(input.result.plan?.tests ?? [])
         }
         let unplanned = inputs.filter { $0.result.plan == nil }
@@ -65,6 +71,25 @@ public struct MergeCheck: Sendable, Equatable {
         for input in unplanned { planned.formUnion(input.result.tests.map(\.id)) }
         check.plan = RunPlan(tests: Array(planned))
         return check
+    }
+
+    /// Queue machines' folders: one queue run (one nonce), whose every test must have a result
+    /// in one of them. Returns the run's tests and why those no folder ran have none.
+    private static func checkQueueMachines(_ inputs: [MergeInput]) throws -> ([TestID], [TestID: String]) {
+        let plans = inputs.compactMap { input in input.result.plan?.queue.map { (input, $0) } }
+        guard let (_, first) = plans.first else { return ([], [:]) }
+        if Set(plans.map(\.1.nonce)).count > 1 || Set(plans.map(\.1.suiteDigest)).count > 1 {
+            let list = plans.map { "\n  \(describe($0.0)): queue \($0.1.name), run \($0.1.nonce), \($0.1.suite.count) tests" }.joined()
+            throw MergeError("the queue machines' folders are not from one queue run:\(list)\nMerge the folders of one run only "
+                + "(or use `robotci report --queue` for the whole run). Nothing was written.")
+        }
+        let ran = Set(plans.flatMap { $0.0.result.tests.filter { !$0.attempts.isEmpty }.map(\.id) })
+        var reasons: [TestID: String] = [:]
+        for t in first.suite where !ran.contains(t) {
+            reasons[t] = "no folder of queue run \(first.name) (\(first.nonce)) has a result for it: a machine's folder is missing "
+                + "from the merge, or the queue lost it (`robotci report --queue` shows the whole run)"
+        }
+        return (first.suite, reasons)
     }
 
     /// Checks that the partitions are one run cut one way, and works out what no partition

@@ -37,6 +37,7 @@ public enum ReportMerger {
         var inputReasons: [TestID: String] = [:]
         var copies: [(URL, String)] = []
         var timings = Timings()
+        var collected: [Collected] = []
         var batchOffset = 0
         var end = 0.0
         for (input, label) in zip(inputs, labels) {
@@ -73,12 +74,15 @@ public enum ReportMerger {
                     a.batch += batchOffset
                     a.start += shift
                     a.artifacts = reroot(a.artifacts)
-                    assembly.add(test.id, quarantined: test.quarantined, attempt: a)
+                    collected.append(Collected(test: test.id, quarantined: test.quarantined, attempt: a, timed: meta.startedAt > 0))
                 }
             }
             batchOffset += maxBatch + 1
             if let t = input.timings { timings.tests.merge(t.tests) { _, new in new } }
         }
+        // A test's attempts in the order they ran, on the one clock, never in the order the
+        // inputs were named: the last one decides fail-then-pass (flaky) from pass-then-fail.
+        for c in collected.sorted(by: Collected.ranEarlier) { assembly.add(c.test, quarantined: c.quarantined, attempt: c.attempt) }
         let first = inputs.first?.result.metadata
         let partitions = inputs.compactMap(\.result.metadata.partition)
         var runIDs: [String] = []
@@ -138,6 +142,29 @@ public enum ReportMerger {
             throw MergeError("cannot write the merged report into \(output.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }
         return Merged(result: result, notes: check.notes)
+    }
+
+    /// One input's attempt of a test, and whether its input had a clock.
+    struct Collected {
+        var test: TestID
+        var quarantined: Bool
+        var attempt: Attempt
+        /// False for an input without a start time (a foreign JUnit file without `timestamp`).
+        var timed: Bool
+
+        /// Start time on the one clock; attempts of inputs without a clock first, their failures
+        /// before their passes (when is unknown, so a pass and a failure read as flaky); ties
+        /// by what does not depend on the inputs' order (attempt number, outcome, duration).
+        static func ranEarlier(_ x: Collected, _ y: Collected) -> Bool {
+            let a = x.attempt, b = y.attempt
+            if x.timed != y.timed { return !x.timed }
+            if !x.timed, a.outcome.isFailure != b.outcome.isFailure { return a.outcome.isFailure }
+            if x.timed, a.start != b.start { return a.start < b.start }
+            if a.number != b.number { return a.number < b.number }
+            if a.outcome != b.outcome { return a.outcome.rawValue < b.outcome.rawValue }
+            if a.start != b.start { return a.start < b.start }
+            return a.duration < b.duration
+        }
     }
 
     static func safeName(_ s: String) -> String {

@@ -208,11 +208,18 @@ extension ConfigKey {
                   help: "repeat the selected tests until a repetition fails for good, at most `--repeat-each` times (default 100); no repetition starts after the first failure; exit 1 on a failure, 0 when the cap ran clean") {
             $1.untilFailure = try $0.bool()
         },
-        ConfigKey("partition", .string, flag: .option("K/N"), default: "—", help: "run this machine's share (see *Running on many machines*)") { value, config in
+        ConfigKey("partition", .string, flag: .option("K/N"), default: "—",
+                  help: "run this machine's share; `auto` reads K and N from the CI's parallel-job variables, which alone shard nothing (see *Running on many machines*)") { value, config in
             let text = try value.scalar()
+            if text.trimmingCharacters(in: .whitespaces) == "auto" {
+                config.partition = nil
+                config.partitionFromCI = true
+                return
+            }
+            config.partitionFromCI = false
             do { config.partition = try Partition(parsing: text) } catch let e as ConfigError { throw value.fail(e.message) }
         },
-        ConfigKey("partition-count", .int, flag: .option("N"), default: "—", help: "N for a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` gives K)") {
+        ConfigKey("partition-count", .int, flag: .option("N"), default: "—", help: "N for a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` gives K); implies `--partition auto`") {
             $1.partitionCount = try $0.int(min: 1)
         },
         ConfigKey("partition-timings", .string, flag: .option("FILE"), default: "even split",

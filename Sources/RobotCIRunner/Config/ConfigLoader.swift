@@ -77,10 +77,10 @@ public enum ConfigLoader {
 
     /// Checks that belong to the whole configuration, after every layer is applied.
     public static func validate(_ c: RunConfiguration) throws {
-        if c.queue != nil && (c.partition != nil || c.partitionCount != nil) {
+        if c.queue != nil && (c.partition != nil || c.partitionFromCI || c.partitionCount != nil) {
             throw ConfigError("--queue and --partition/--partition-count do not go together: with a queue every machine pulls from the whole suite; drop one of them")
         }
-        if c.untilFailure && (c.queue != nil || c.partition != nil || c.partitionCount != nil) {
+        if c.untilFailure && (c.queue != nil || c.partition != nil || c.partitionFromCI || c.partitionCount != nil) {
             throw ConfigError("--until-failure runs on one machine: it stops starting repetitions at the first failure, which other machines of a --queue or --partition run would not hear of; drop --until-failure, or use --repeat-each N (it runs on many machines)")
         }
         if !c.tags.isEmpty && c.driver == .command {

@@ -76,8 +76,12 @@ public struct Summary {
         else { verdict = "PASSED" }
         if queueShare { verdict = "this machine's share: " + verdict }
         lines.append("robotci: \(verdict)")
-        // The plain closing line CI log readers understand (flaky tests passed in the end).
-        lines.append("robotci: \(c.passed + c.flaky) passed, \(c.failing) failed, \(c.skipped + c.quarantined) skipped")
+        // The plain closing line CI log readers understand (flaky tests passed in the end); a
+        // partition's says it is one share, so a green job is not read as a green suite.
+        let share = m.partition.map { k in
+            " (partition \(k): this machine's share" + (result.plan?.partition.map { " of \($0.suite.count) tests" } ?? "") + "; merge the partitions for the suite's verdict)"
+        } ?? ""
+        lines.append("robotci: \(c.passed + c.flaky) passed, \(c.failing) failed, \(c.skipped + c.quarantined) skipped\(share)")
         handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }

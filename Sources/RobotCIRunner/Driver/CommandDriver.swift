@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
 import RobotCIReport
 
@@ -177,6 +178,17 @@ extension CommandDriver {
         // `attachments/batches/batch-N/` and are linked from its failing tests.
         let artifacts = batch.moveArtifacts(into: item.tests.count == 1
             ? batch.attemptDirectory(of: item.tests[0]) : "attachments/batches/batch-\(item.id)")
+        // The exit status is evidence too: a runner that failed (a plugin's error, a crash in
+        // teardown after the file was written) exits non-zero though every case in its file
+        // passed. Which test made it fail is not known in a batch, so each runs alone; alone,
+        // the exit status is the test's.
+        if !timedOut, end != .exited(0), !cases.isEmpty, !cases.contains(where: { $0.record.attempts.first?.outcome.isFailure == true }) {
+            if item.tests.count > 1 {
+                batch.log.write(Substring("robotci: the run command ended (\(end)) but its JUnit file has no failing case: every test of the batch runs again alone"))
+                return BatchOutcome(record: record, unstarted: [], noTestStarted: false, isolate: item.tests)
+            }
+            return disagreeingExit(end, cases: cases, of: batch, output: output.text, artifacts: artifacts, record: record)
+        }
         let answered = report(cases, of: batch, artifacts: artifacts)
 
         // Tests the batch gave no result for.
@@ -201,6 +213,23 @@ extension CommandDriver {
             number: item.attempt, outcome: timedOut ? .timedOut : .crashed, duration: batch.clock.now() - batch.start,
             start: batch.start, shard: batch.shard, batch: item.id, failures: [failure], output: output.text,
             artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)]))
+        return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
+    }
+
+    /// A lone test whose JUnit case did not fail while its run command ended non-zero (or by
+    /// a signal): the exit status wins, as a failure (a crash for a signal) naming it.
+    private func disagreeingExit(_ end: ChildProcess.Termination, cases: [JUnitReader.Case], of batch: BatchRun, output: String,
+                                 artifacts: [Artifact], record: BatchRecord) -> BatchOutcome {
+        let item = batch.item
+        let id = item.tests[0]
+        let said = JUnitMatcher.match(cases, to: item.tests).matched.first?.1.record.attempts.first?.outcome.rawValue ?? "no case for it"
+        let failure = FailureMessage(file: nil, line: nil, message: "the run command ended with \(end) though its JUnit file says \(said) "
+            + "for this test (run alone): the runner reported a failure the JUnit file does not show; see the log")
+        var attempt = Attempt(number: item.attempt, outcome: .failed, duration: batch.clock.now() - batch.start,
+                              start: batch.start, shard: batch.shard, batch: item.id, failures: [failure], output: output,
+                              artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)])
+        if case .signaled = end { attempt.outcome = .crashed }
+        batch.report(id, attempt)
         return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
     }
 

@@ -140,7 +140,7 @@ final class PartitionParsingTests: XCTestCase {
         for text in ["2", "", "/", "a/b", "2/4/6", "2/", "/4", "2-4", "2.0/4"] {
             XCTAssertThrowsError(try Partition(parsing: text), text) { error in
                 XCTAssertEqual(error as? ConfigError,
-                               ConfigError("partition '\(text)' is not K/N: write e.g. --partition 2/4 (the 2nd of 4 machines)"))
+                               ConfigError("partition '\(text)' is not K/N: write e.g. --partition 2/4 (the 2nd of 4 machines), or --partition auto (K/N from the CI's parallel-job variables)"))
             }
         }
     }

@@ -52,7 +52,7 @@ final class ReportCommandTests: XCTestCase {
         try Data((first + "\n{broken\n" + attempt + "\n").utf8).write(to: input)
         let out = dir.appendingPathComponent("out")
         let (status, stderr) = try robotci(["report", "--results", input.path, "--output", out.path])
-        XCTAssertEqual(status, 0, stderr)
+        XCTAssertEqual(status, 2, "written, and a journal without its finished entry is an incomplete run\n\(stderr)")
         XCTAssertTrue(stderr.contains("\(input.path):2: skipped a corrupt journal entry"), stderr)
         let results = try String(contentsOf: out.appendingPathComponent("results.json"), encoding: .utf8)
         XCTAssertTrue(results.contains(test.id.rawValue), "the entry after the torn line is kept")
@@ -79,7 +79,7 @@ final class ReportCommandTests: XCTestCase {
         try Data(lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n").utf8).write(to: input)
         let out = dir.appendingPathComponent("report")
         let (status, stderr) = try robotci(["report", "--results", input.path, "--output", out.path])
-        XCTAssertEqual(status, 0, stderr)
+        XCTAssertEqual(status, 2, "written, and the run never finished: incomplete\n\(stderr)")
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("robotci-report-data-v1"))
         let result = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: out.appendingPathComponent("results.json")))
@@ -89,7 +89,9 @@ final class ReportCommandTests: XCTestCase {
         let history = RunHistory.load(from: out.appendingPathComponent("history.json")).history
         XCTAssertEqual(history.runs.map(\.id), [run.metadata.runID])
         XCTAssertEqual(history.tests.count, run.tests.count)
-        XCTAssertEqual(try robotci(["report", "--results", input.path, "--output", out.path]).0, 0)
+        XCTAssertEqual(try robotci(["report", "--results", input.path, "--output", out.path]).0, 2)
+        // Its results.json re-rendered exits with the same verdict.
+        XCTAssertEqual(try robotci(["report", "--results", out.appendingPathComponent("results.json").path, "--output", out.path]).0, 2)
         XCTAssertEqual(RunHistory.load(from: out.appendingPathComponent("history.json")).history.runs.count, 1)
     }
 }

@@ -298,7 +298,7 @@ final class ConfigLoaderTests: XCTestCase {
             ("skip-build", .scalar("Maybe"), "src: 'skip-build' must be true or false, got 'maybe'"),
             ("fail-on-flaky", .list(["true"]), "src: 'fail-on-flaky' takes one value, not a list"),
             ("partition", .scalar("5/4"), "src: partition 5/4 is out of range: use K/N with 1 ≤ K ≤ N, e.g. 2/4"),
-            ("partition", .scalar("half"), "src: partition 'half' is not K/N: write e.g. --partition 2/4 (the 2nd of 4 machines)"),
+            ("partition", .scalar("half"), "src: partition 'half' is not K/N: write e.g. --partition 2/4 (the 2nd of 4 machines), or --partition auto (K/N from the CI's parallel-job variables)"),
             ("partition-count", .scalar("0"), "src: 'partition-count' must be an integer ≥ 1, got '0'"),
             ("reporter", .scalar("fancy"), "src: 'reporter' must be github, plain or auto, got 'fancy'"),
             ("base-port", .scalar("80"), "src: 'base-port' must be an integer ≥ 1024, got '80'"),
