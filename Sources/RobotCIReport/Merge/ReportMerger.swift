@@ -50,7 +50,13 @@ public enum ReportMerger {
                 artifacts.map { a in
                     guard let dir = input.reportDirectory else { return a }
                     let target = "attachments/\(slug)/\(a.path.hasPrefix("attachments/") ? String(a.path.dropFirst("attachments/".count)) : a.path)"
-                    copies.append((dir.appendingPathComponent(a.path), target))
+                    if a.kind == .trace {
+                        // A trace is its folder: trace.json and the step files it names.
+                        copies.append((dir.appendingPathComponent(a.path).deletingLastPathComponent(),
+                                       (target as NSString).deletingLastPathComponent))
+                    } else {
+                        copies.append((dir.appendingPathComponent(a.path), target))
+                    }
                     return Artifact(kind: a.kind, path: target)
                 }
             }
@@ -136,7 +142,19 @@ public enum ReportMerger {
                 try fm.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
                 if fm.fileExists(atPath: dest.path) { try fm.removeItem(at: dest) }
                 try fm.copyItem(at: from, to: dest)
+                // A copied folder (a trace) keeps plain files only: a link could point anywhere.
+                if case .directory = RegularFile.kind(ofItemAt: dest.path) {
+                    for name in (try? fm.subpathsOfDirectory(atPath: dest.path)) ?? [] {
+                        let item = dest.appendingPathComponent(name)
+                        switch RegularFile.kind(ofItemAt: item.path) {
+                        case .symbolicLink, .special: try? fm.removeItem(at: item)
+                        default: break
+                        }
+                    }
+                }
             }
+            // Attempts of one test from different machines: where a failing one parted from a passing one.
+            TraceRetention.markDivergences(in: result, directory: output)
             try ReportWriter.write(result, timings: timings, history: history, to: output)
         } catch {
             throw MergeError("cannot write the merged report into \(output.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")

@@ -22,7 +22,9 @@ public enum TraceViewer {
         for test in result.tests {
             for attempt in test.attempts {
                 for artifact in attempt.artifacts where artifact.kind == .trace {
-                    guard let url = ReportPaths.resolve(artifact.path, in: directory) else { continue }
+                    // A trace whose files are not in this folder (a merge whose input lost them) gets no page.
+                    guard let url = ReportPaths.resolve(artifact.path, in: directory),
+                          case .regular = RegularFile.kind(ofItemAt: url.path) else { continue }
                     let folder = (artifact.path as NSString).deletingLastPathComponent
                     let depth = folder.split(separator: "/").count
                     let report = String(repeating: "../", count: depth) + "index.html#test=" + fragmentValue(test.id.rawValue)

@@ -165,6 +165,41 @@ final class ReportMergerTests: XCTestCase {
         }
     }
 
+    /// A test that failed on one machine and passed on another (a queue's retry): the merged
+    /// report holds both traces whole, and the failing one names where it parted.
+    func testMergeCopiesTraceFoldersAndNamesTheDivergenceAcrossMachines() throws {
+        func traced(_ name: String, status: Int, outcome: AttemptOutcome, start: Double) throws -> URL {
+            let path = "attachments/M.C.testA/1/trace/trace.json"
+            let result = run("ci-9", host: name, plan: [a], results: [(a, attempt(outcome, start: start, artifacts: [Artifact(kind: .trace, path: path)]))])
+            let url = directory.appendingPathComponent(name)
+            let folder = url.appendingPathComponent(path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("<p>\(status)</p>".utf8).write(to: folder.appendingPathComponent("step-000.html"))
+            let step = Trace.Step(index: 0, name: "launch", target: "", arguments: [], group: nil, file: "/t.swift", line: 1, start: 0,
+                                  duration: 0.1, outcome: "passed", snapshot: "step-000.html",
+                                  requests: [Trace.Request(method: "GET", path: "/me", route: "GET /me", status: status)])
+            try JSONEncoder().encode(Trace(test: a.rawValue, attempt: 1, steps: [step])).write(to: folder.appendingPathComponent("trace.json"))
+            try ReportWriter.write(result, timings: Timings(), to: url)
+            return url
+        }
+        let one = try traced("ci-1", status: 500, outcome: .failed, start: 1)
+        let two = try traced("ci-2", status: 200, outcome: .passed, start: 5)
+        let out = directory.appendingPathComponent("merged")
+        let merged = try ReportMerger.run(inputs: [two.path, one.path], output: out)
+        XCTAssertEqual(merged.result.tests.map(\.outcome), [.flaky])
+        let paths = merged.result.tests[0].attempts.compactMap { $0.artifacts.first?.path }
+        XCTAssertEqual(paths, ["attachments/ci-1/M.C.testA/1/trace/trace.json", "attachments/ci-2/M.C.testA/1/trace/trace.json"])
+        for p in paths {
+            let folder = out.appendingPathComponent(p).deletingLastPathComponent()
+            for file in ["step-000.html", "viewer.html"] {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(p): \(file)")
+            }
+        }
+        let failing = try TraceRetention.read(out.appendingPathComponent(paths[0]))
+        XCTAssertEqual(failing.firstDivergence?.reason, "GET /me answered 500 here, 200 in attempt 2", "the merged run numbers the attempts")
+        XCTAssertEqual(failing.firstDivergence?.passingTrace, "../../../../ci-2/M.C.testA/1/trace/trace.json")
+    }
+
     private func refusal(_ inputs: [String], file: StaticString = #filePath, line: UInt = #line) -> String {
         let out = directory.appendingPathComponent("never")
         defer {
