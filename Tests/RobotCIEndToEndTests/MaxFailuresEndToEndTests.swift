@@ -45,6 +45,26 @@ final class MaxFailuresEndToEndTests: XCTestCase {
         XCTAssertTrue(junit.contains(#"errors="25""#), "not-run tests are JUnit errors")
     }
 
+    /// Three failing tests in one batch (one process), `--max-failures 1`: the batch ends at
+    /// the first failure; the other two never run, with the reason.
+    func testTheRunningBatchEndsAtTheNthFailure() throws {
+        let dir = E2E.temporaryDirectory("maxfail-batch")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report")
+        let r = try E2E.run(["run", "--package", E2E.fixture("Queue"), "--skip-build", "--filter", "SlowTests/test0[1-3]$", "--retries", "0",
+                             "--shards", "1", "--max-failures", "1", "--report-dir", report.path],
+                            env: ["QUEUE_FAIL_ALL": "1", "QUEUE_SLEEP": "0.3"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("robotci: 3 planned, 3 accounted for (1 with a result, 2 not run)"), r.stderr)
+        let tests = try results(report)
+        XCTAssertEqual(tests.values.filter { $0.outcome == "failed" }.count, 1, "\(tests)")
+        let notRun = tests.values.filter { $0.outcome == "notRun" }
+        XCTAssertEqual(notRun.count, 2, "\(tests)")
+        XCTAssertTrue(notRun.allSatisfy { $0.reason?.contains("--max-failures 1 reached") == true }, "\(notRun)")
+        let batches = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any]
+        XCTAssertEqual((batches?["batches"] as? [Any])?.count, 1, "the three tests were one batch")
+    }
+
     func testEveryMachineOfAQueueStops() throws {
         let server = try RedisServer()
         defer { server.stop() }
