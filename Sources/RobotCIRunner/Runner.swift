@@ -63,7 +63,7 @@ public final class Runner {
             lastFailed = last
         }
         let quarantine = try compile(config.quarantine, flag: "quarantine")
-        let rules = try TestRules(config)
+        var rules = try TestRules(config)
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
             try RedisQueue(address: QueueAddress(parsing: url, environment: environment), machine: Self.machineID(environment),
@@ -82,6 +82,8 @@ public final class Runner {
         let layout = ReportLayout(directory: reportURL)
         let previous = previousTimings
         let (pastRuns, historyURL) = loadHistory(reportURL: reportURL)
+        // A test whose history says it takes 20 ms is hung long before --test-timeout.
+        rules = rules.learningDeadlines(from: pastRuns.passingDurations())
         try layout.prepare()
 
         let clock = RunClock()

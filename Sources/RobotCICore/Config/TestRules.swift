@@ -83,6 +83,8 @@ public struct TestRules: Sendable {
     public let testTimeout: Double
     public let rules: [TestRule]
     private let compiled: [(match: NSRegularExpression, retryOn: NSRegularExpression?)]
+    /// Deadlines learnt from history (`learningDeadlines`), by test id.
+    private var learnt: [String: TestDeadline] = [:]
 
     /// Compiles `rules` (already checked when the configuration was read).
     public init(retries: Int, testTimeout: Double, rules: [TestRule] = []) throws {
@@ -117,8 +119,24 @@ public struct TestRules: Sendable {
         ruleIndex(for: test).flatMap { rules[$0].retries } ?? retries
     }
 
-    public func testTimeout(for test: TestID) -> Double {
-        ruleIndex(for: test).flatMap { rules[$0].testTimeout } ?? testTimeout
+    public func testTimeout(for test: TestID) -> Double { deadline(for: test).seconds }
+
+    /// How long `test` may run, and which rule says so: its history's deadline where that is
+    /// shorter, else its rule's `test-timeout`, else `--test-timeout` (the ceiling).
+    public func deadline(for test: TestID) -> TestDeadline {
+        let index = ruleIndex(for: test)
+        let ceiling = index.flatMap { i in rules[i].testTimeout.map { TestDeadline(seconds: $0, rule: "rule \(i + 1)'s test-timeout") } }
+            ?? TestDeadline(seconds: testTimeout, rule: "--test-timeout")
+        guard let learnt = learnt[test.base.rawValue], learnt.seconds < ceiling.seconds else { return ceiling }
+        return learnt
+    }
+
+    /// These rules with deadlines from the durations of each test's earlier passing runs
+    /// (seconds, newest last): `TestDeadline.fromHistory`.
+    public func learningDeadlines(from durations: [String: [Double]]) -> TestRules {
+        var copy = self
+        copy.learnt = durations.compactMapValues(TestDeadline.fromHistory)
+        return copy
     }
 
     /// Whether a failing `attempt` of `test` runs again: it has retries left, and its rule's
@@ -131,5 +149,33 @@ public struct TestRules: Sendable {
         guard let index, let retryOn = compiled[index].retryOn else { return true }
         let text = attempt.failures.map(\.message).joined(separator: "\n")
         return retryOn.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
+
+/// How long a test may run before its process group is killed, and the rule that says so
+/// (named in the timed-out failure).
+public struct TestDeadline: Sendable, Equatable {
+    public var seconds: Double
+    /// `--test-timeout`, `rule 2's test-timeout`, `history: 10 × p95 0.02 s of 12 runs, at least 10 s`.
+    public var rule: String
+
+    public init(seconds: Double, rule: String) {
+        self.seconds = seconds
+        self.rule = rule
+    }
+
+    /// A hang is found from history: `factor` × the p95 of the test's last passing runs,
+    /// never under `floor` (a loaded machine, a cold cache), from at least `minRuns` runs.
+    public static let factor = 10.0
+    public static let floor = 10.0
+    public static let minRuns = 5
+
+    /// The deadline `durations` (the test's passing runs, seconds) give, nil with too few.
+    public static func fromHistory(_ durations: [Double]) -> TestDeadline? {
+        let sorted = durations.filter { $0.isFinite && $0 >= 0 }.sorted()
+        guard sorted.count >= minRuns else { return nil }
+        let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
+        let seconds = max(floor, factor * p95)
+        return TestDeadline(seconds: seconds, rule: "history: \(Int(factor)) × p95 \(String(format: "%.2f", p95)) s of \(sorted.count) passing runs, at least \(Int(floor)) s; --test-timeout is the ceiling")
     }
 }

@@ -126,6 +126,18 @@ public struct RunHistory: Codable, Sendable, Equatable {
 
     /// Index of the column of `result` (its run id, or for a merged report, the newest
     /// column of one of the ids it joins with `+`).
+    /// Seconds each test took in the runs it passed (flaky ones included: their passing
+    /// attempt), oldest first: what a history-derived deadline (`TestDeadline`) is made of.
+    public func passingDurations() -> [String: [Double]] {
+        let passing: Set<Character> = [Outcome.passed.letter, Outcome.flaky.letter]
+        var out: [String: [Double]] = [:]
+        for (id, test) in tests {
+            let values = zip(test.o, test.d).compactMap { letter, ms in passing.contains(letter) && ms >= 0 ? Double(ms) / 1000 : nil }
+            if !values.isEmpty { out[id] = values }
+        }
+        return out
+    }
+
     public func column(of runID: String) -> Int? {
         if let i = runs.lastIndex(where: { $0.id == runID }) { return i }
         let parts = Set(runID.split(separator: "+").map(String.init))

@@ -153,7 +153,7 @@ extension ConfigKey {
         ConfigKey("retries", .int, flag: .option("N"), default: "2", help: "extra attempts for a failing / crashing / hanging test; it re-runs alone, on another shard when one is free") {
             $1.retries = try $0.int()
         },
-        ConfigKey("test-timeout", .number, flag: .option("S"), default: "300", help: "seconds a test may run; then its process group is killed and it is `timedOut`") {
+        ConfigKey("test-timeout", .number, flag: .option("S"), default: "300", help: "seconds a test may run; then its process group is killed and it is `timedOut`. A test with 5 passing runs in history gets 10 × their p95 (at least 10 s) when that is shorter; the failure names the rule that fired") {
             $1.testTimeout = try $0.seconds()
         },
         ConfigKey("report-dir", .string, flag: .option("DIR"), default: "`robotci-report`", help: "where the report goes") {

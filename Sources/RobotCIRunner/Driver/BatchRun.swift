@@ -75,6 +75,9 @@ final class BatchRun {
     /// Seconds `test` may run (`--test-timeout`, or its rule's).
     func testTimeout(for test: TestID) -> Double { router.rules.testTimeout(for: test) }
 
+    /// The deadline of `test` with the rule that set it (named when it fires).
+    func deadline(for test: TestID) -> TestDeadline { router.rules.deadline(for: test) }
+
     /// The output says a test of this batch failed: with `--max-failures`, when the attempt is
     /// its last (no retry left, or its rule's `retry-on` does not find the failure), it counts
     /// before its held result is reported. Without the flag nothing is asked of the rules.

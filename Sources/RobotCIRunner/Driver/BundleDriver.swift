@@ -381,7 +381,7 @@ struct BundleOutputReader {
             let now = batch.clock.now()
             current = nil
             if timedOut {
-                let failure = FailureMessage(message: "timed out: still running after \(Int(timeout(c.id))) s (--test-timeout); its process group was killed")
+                let failure = FailureMessage(message: "timed out: still running after \(Int(timeout(c.id))) s (\(batch.deadline(for: c.id).rule)); its process group was killed")
                 report(c.id, attempt(c, outcome: .timedOut, duration: now - c.start, failures: c.failures + [failure]))
             } else {
                 let crash = CrashSummary(output: c.output.text)
@@ -394,7 +394,7 @@ struct BundleOutputReader {
         } else if timedOut, let first = batch.item.tests.first(where: { !started.contains($0) }) {
             started.insert(first)
             let c = Current(id: first, start: lastEvent)
-            let failure = FailureMessage(message: "timed out: the process printed nothing for \(Int(timeout(first))) s before this test started (--test-timeout)")
+            let failure = FailureMessage(message: "timed out: the process printed nothing for \(Int(timeout(first))) s before this test started (\(batch.deadline(for: first).rule))")
             report(first, attempt(c, outcome: .timedOut, duration: batch.clock.now() - lastEvent, failures: [failure]))
             return true
         }

@@ -205,7 +205,7 @@ extension CommandDriver {
             return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
         }
         let why = timedOut
-            ? "timed out: still running after \(Int(batch.testTimeout(for: missing[0]))) s (--test-timeout); its process group was killed"
+            ? "timed out: still running after \(Int(batch.testTimeout(for: missing[0]))) s (\(batch.deadline(for: missing[0]).rule)); its process group was killed"
             : "crashed: the run command ended (\(end)) without a result for this test: \(junitProblem ?? "its JUnit file has no <testcase> matching this id (check that 'run' passes {tests} to the runner and writes {junit})")"
         let crash = CrashSummary(output: output.text)
         let failure = FailureMessage(file: crash.file, line: crash.line, message: crash.reason.map { "\(why) — \($0)" } ?? why)
