@@ -31,6 +31,11 @@ extension MockServer {
         /// `--allow-file-access-from-files` only, or `"*"` for every origin (the permissive
         /// `Access-Control-Allow-Origin: *` of earlier versions).
         public var allowedOrigins: [String]
+        /// `Host` names, besides loopback ones, the server answers (`app.test`, no port); `"*"`
+        /// for every name. 127.0.0.0/8, `localhost` and `[::1]` are always answered; a request
+        /// for any other host is answered `421 Misdirected Request`, so a page that reaches the
+        /// mock through DNS rebinding (its own name pointed at 127.0.0.1) reads nothing.
+        public var allowedHosts: [String]
         /// Where warnings go (connection limit reached, an origin refused); standard error
         /// when nil. For tests.
         var warningHandler: (@Sendable (String) -> Void)?
@@ -44,7 +49,8 @@ extension MockServer {
             ipv6: Bool = true,
             idleTimeout: Duration = .seconds(30),
             maxConnections: Int = 256,
-            allowedOrigins: [String] = []
+            allowedOrigins: [String] = [],
+            allowedHosts: [String] = []
         ) {
             self.defaultResponse = defaultResponse
             self.maxBodySize = maxBodySize
@@ -54,6 +60,7 @@ extension MockServer {
             self.idleTimeout = idleTimeout
             self.maxConnections = maxConnections
             self.allowedOrigins = allowedOrigins
+            self.allowedHosts = allowedHosts
         }
 
         /// Throws ``MockServerError`` `.invalidConfiguration` naming the setting at fault.
@@ -66,6 +73,11 @@ extension MockServer {
             }
             if maxConnections < 1 {
                 throw MockServerError.invalidConfiguration("maxConnections must be 1 or more, got \(maxConnections)")
+            }
+            for host in allowedHosts where host != "*" && (HostPolicy.hostName(host) != host.lowercased() || host.hasSuffix(".")) {
+                throw MockServerError.invalidConfiguration(
+                    "allowedHosts entry '\(CORS.printable(host))' is not a host name: write the name alone, without scheme, "
+                        + "port or path (app.test, [fd00::1]), or \"*\" for every host")
             }
             for origin in allowedOrigins where OriginRule(origin) == nil {
                 throw MockServerError.invalidConfiguration(
