@@ -9,6 +9,13 @@ extension MockServer {
         public var maxBodySize: Int
         /// How many requests the journal keeps before dropping the oldest (default 100,000).
         public var maxRecordedRequests: Int
+        /// How much of each body the journal keeps (default 1 MiB): a longer body is recorded
+        /// cut to its first bytes, with its full size (``RecordedRequest/bodySize``). The route's
+        /// handler always gets the whole body.
+        public var maxRecordedBodySize: Int
+        /// How many bytes of bodies, paths and headers the journal keeps in all (default 64 MiB)
+        /// before dropping the oldest requests, whatever their count.
+        public var maxRecordedBytes: Int
         /// Called on an event loop after each response is sent; keep it cheap.
         public var onResponse: (@Sendable (RecordedRequest) -> Void)?
         /// Serve ::1 beside 127.0.0.1 (default). Off, or on a host without IPv6, the server
@@ -45,6 +52,8 @@ extension MockServer {
             defaultResponse: MockResponse = .status(.notFound),
             maxBodySize: Int = 16 * 1024 * 1024,
             maxRecordedRequests: Int = 100_000,
+            maxRecordedBodySize: Int = 1 << 20,
+            maxRecordedBytes: Int = 64 << 20,
             onResponse: (@Sendable (RecordedRequest) -> Void)? = nil,
             ipv6: Bool = true,
             idleTimeout: Duration = .seconds(30),
@@ -55,6 +64,8 @@ extension MockServer {
             self.defaultResponse = defaultResponse
             self.maxBodySize = maxBodySize
             self.maxRecordedRequests = maxRecordedRequests
+            self.maxRecordedBodySize = maxRecordedBodySize
+            self.maxRecordedBytes = maxRecordedBytes
             self.onResponse = onResponse
             self.ipv6 = ipv6
             self.idleTimeout = idleTimeout
@@ -67,6 +78,10 @@ extension MockServer {
         func validate() throws(MockServerError) {
             if maxBodySize < 0 {
                 throw MockServerError.invalidConfiguration("maxBodySize must be 0 or more bytes, got \(maxBodySize)")
+            }
+            if maxRecordedBodySize < 0 || maxRecordedBytes < 0 {
+                throw MockServerError.invalidConfiguration(
+                    "maxRecordedBodySize and maxRecordedBytes must be 0 or more bytes, got \(maxRecordedBodySize) and \(maxRecordedBytes)")
             }
             if idleTimeout <= .zero {
                 throw MockServerError.invalidConfiguration("idleTimeout must be longer than zero, got \(idleTimeout)")

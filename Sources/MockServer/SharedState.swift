@@ -27,7 +27,9 @@ final class SharedState: Sendable {
 
     init(configuration: MockServer.Configuration) {
         routes = Locked(RouteTable(defaultResponse: EncodedResponse(configuration.defaultResponse)))
-        journal = RequestJournal(capacity: configuration.maxRecordedRequests)
+        journal = RequestJournal(
+            capacity: configuration.maxRecordedRequests, maxBodyBytes: configuration.maxRecordedBodySize,
+            maxBytes: configuration.maxRecordedBytes)
         maxBodySize = configuration.maxBodySize
         idleTimeout = configuration.idleTimeout
         cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
