@@ -97,6 +97,12 @@ public struct QueueAddress: Equatable, Sendable, CustomStringConvertible {
         self.init(host: host, port: port, name: name, user: user, password: password)
     }
 
+    /// Checks the URL's form, as a config value: the password of a `USER@` login may still come
+    /// from `ROBOTCI_QUEUE_PASSWORD`, which the run reads (and checks) when it connects.
+    public static func validate(_ text: String) throws {
+        _ = try QueueAddress(parsing: text, environment: [passwordVariable: "set-when-connecting"])
+    }
+
     /// `text` with its password masked, for messages. Unlike `URLCredentials.masked` (which
     /// reads URLs inside any text and so stops at `/`, `?` or `#`), everything after the user's
     /// `:` up to the last `@` is the password here: one pasted unencoded is masked whole.
