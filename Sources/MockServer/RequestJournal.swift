@@ -99,7 +99,7 @@ final class RequestJournal: Sendable {
             var excess = state.entries.count > capacity + capacity / 4 ? state.entries.count - capacity : 0
             if state.bytes > maxBytes {
                 // Down to three quarters of the budget, so the next appends do not each shift the array.
-                var freed = 0
+                var freed = state.entries[..<excess].reduce(0) { $0 + $1.cost }
                 while excess < state.entries.count - 1, state.bytes - freed > maxBytes * 3 / 4 {
                     freed += state.entries[excess].cost
                     excess += 1
