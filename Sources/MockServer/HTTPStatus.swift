@@ -62,6 +62,8 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
     public static let gone = HTTPStatus(code: 410)
     /// `413 Content Too Large`
     public static let contentTooLarge = HTTPStatus(code: 413)
+    /// `421 Misdirected Request`: a request for a host this server does not answer.
+    public static let misdirectedRequest = HTTPStatus(code: 421)
     /// `422 Unprocessable Content`
     public static let unprocessableContent = HTTPStatus(code: 422)
     /// `422 Unprocessable Entity`: SwiftMockServer's name (and the older phrase) for ``unprocessableContent``.
@@ -86,7 +88,7 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
         307: "Temporary Redirect", 308: "Permanent Redirect",
         400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
         405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict",
-        410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type",
+        410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type", 421: "Misdirected Request",
         422: "Unprocessable Content", 429: "Too Many Requests",
         500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
         503: "Service Unavailable", 504: "Gateway Timeout",

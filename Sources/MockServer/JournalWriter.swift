@@ -5,7 +5,8 @@ import WorkerContract
 ///
 /// The file is a JSON array, one object per request in arrival order:
 /// `method`, `path`, `query` (string or null), `headers` (object; repeated fields joined
-/// with `, `; credentials masked: `SensitiveHeader`), `body` + `bodyEncoding` (`utf8` or `base64`), `time` (ISO 8601, UTC, ms),
+/// with `, `; credentials masked: `SensitiveHeader`), `body` + `bodyEncoding` (`utf8` or `base64`; the
+/// first `maxRecordedBodySize` bytes), `bodySize` (the full body's bytes), `time` (ISO 8601, UTC, ms),
 /// `matchedRoute` (`GET /character/:id`, or null when nothing matched), `status`
 /// (null if the connection closed before the answer), `error` (null unless it failed),
 /// `preflight` (true for a CORS preflight the server answered itself: listed here, never
@@ -21,6 +22,7 @@ enum JournalWriter {
         let headers: [String: String]
         let body: String
         let bodyEncoding: String
+        let bodySize: Int
         let time: String
         let matchedRoute: String?
         let status: Int?
@@ -37,6 +39,7 @@ enum JournalWriter {
             try container.encode(headers, forKey: .headers)
             try container.encode(body, forKey: .body)
             try container.encode(bodyEncoding, forKey: .bodyEncoding)
+            try container.encode(bodySize, forKey: .bodySize)
             try container.encode(time, forKey: .time)
             try container.encode(matchedRoute, forKey: .matchedRoute)
             try container.encode(status, forKey: .status)
@@ -45,7 +48,7 @@ enum JournalWriter {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case method, path, query, headers, body, bodyEncoding, time, matchedRoute, status, error, preflight
+            case method, path, query, headers, body, bodyEncoding, bodySize, time, matchedRoute, status, error, preflight
         }
     }
 
@@ -64,6 +67,7 @@ enum JournalWriter {
                 headers: SensitiveHeader.masked(entry.request.headers),
                 body: text ?? (entry.request.body ?? Data()).base64EncodedString(),
                 bodyEncoding: text == nil ? "base64" : "utf8",
+                bodySize: entry.bodySize,
                 time: formatter.string(from: entry.timestamp),
                 matchedRoute: entry.matchedRoute,
                 status: entry.answer?.response.status.code,

@@ -173,6 +173,15 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                  delay: nil, error: message, context: context)
             return
         }
+        // Before any route, the CORS preflight included: a page reaching the mock under another
+        // name (DNS rebinding) gets nothing it could read.
+        guard shared.allows(hostHeader: request.header("host")) else {
+            let message = HostPolicy.refusal(host: request.header("host") ?? "")
+            let sequence = shared.journal.append(request: request, matchedRoute: nil)
+            send(EncodedResponse(.text(message, status: .misdirectedRequest)), for: pending, sequence: sequence,
+                 delay: nil, error: message, context: context)
+            return
+        }
         let table = shared.routes.withLock { $0 }
         if request.method == .OPTIONS, CORS.isPreflight(request), !table.hasExplicitOptionsRoute(for: request.path) {
             let sequence = shared.journal.append(request: request, matchedRoute: "cors-preflight", isPreflight: true)

@@ -88,6 +88,17 @@ public struct MockRequest: Sendable {
         "\(method) \(path)\(query.map { "?\($0)" } ?? "")"
     }
 
+    /// The same request with at most the first `limit` bytes of its body, cut where a UTF-8
+    /// character starts (so a text body stays text).
+    func withBodyPrefix(_ limit: Int) -> MockRequest {
+        guard let body, body.count > limit else { return self }
+        var end = limit
+        while end > 0, end > limit - 3, body[body.startIndex + end] & 0xC0 == 0x80 { end -= 1 }
+        return MockRequest(
+            method: method, path: path, query: query, headerFields: headerFields, body: Data(body.prefix(end)),
+            pathParameters: pathParameters)
+    }
+
     /// The same request with the parameters its route captured.
     func with(pathParameters: [String: String]) -> MockRequest {
         MockRequest(

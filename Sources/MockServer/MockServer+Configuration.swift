@@ -9,6 +9,13 @@ extension MockServer {
         public var maxBodySize: Int
         /// How many requests the journal keeps before dropping the oldest (default 100,000).
         public var maxRecordedRequests: Int
+        /// How much of each body the journal keeps (default 1 MiB): a longer body is recorded
+        /// cut to its first bytes, with its full size (``RecordedRequest/bodySize``). The route's
+        /// handler always gets the whole body.
+        public var maxRecordedBodySize: Int
+        /// How many bytes of bodies, paths and headers the journal keeps in all (default 64 MiB)
+        /// before dropping the oldest requests, whatever their count.
+        public var maxRecordedBytes: Int
         /// Called on an event loop after each response is sent; keep it cheap.
         public var onResponse: (@Sendable (RecordedRequest) -> Void)?
         /// Serve ::1 beside 127.0.0.1 (default). Off, or on a host without IPv6, the server
@@ -31,6 +38,11 @@ extension MockServer {
         /// `--allow-file-access-from-files` only, or `"*"` for every origin (the permissive
         /// `Access-Control-Allow-Origin: *` of earlier versions).
         public var allowedOrigins: [String]
+        /// `Host` names, besides loopback ones, the server answers (`app.test`, no port); `"*"`
+        /// for every name. 127.0.0.0/8, `localhost` and `[::1]` are always answered; a request
+        /// for any other host is answered `421 Misdirected Request`, so a page that reaches the
+        /// mock through DNS rebinding (its own name pointed at 127.0.0.1) reads nothing.
+        public var allowedHosts: [String]
         /// Where warnings go (connection limit reached, an origin refused); standard error
         /// when nil. For tests.
         var warningHandler: (@Sendable (String) -> Void)?
@@ -40,20 +52,26 @@ extension MockServer {
             defaultResponse: MockResponse = .status(.notFound),
             maxBodySize: Int = 16 * 1024 * 1024,
             maxRecordedRequests: Int = 100_000,
+            maxRecordedBodySize: Int = 1 << 20,
+            maxRecordedBytes: Int = 64 << 20,
             onResponse: (@Sendable (RecordedRequest) -> Void)? = nil,
             ipv6: Bool = true,
             idleTimeout: Duration = .seconds(30),
             maxConnections: Int = 256,
-            allowedOrigins: [String] = []
+            allowedOrigins: [String] = [],
+            allowedHosts: [String] = []
         ) {
             self.defaultResponse = defaultResponse
             self.maxBodySize = maxBodySize
             self.maxRecordedRequests = maxRecordedRequests
+            self.maxRecordedBodySize = maxRecordedBodySize
+            self.maxRecordedBytes = maxRecordedBytes
             self.onResponse = onResponse
             self.ipv6 = ipv6
             self.idleTimeout = idleTimeout
             self.maxConnections = maxConnections
             self.allowedOrigins = allowedOrigins
+            self.allowedHosts = allowedHosts
         }
 
         /// Throws ``MockServerError`` `.invalidConfiguration` naming the setting at fault.
@@ -61,11 +79,20 @@ extension MockServer {
             if maxBodySize < 0 {
                 throw MockServerError.invalidConfiguration("maxBodySize must be 0 or more bytes, got \(maxBodySize)")
             }
+            if maxRecordedBodySize < 0 || maxRecordedBytes < 0 {
+                throw MockServerError.invalidConfiguration(
+                    "maxRecordedBodySize and maxRecordedBytes must be 0 or more bytes, got \(maxRecordedBodySize) and \(maxRecordedBytes)")
+            }
             if idleTimeout <= .zero {
                 throw MockServerError.invalidConfiguration("idleTimeout must be longer than zero, got \(idleTimeout)")
             }
             if maxConnections < 1 {
                 throw MockServerError.invalidConfiguration("maxConnections must be 1 or more, got \(maxConnections)")
+            }
+            for host in allowedHosts where host != "*" && (HostPolicy.hostName(host) != host.lowercased() || host.hasSuffix(".")) {
+                throw MockServerError.invalidConfiguration(
+                    "allowedHosts entry '\(CORS.printable(host))' is not a host name: write the name alone, without scheme, "
+                        + "port or path (app.test, [fd00::1]), or \"*\" for every host")
             }
             for origin in allowedOrigins where OriginRule(origin) == nil {
                 throw MockServerError.invalidConfiguration(

@@ -2,7 +2,8 @@ import Foundation
 
 /// One answered request: what came in, what went out, and which route answered.
 public struct RecordedRequest: Sendable {
-    /// The request, with the parameters its route captured.
+    /// The request, with the parameters its route captured. Its body is at most the first
+    /// ``MockServer/Configuration/maxRecordedBodySize`` bytes of what arrived (``bodySize``).
     public let request: MockRequest
     /// The response sent back (for a handler that threw: the `500` that reported it).
     public let response: MockResponse
@@ -15,11 +16,13 @@ public struct RecordedRequest: Sendable {
     /// A CORS preflight the server answered itself. Browsers send these, the apps the
     /// references test do not: they are in the journal file, never in `requests`.
     public let isPreflight: Bool
+    /// The size of the body that arrived, in bytes (the route's handler got all of it).
+    public let bodySize: Int
 
     /// Creates a journal entry.
     public init(
         request: MockRequest, response: MockResponse, timestamp: Date = Date(), matchedRoute: String? = nil,
-        error: String? = nil, isPreflight: Bool = false
+        error: String? = nil, isPreflight: Bool = false, bodySize: Int? = nil
     ) {
         self.request = request
         self.response = response
@@ -27,7 +30,11 @@ public struct RecordedRequest: Sendable {
         self.matchedRoute = matchedRoute
         self.error = error
         self.isPreflight = isPreflight
+        self.bodySize = bodySize ?? request.body?.count ?? 0
     }
+
+    /// Whether `request.body` is only the first part of the body that arrived.
+    public var isBodyTruncated: Bool { bodySize > (request.body?.count ?? 0) }
 
     /// The request's method.
     public var method: HTTPMethod { request.method }

@@ -9,8 +9,11 @@ import ProcessToolkit
 /// `wait`) is the answered requests, without the CORS preflights the server answered
 /// itself: browser transport noise the apps the references test never send.
 ///
-/// Past `capacity` entries the oldest quarter is dropped at once, so a long
-/// `robotci mock` session or a benchmark cannot grow without bound.
+/// What it holds is bounded by count and by bytes: a body is stored cut to its first
+/// `maxBodyBytes` (the entry keeps its full size), and past `capacity` entries, or past
+/// `maxBytes` of stored bodies, paths and headers, the oldest entries are dropped, so a long
+/// `robotci mock` session, a benchmark or a client posting big bodies cannot grow it without
+/// bound. The route's handler still gets the whole body.
 final class RequestJournal: Sendable {
     typealias Predicate = @Sendable (RecordedRequest) -> Bool
 
@@ -20,14 +23,22 @@ final class RequestJournal: Sendable {
         let timestamp: Date
         let matchedRoute: String?
         let isPreflight: Bool
+        /// The body's full size in bytes; `request.body` holds at most the journal's `maxBodyBytes`.
+        let bodySize: Int
         var answer: (response: MockResponse, error: String?)?
+
+        /// What keeping the entry costs: its stored body, target and headers (and a little more).
+        var cost: Int {
+            (request.body?.count ?? 0) + request.path.utf8.count + (request.query?.utf8.count ?? 0)
+                + request.headerFields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } + 128
+        }
 
         /// The entry as tests see it, once answered.
         var recorded: RecordedRequest? {
             answer.map {
                 RecordedRequest(
                     request: request, response: $0.response, timestamp: timestamp, matchedRoute: matchedRoute,
-                    error: $0.error, isPreflight: isPreflight)
+                    error: $0.error, isPreflight: isPreflight, bodySize: bodySize)
             }
         }
 
@@ -46,14 +57,22 @@ final class RequestJournal: Sendable {
         var entries: [Entry] = []
         /// How many entries were dropped from the front; sequence numbers count them.
         var dropped = 0
+        /// The summed `cost` of `entries`.
+        var bytes = 0
         var waiters: [UUID: Waiter] = [:]
     }
 
     let capacity: Int
+    /// The most of a body an entry keeps.
+    let maxBodyBytes: Int
+    /// The most the entries may cost in all (``Entry/cost``); the newest is always kept.
+    let maxBytes: Int
     private let state = Locked(State())
 
-    init(capacity: Int) {
+    init(capacity: Int, maxBodyBytes: Int = 1 << 20, maxBytes: Int = 64 << 20) {
         self.capacity = max(1, capacity)
+        self.maxBodyBytes = max(0, maxBodyBytes)
+        self.maxBytes = max(0, maxBytes)
     }
 
     /// Every entry still held, oldest first, answered or not, preflights included
@@ -69,12 +88,25 @@ final class RequestJournal: Sendable {
 
     /// Records an arrival; returns its sequence number, for ``complete(_:response:error:)``.
     func append(request: MockRequest, matchedRoute: String?, isPreflight: Bool = false) -> Int {
-        state.withLock { state in
-            state.entries.append(Entry(
-                request: request, timestamp: Date(), matchedRoute: matchedRoute, isPreflight: isPreflight))
+        let entry = Entry(
+            request: request.withBodyPrefix(maxBodyBytes), timestamp: Date(), matchedRoute: matchedRoute,
+            isPreflight: isPreflight, bodySize: request.body?.count ?? 0)
+        let cost = entry.cost
+        return state.withLock { state in
+            state.entries.append(entry)
+            state.bytes += cost
             let sequence = state.dropped + state.entries.count - 1
-            if state.entries.count > capacity + capacity / 4 {
-                let excess = state.entries.count - capacity
+            var excess = state.entries.count > capacity + capacity / 4 ? state.entries.count - capacity : 0
+            if state.bytes > maxBytes {
+                // Down to three quarters of the budget, so the next appends do not each shift the array.
+                var freed = state.entries[..<excess].reduce(0) { $0 + $1.cost }
+                while excess < state.entries.count - 1, state.bytes - freed > maxBytes * 3 / 4 {
+                    freed += state.entries[excess].cost
+                    excess += 1
+                }
+            }
+            if excess > 0 {
+                state.bytes -= state.entries[..<excess].reduce(0) { $0 + $1.cost }
                 state.entries.removeFirst(excess)
                 state.dropped += excess
             }
@@ -111,6 +143,7 @@ final class RequestJournal: Sendable {
         state.withLock { state in
             state.dropped += state.entries.count
             state.entries.removeAll()
+            state.bytes = 0
         }
     }
 

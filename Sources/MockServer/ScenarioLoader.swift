@@ -38,6 +38,11 @@ public enum ScenarioLoader {
             throw MockServerError.invalidScenario(
                 "nested more than \(YAMLDepth.limit) levels deep; a scenario needs far fewer", file: file.path, line: line, key: nil)
         }
+        if let line = YAMLAliases.lineOverBudget(yaml) {
+            throw MockServerError.invalidScenario(
+                "its aliases (*name) expand to more than \(YAMLAliases.budget) nodes, an alias bomb; a scenario needs far "
+                    + "fewer: write the repeated part out, or reuse it fewer times", file: file.path, line: line, key: nil)
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)

@@ -13,6 +13,8 @@ final class SharedState: Sendable {
     let idleTimeout: Duration
     /// Which pages may read the responses.
     let cors: CORSPolicy
+    /// Which `Host` names are answered.
+    let hosts: HostPolicy
     /// Whether ::1 is served beside 127.0.0.1 (when the host has it).
     let ipv6: Bool
     /// Told about each request once it has been answered (used by `robotci mock` to print it).
@@ -20,13 +22,18 @@ final class SharedState: Sendable {
     private let warningHandler: (@Sendable (String) -> Void)?
     /// The refused origins already warned about; a page retrying must not flood the log.
     private let warnedOrigins = Locked<Set<String>>([])
+    /// The refused hosts already warned about.
+    private let warnedHosts = Locked<Set<String>>([])
 
     init(configuration: MockServer.Configuration) {
         routes = Locked(RouteTable(defaultResponse: EncodedResponse(configuration.defaultResponse)))
-        journal = RequestJournal(capacity: configuration.maxRecordedRequests)
+        journal = RequestJournal(
+            capacity: configuration.maxRecordedRequests, maxBodyBytes: configuration.maxRecordedBodySize,
+            maxBytes: configuration.maxRecordedBytes)
         maxBodySize = configuration.maxBodySize
         idleTimeout = configuration.idleTimeout
         cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
+        hosts = HostPolicy(allowedHosts: configuration.allowedHosts)
         ipv6 = configuration.ipv6
         onResponse = configuration.onResponse
         warningHandler = configuration.warningHandler
@@ -38,6 +45,18 @@ final class SharedState: Sendable {
         if let onResponse, let entry {
             onResponse(entry)
         }
+    }
+
+    /// Whether a request's `Host` is answered; a refused host is reported once per server.
+    func allows(hostHeader: String?) -> Bool {
+        guard !hosts.allows(hostHeader: hostHeader), let host = hostHeader else { return true }
+        let isNew = warnedHosts.withLock { warned in
+            guard warned.count < 32, !warned.contains(host) else { return false }
+            warned.insert(host)
+            return true
+        }
+        if isNew { warn(HostPolicy.refusal(host: host)) }
+        return false
     }
 
     /// The grant for a request's `Origin`; a refused origin is reported once per server.

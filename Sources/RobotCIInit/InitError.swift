@@ -12,6 +12,14 @@ public struct InitError: Error, Equatable, CustomStringConvertible {
         InitError(message: "--robotci '\(path)' has no robotci Package.swift (no RobotKit product found in \(path)/Package.swift); give the folder of a robotci checkout, or a git URL")
     }
 
+    static func unsafeRobotCI(_ text: String, _ reason: String) -> InitError {
+        let shown = String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map {
+            $0.properties.generalCategory == .control ? "?" : $0
+        }))
+        return InitError(message: "--robotci '\(shown)' cannot be written safely into Package.swift and the CI workflow: \(reason); "
+            + "give the folder of a robotci checkout or a git URL such as https://github.com/robotci/robotci")
+    }
+
     static func notADirectory(_ path: String) -> InitError {
         InitError(message: "--directory '\(path)' is not a folder robotci init can write to; create it first or give another one")
     }

@@ -14,7 +14,22 @@ public enum RobotCIDependency: Equatable, Sendable {
     /// robotci checkout so a typo fails here and not in the first `swift build`.
     public static func parse(_ text: String?, version: String, packageDirectory: URL, currentDirectory: URL) throws -> RobotCIDependency {
         guard let text, !text.isEmpty else { return .url(publishedURL, version: version) }
-        if text.contains("://") || text.hasPrefix("git@") { return .url(text, version: version) }
+        // It goes into Package.swift, a YAML workflow and its shell lines: a line break there
+        // could add a step, so what cannot be written as it is is refused, not rewritten.
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+            throw InitError.unsafeRobotCI(text, "it holds a control character (a line break, tab or NUL)")
+        }
+        if text.contains("://") || text.hasPrefix("git@") {
+            let dependency = RobotCIDependency.url(text, version: version)
+            let identity = dependency.packageIdentity
+            guard !identity.isEmpty, identity.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }),
+                  !text.contains(where: \.isWhitespace)
+            else {
+                throw InitError.unsafeRobotCI(text, "its last path part '\(identity)' is not a package name SwiftPM can use "
+                    + "(letters, digits, '-', '_', '.'), or it holds a space")
+            }
+            return dependency
+        }
         let folder = URL(fileURLWithPath: text, relativeTo: currentDirectory).standardizedFileURL
         let manifest = folder.appendingPathComponent("Package.swift")
         guard let contents = try? String(contentsOf: manifest, encoding: .utf8), contents.contains("\"RobotKit\"") else {
@@ -60,14 +75,40 @@ public enum RobotCIDependency: Equatable, Sendable {
 enum SwiftLiteral {
     static func string(_ value: String) -> String {
         var out = "\""
-        for ch in value {
-            switch ch {
+        for scalar in value.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
             case "\n": out += "\\n"
-            default: out.append(ch)
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\0": out += "\\0"
+            default:
+                // Other control characters (and the Unicode line separators) as escapes: a raw
+                // one could end the literal's line or hide what the source says.
+                if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""
+    }
+}
+
+/// Quoting for values written into generated shell lines (the workflow's `run:` steps).
+enum ShellWord {
+    /// `value` as one POSIX shell word: single-quoted, each `'` written as `'\''`.
+    static func quoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// Quoting for values written into generated YAML.
+enum YAMLScalar {
+    /// `value` as a single-quoted YAML scalar (`'` doubled); no line breaks, as `parse` ensures.
+    static func quoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

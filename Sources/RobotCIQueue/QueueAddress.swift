@@ -29,7 +29,7 @@ public struct QueueAddress: Equatable, Sendable, CustomStringConvertible {
     /// `environment` is used.
     public init(parsing text: String, environment: [String: String] = [:]) throws {
         let example = "e.g. redis://127.0.0.1:6379/pipeline-1234"
-        let shown = URLCredentials.masked(text)
+        let shown = Self.masked(text)
         if text.hasPrefix("rediss://") {
             throw QueueError("queue '\(shown)': rediss:// (Redis over TLS) is not supported by robotci's Redis client "
                 + "(Debian's hiredis 0.14 has no TLS). Run a TLS sidecar such as stunnel on this machine "
@@ -40,28 +40,42 @@ public struct QueueAddress: Equatable, Sendable, CustomStringConvertible {
         guard text.hasPrefix("redis://") else {
             throw QueueError("queue '\(shown)' is not a redis URL: write redis://HOST:PORT/NAME, \(example)")
         }
-        let rest = text.dropFirst("redis://".count)
+        var rest = text.dropFirst("redis://".count)
+        var user: String?
+        var password: String?
+        // HOST, PORT and NAME hold no `@`: the last one ends the login, whatever the password holds.
+        if let at = rest.lastIndex(of: "@") {
+            let info = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+            let encodeHint = "percent-encode the user and password (# as %23, ? as %3F, / as %2F, @ as %40, : as %3A, % as %25; "
+                + "e.g. python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=\"\"))' PASSWORD) "
+                + "or leave the password out of the URL and set \(Self.passwordVariable)"
+            // Other tools split the URL at these (redis-cli, client libraries, robotci's own masking
+            // of URLs in text): the password would be cut, and shown. Refuse rather than guess.
+            guard !info.contains(where: { "/?#".contains($0) }) else {
+                throw QueueError("queue '\(shown)': the user or password holds a '/', '?' or '#' as it is, which ends a URL's "
+                    + "address: \(encodeHint)")
+            }
+            let colon = info.firstIndex(of: ":")
+            let userPart = colon.map { info[..<$0] } ?? info
+            let passwordPart = colon.map { info[info.index(after: $0)...] }
+            // Both must decode: a password whose `%` starts no escape is not quietly dropped.
+            guard let decodedUser = String(userPart).removingPercentEncoding,
+                  passwordPart.map({ String($0).removingPercentEncoding != nil }) ?? true
+            else {
+                throw QueueError("queue '\(shown)': the user or password has a '%' that starts no %-escape (two hex digits): "
+                    + encodeHint)
+            }
+            user = decodedUser.isEmpty ? nil : decodedUser
+            password = passwordPart.flatMap { String($0).removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
+        }
         guard let slash = rest.firstIndex(of: "/") else {
             throw QueueError("queue '\(shown)' has no NAME: write redis://HOST:PORT/NAME (NAME is the run, the same on every machine), \(example)")
         }
-        var hostPort = rest[..<slash]
+        let hostPort = rest[..<slash]
         let name = String(rest[rest.index(after: slash)...])
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.:".contains($0) }), name.unicodeScalars.allSatisfy(\.isASCII) else {
             throw QueueError("queue '\(shown)': the NAME '\(name)' must be non-empty ASCII letters, digits, '-', '_', '.' or ':', \(example)")
-        }
-        var user: String?
-        var password: String?
-        if let at = hostPort.lastIndex(of: "@") {
-            let info = hostPort[..<at]
-            hostPort = hostPort[hostPort.index(after: at)...]
-            let userPart = info.firstIndex(of: ":").map { info[..<$0] } ?? info
-            guard let decodedUser = String(userPart).removingPercentEncoding,
-                  let decodedPassword = info.firstIndex(of: ":").map({ String(info[info.index(after: $0)...]).removingPercentEncoding }) ?? .some(nil)
-            else {
-                throw QueueError("queue '\(shown)': the user or password has a bad %-escape; write a '%' as %25 (and '@' as %40, ':' in the user as %3A)")
-            }
-            user = decodedUser.isEmpty ? nil : decodedUser
-            password = decodedPassword.flatMap { $0.isEmpty ? nil : $0 }
         }
         if password == nil, let fromEnvironment = environment[Self.passwordVariable], !fromEnvironment.isEmpty {
             password = fromEnvironment
@@ -81,6 +95,24 @@ public struct QueueAddress: Equatable, Sendable, CustomStringConvertible {
         }
         guard !host.isEmpty else { throw QueueError("queue '\(shown)' has no HOST, \(example)") }
         self.init(host: host, port: port, name: name, user: user, password: password)
+    }
+
+    /// Checks the URL's form, as a config value: the password of a `USER@` login may still come
+    /// from `ROBOTCI_QUEUE_PASSWORD`, which the run reads (and checks) when it connects.
+    public static func validate(_ text: String) throws {
+        _ = try QueueAddress(parsing: text, environment: [passwordVariable: "set-when-connecting"])
+    }
+
+    /// `text` with its password masked, for messages. Unlike `URLCredentials.masked` (which
+    /// reads URLs inside any text and so stops at `/`, `?` or `#`), everything after the user's
+    /// `:` up to the last `@` is the password here: one pasted unencoded is masked whole.
+    static func masked(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@") else {
+            return URLCredentials.masked(text)
+        }
+        let login = text[scheme.upperBound..<at]
+        guard let colon = login.firstIndex(of: ":") else { return text }
+        return String(text[..<scheme.upperBound] + login[..<colon]) + ":" + URLCredentials.mask + String(text[at...])
     }
 
     /// `redis://[USER:***@]HOST:PORT/NAME`: the password is never printed.

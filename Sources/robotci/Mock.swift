@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import MockServer
 
-/// `robotci mock --scenario FILE [--port P] [--allow-origin O…]`: serves a scenario by hand, until Ctrl-C.
+/// `robotci mock --scenario FILE [--port P] [--allow-origin O…] [--allow-host H…]`: serves a scenario by hand, until Ctrl-C.
 struct Mock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mock",
@@ -24,6 +24,13 @@ struct Mock: AsyncParsableCommand {
             discussion: "scheme://host[:port], scheme://host:* for any port, null for pages opened from disk, * for all."))
     var allowOrigins: [String] = []
 
+    @Option(
+        name: .customLong("allow-host"),
+        help: ArgumentHelp(
+            "Another Host name to answer, besides 127.0.0.1, localhost and [::1] (repeatable).",
+            discussion: "A name alone (app.test), or * for every name. Other hosts get 421 (DNS rebinding)."))
+    var allowHosts: [String] = []
+
     func validate() throws {
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port must be between 0 and 65535 (0 picks a free port), got \(port).")
@@ -39,7 +46,8 @@ struct Mock: AsyncParsableCommand {
         let loaded = try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: scenario))
         let server = try await MockServer.create(
             port: port,
-            configuration: .init(maxRecordedRequests: 10_000, onResponse: printer.log, allowedOrigins: allowOrigins))
+            configuration: .init(maxRecordedRequests: 10_000, onResponse: printer.log, allowedOrigins: allowOrigins,
+                                  allowedHosts: allowHosts))
         await server.load(loaded)
         printer.print("robotci mock: serving \(scenario) on \(await server.baseURL) (Ctrl-C to stop)")
         await Self.waitForTerminationSignal()

@@ -31,7 +31,7 @@ struct LimitsTests {
         let (closed, seconds) = try await Offload.run {
             let socket = try RawSocket(port: port)
             let start = Date()
-            try socket.send("GET / HTTP/1.1\r\nHost: x\r\n")
+            try socket.send("GET / HTTP/1.1\r\nHost: localhost\r\n")
             // One header line every 100 ms for 4 s, never the blank line that ends the head.
             for index in 0..<40 {
                 Thread.sleep(forTimeInterval: 0.1)
@@ -53,7 +53,7 @@ struct LimitsTests {
         let (status, seconds) = try await Offload.run {
             let socket = try RawSocket(port: port)
             let start = Date()
-            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+            try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n")
             for _ in 0..<40 {  // 4 s, fewer than the 100 bytes announced
                 Thread.sleep(forTimeInterval: 0.1)
                 guard (try? socket.send("x")) != nil else { break }
@@ -75,10 +75,10 @@ struct LimitsTests {
         let (bodies, closedLater) = try await Offload.run {
             let socket = try RawSocket(port: port)
             var bodies: [String] = []
-            try socket.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            try socket.send("GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n")
             bodies.append(try socket.readResponse().text)
             Thread.sleep(forTimeInterval: 0.15)  // idle, but within the timeout
-            try socket.send("GET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
+            try socket.send("GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n")
             bodies.append(try socket.readResponse().text)
             return (bodies, socket.isClosedByPeer())
         }
@@ -98,7 +98,7 @@ struct LimitsTests {
         let (held, served) = try await Offload.run {
             let sockets = try (0..<3).map { _ in try RawSocket(port: port) }
             let served = try sockets.map { socket in
-                try socket.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                try socket.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 return try socket.readResponse().text
             }
             return (UncheckedBox(sockets), served)
@@ -137,7 +137,7 @@ struct LimitsTests {
             let socket = try RawSocket(port: port)
             let start = Date()
             // 100 MB announced, none sent: only an answer at the head can arrive.
-            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n")
+            try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000000\r\n\r\n")
             let response = try socket.readResponse()
             return (response, Date().timeIntervalSince(start), socket.isClosedByPeer())
         }
@@ -161,7 +161,7 @@ struct LimitsTests {
             // 8 MB in one go (more than the socket buffers hold): the server must read and
             // drop it, or this send would block until the close and the 413 could be lost.
             let body = String(repeating: "x", count: 8_000_000)
-            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
             return (try socket.readResponse().status, socket.isClosedByPeer())
         }
         #expect(status == 413)
@@ -178,7 +178,7 @@ struct LimitsTests {
         let port = server.port
         let (status, closed) = try await Offload.run {
             let socket = try RawSocket(port: port)
-            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n")
             try socket.send("a\r\n0123456789\r\n")  // 10 bytes: under the limit
             try socket.send("a\r\n0123456789\r\n")  // 20: over it; no last chunk is ever sent
             return (try socket.readResponse().status, socket.isClosedByPeer())
@@ -197,9 +197,9 @@ struct LimitsTests {
         let answers = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send(
-                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok"
-                    + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n123456789"
-                    + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nno")
+                "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nok"
+                    + "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 9\r\n\r\n123456789"
+                    + "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nno")
             return try (0..<2).map { _ in try socket.readResponse() }.map { "\($0.status) \($0.text)" }
         }
         #expect(answers == ["200 ok", "413 request body exceeds the limit of 8 bytes"])

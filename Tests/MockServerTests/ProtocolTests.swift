@@ -44,7 +44,7 @@ struct ProtocolTests {
         let status = try await Offload.run {
             let socket = try RawSocket(port: port)
             let chunk = String(repeating: "y", count: 20)
-            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n14\r\n\(chunk)\r\n0\r\n\r\n")
+            try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n14\r\n\(chunk)\r\n0\r\n\r\n")
             return try socket.readResponse().status
         }
         #expect(status == 413)
@@ -59,7 +59,7 @@ struct ProtocolTests {
         let bodies = try await Offload.run {
             let socket = try RawSocket(port: port)
             return try (1...3).map { index in
-                try socket.send("GET /n?\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                try socket.send("GET /n?\(index) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 return try socket.readResponse().text
             }
         }
@@ -78,7 +78,7 @@ struct ProtocolTests {
         let port = server.port
         let bodies = try await Offload.run {
             let socket = try RawSocket(port: port)
-            let batch = [80, 0, 30].map { "GET /wait/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
+            let batch = [80, 0, 30].map { "GET /wait/\($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined()
             try socket.send(batch)
             return try (0..<3).map { _ in try socket.readResponse().text }
         }
@@ -108,7 +108,7 @@ struct ProtocolTests {
         let port = server.port
         let socket = try await Offload.run {
             let socket = try RawSocket(port: port)
-            try socket.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            try socket.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
             _ = try socket.readResponse()
             return UncheckedBox(socket)
         }
@@ -165,7 +165,7 @@ struct ProtocolTests {
         let port = server.port
         let response = try await Offload.run {
             let socket = try RawSocket(port: port)
-            try socket.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello")
+            try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello")
             return try socket.readResponse()
         }
         #expect(response.text == "hello")

@@ -81,7 +81,7 @@ struct RecordingTests {
         let port = server.port
         _ = try await Offload.run {
             let socket = try RawSocket(port: port)
-            try socket.send("POST /bytes HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n")
+            try socket.send("POST /bytes HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nConnection: close\r\n\r\n")
             try socket.send([0xFF, 0xFE])
             return try socket.readResponse()
         }
@@ -117,7 +117,7 @@ struct RecordingTests {
         let port = server.port
         _ = try await Offload.run {
             let socket = try RawSocket(port: port)
-            try socket.send("GET /me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-SECRET-1\r\n"
+            try socket.send("GET /me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer tok-SECRET-1\r\n"
                 + "Proxy-Authorization: Basic cHJveHk6U0VDUkVU\r\nCookie: session=SECRET-2; theme=dark\r\n"
                 + "X-Trace: keep-me\r\nConnection: close\r\n\r\n")
             return try socket.readResponse()

@@ -29,7 +29,7 @@ final class ProjectInitializerTests: XCTestCase {
         XCTAssertFalse(report.written.contains("sample-app/index.html"))
         XCTAssertTrue(try read("Tests/ShopUITests/Shared/ShopUITestCase.swift").contains(#"URL(string: "http://127.0.0.1:3000/")"#))
         XCTAssertTrue(try read("Package.swift").contains(#".package(url: "https://github.com/robotci/robotci", from: "0.1.0")"#))
-        XCTAssertTrue(try read(ProjectInitializer.workflowPath).contains("git clone --depth 1 --branch 0.1.0 https://github.com/robotci/robotci"))
+        XCTAssertTrue(try read(ProjectInitializer.workflowPath).contains("git clone --depth 1 --branch '0.1.0' 'https://github.com/robotci/robotci'"))
     }
 
     func testABadAppURLIsRefusedBeforeAnythingIsWritten() throws {

@@ -11,8 +11,8 @@ enum ProjectTemplates {
                 .testTarget(
                     name: "\(names.target)",
                     dependencies: [
-                        .product(name: "RobotKit", package: "\(dependency.packageIdentity)"),
-                        .product(name: "MockServer", package: "\(dependency.packageIdentity)"),
+                        .product(name: "RobotKit", package: \(SwiftLiteral.string(dependency.packageIdentity))),
+                        .product(name: "MockServer", package: \(SwiftLiteral.string(dependency.packageIdentity))),
                     ]
                 ),
         """
@@ -72,17 +72,18 @@ enum ProjectTemplates {
         switch dependency {
         case .url(let url, let version):
             install = """
-                      - name: Install robotci \(version)
+                      - name: \(YAMLScalar.quoted("Install robotci " + version))
                         run: |
-                          git clone --depth 1 --branch \(version) \(url) /tmp/robotci
+                          git clone --depth 1 --branch \(ShellWord.quoted(version)) \(ShellWord.quoted(url)) /tmp/robotci
                           make -C /tmp/robotci install PREFIX=/usr/local
                 """
         case .path(let path):
             install = """
                       # Package.swift finds robotci at \(path) (robotci init --robotci PATH):
                       # this job needs a robotci checkout there too (a submodule, or a clone step).
-                      - name: Install robotci from \(path)
-                        run: make -C \(path) install PREFIX=/usr/local
+                      - name: \(YAMLScalar.quoted("Install robotci from " + path))
+                        run: |
+                          make -C \(ShellWord.quoted(path)) install PREFIX=/usr/local
                 """
         }
         return """

@@ -11,6 +11,10 @@ import Darwin
 public enum RegularFile {
     /// Largest JUnit file read (a 10,000-test run with output is well under it).
     public static let junitLimit = 256 << 20
+    /// Largest `results.json` or `results.jsonl` read (robotci's own, from any machine).
+    public static let resultsLimit = 256 << 20
+    /// Largest `timings.json` or `history.json` read (10,000 tests × 30 runs is a few MB).
+    public static let historyLimit = 64 << 20
 
     /// What a path is, without following a symbolic link.
     public enum Kind: Equatable, Sendable {

@@ -22,8 +22,21 @@ public enum ReportReader {
     /// `timings.json` of a report folder; nil when there is none or it is unreadable (a run
     /// then plans without history, as on its first run).
     public static func timings(in directory: URL) -> Timings? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("timings.json")) else { return nil }
-        return try? JSONDecoder().decode(Timings.self, from: data)
+        (try? timingsFile(at: directory.appendingPathComponent("timings.json"))) ?? nil
+    }
+
+    /// A `timings.json`: nil when there is none; an error naming it when it is not a regular
+    /// file, is over `RegularFile.historyLimit` or is not timings.
+    public static func timingsFile(at url: URL) throws -> Timings? {
+        guard RegularFile.kind(ofItemAt: url.path) != .missing else { return nil }
+        do {
+            let data = try RegularFile.read(url.path, limit: RegularFile.historyLimit, what: "timings file")
+            return try JSONDecoder().decode(Timings.self, from: data)
+        } catch let e as RegularFileError {
+            throw Error(description: e.message)
+        } catch {
+            throw Error(description: "\(url.path): not a robotci timings.json (\(describe(error)))")
+        }
     }
 
     /// Reads and checks a `results.json`.
@@ -38,11 +51,13 @@ public enum ReportReader {
         return Loaded(result: try results(data, path: url.path), fromJournal: false, warnings: [])
     }
 
+    /// A regular file of at most `RegularFile.resultsLimit` bytes: a FIFO would block the read,
+    /// a huge file fill the memory.
     private static func read(_ url: URL) throws -> Data {
         do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw Error(description: "cannot read \(url.path): \((error as NSError).localizedDescription)")
+            return try RegularFile.read(url.path, limit: RegularFile.resultsLimit, what: "results file")
+        } catch let e as RegularFileError {
+            throw Error(description: e.message)
         }
     }
 

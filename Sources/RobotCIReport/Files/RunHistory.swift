@@ -196,7 +196,14 @@ public struct RunHistory: Codable, Sendable, Equatable {
     /// moved aside (`<name>.corrupt-<time>`), a warning says so, and an empty history is
     /// returned, so a bad file never costs the run its results.
     public static func load(from url: URL, moveAside: Bool = true) -> (history: RunHistory, warning: String?) {
-        guard let data = try? Data(contentsOf: url) else { return (RunHistory(), nil) }
+        guard RegularFile.kind(ofItemAt: url.path) != .missing else { return (RunHistory(), nil) }
+        let data: Data
+        do {
+            data = try RegularFile.read(url.path, limit: RegularFile.historyLimit, what: "history file")
+        } catch {
+            // Not a regular file, or too big: left where it is (moving a FIFO or a device aside helps no one).
+            return (RunHistory(), "\(error)" + (moveAside ? "; starting a fresh history" : ""))
+        }
         do {
             let h = try JSONDecoder().decode(RunHistory.self, from: data)
             guard h.format == formatName else {

@@ -59,10 +59,10 @@ public enum JUnitReader {
                 let duration = Double(tc.attribute("time") ?? "").flatMap { $0.isFinite && $0 > 0 ? min($0, maxTestSeconds) : nil } ?? 0
                 let file = tc.attribute("file")
                 let line = tc.attribute("line").flatMap(Int.init)
-                let output = tc.children.filter { $0.name == "system-out" || $0.name == "system-err" }.map(\.text).joined(separator: "\n")
+                let output = cut(tc.children.filter { $0.name == "system-out" || $0.name == "system-err" }.map(\.text).joined(separator: "\n"))
                 var attempts: [Attempt] = []
                 func attempt(_ outcome: AttemptOutcome, _ el: XMLNodeRef?) -> Attempt {
-                    let message = el.map { $0.attribute("message") ?? $0.text } ?? ""
+                    let message = cut(el.map { $0.attribute("message") ?? $0.text } ?? "")
                     let failures = el == nil ? [] : [FailureMessage(file: file, line: line, message: message.isEmpty ? outcome.rawValue : message)]
                     defer { clock += duration }
                     return Attempt(number: attempts.count + 1, outcome: outcome, duration: duration, start: clock,
@@ -93,6 +93,21 @@ public enum JUnitReader {
             }
         }
         return records
+    }
+
+    /// Most of a test's output or message kept: its first 16 KB and last 48 KB (the start says
+    /// what the test did, the end holds the failure), as the runner keeps a batch's output.
+    static let headBytes = 16 << 10
+    static let tailBytes = 48 << 10
+
+    /// `text`, or its head and tail with how much was left out between them.
+    static func cut(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > headBytes + tailBytes else { return text }
+        let omitted = utf8.count - headBytes - tailBytes
+        return String(decoding: utf8.prefix(headBytes), as: UTF8.self)
+            + "\n… \(omitted) bytes omitted (the JUnit file has all of it) …\n"
+            + String(decoding: utf8.suffix(tailBytes), as: UTF8.self)
     }
 
     /// Test cases of a suite, including those of nested suites.

@@ -9,7 +9,10 @@ final class XMLTree {
     ///
     /// A document type declaration is refused before libxml2 reads its internal subset: JUnit
     /// needs none, and a DTD is where entity bombs ("billion laughs") and external entities
-    /// live. Without `XML_PARSE_HUGE` libxml2 also keeps its own limits on text and depth.
+    /// live. `XML_PARSE_HUGE` lifts libxml2's 10 MB limit on one text node: a test's
+    /// `<system-out>` may be longer (the file itself is capped by `RegularFile.junitLimit`).
+    /// Without it libxml2 stopped at the limit and returned the document cut there as
+    /// well-formed, so the tests after it were lost; a parse that stopped before the end is refused.
     init(data: Data, name: String) throws {
         if data.isEmpty { throw XMLError("\(name): not well-formed XML (the file is empty)") }
         guard data.count <= Int(Int32.max) else {
@@ -19,8 +22,9 @@ final class XMLTree {
         var failure: String?
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
-            // No network, no DTD loading, no entity substitution (no NOENT, DTDLOAD, HUGE).
-            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+            // No network, no DTD loading, no entity substitution (no NOENT, DTDLOAD).
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_HUGE.rawValue)
             guard let ctxt = xmlNewParserCtxt() else { failure = "libxml2 could not allocate a parser"; return }
             defer { xmlFreeParserCtxt(ctxt) }
             // `<!DOCTYPE …`: stop at once, before the internal subset's entity declarations.
@@ -31,7 +35,7 @@ final class XMLTree {
             if ctxt.pointee.errNo == Int32(XML_ERR_USER_STOP.rawValue) {
                 failure = "it has a <!DOCTYPE> declaration; JUnit XML needs none, and robotci reads no DTD "
                     + "(entity definitions can expand without bound or read other files): remove the <!DOCTYPE …> part"
-            } else if parsed == nil || ctxt.pointee.wellFormed == 0 {
+            } else if parsed == nil || ctxt.pointee.wellFormed == 0 || ctxt.pointee.disableSAX != 0 {
                 if let err = xmlCtxtGetLastError(ctxt), let msg = err.pointee.message {
                     failure = "line \(err.pointee.line): \(String(cString: msg).trimmingCharacters(in: .whitespacesAndNewlines))"
                 } else {

@@ -75,7 +75,8 @@ public struct MergeInput {
 
     /// The metadata of the run that wrote a journal (its first entry), nil when it has none.
     private static func journalRun(_ url: URL) -> RunMetadata? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        // Opening a FIFO would wait for a writer: only a regular file is read.
+        guard case .regular = RegularFile.kind(ofItemAt: url.path), let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         // The first entry is the run's metadata: small. Read only up to its newline.
         var data = Data()
@@ -100,11 +101,17 @@ public struct MergeInput {
                 }
             }
         }
-        let timings = ReportReader.timings(in: folder)
+        var timingsWarning: String?
+        let timings: Timings?
+        do { timings = try ReportReader.timingsFile(at: folder.appendingPathComponent("timings.json")) } catch {
+            timings = nil
+            timingsWarning = "\(error); merging without it"
+        }
         let label = result.metadata.partition.map { "partition \($0)" } ?? result.metadata.hostname ?? folder.lastPathComponent
         var input = MergeInput(path: url, machine: label, result: result, reportDirectory: folder, timings: timings)
+        if let timingsWarning { input.warnings.append(timingsWarning) }
         let historyURL = folder.appendingPathComponent("history.json")
-        if FileManager.default.fileExists(atPath: historyURL.path) {
+        if RegularFile.kind(ofItemAt: historyURL.path) != .missing {
             // An input is only read: a bad history is left where it is, not moved aside.
             let (history, warning) = RunHistory.load(from: historyURL, moveAside: false)
             input.history = warning == nil ? history : nil

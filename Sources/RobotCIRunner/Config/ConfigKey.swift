@@ -244,7 +244,7 @@ extension ConfigKey {
         },
         ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://[USER:PASSWORD@]HOST:PORT/NAME`: pull batches from a queue shared by many machines; the password may come from `ROBOTCI_QUEUE_PASSWORD` (see *One queue for many machines*)") { value, config in
             let text = try value.scalar()
-            do { _ = try QueueAddress(parsing: text) } catch let e as QueueError { throw value.fail(e.message) }
+            do { try QueueAddress.validate(text) } catch let e as QueueError { throw value.fail(e.message) }
             config.queue = text
         },
         ConfigKey("queue-lease-timeout", .number, flag: .option("S"), default: "30", help: "seconds a silent machine keeps its batches before they run elsewhere") {

@@ -193,7 +193,8 @@ final class BatchRun {
         layout.attemptDirectory(plannedID(test), attempt: item.attempt)
     }
 
-    /// Moves every file of the artifacts folder into `relative` (inside the report folder).
+    /// Moves every file of the artifacts folder into `relative` (inside the report folder),
+    /// secrets in their text masked (`ArtifactRedaction`).
     /// Only regular files and folders are kept: a FIFO, socket or device (or a symbolic link,
     /// which could point anywhere) is removed with a warning in the batch log, as reading
     /// one (to inline it in the report) would wait forever.
@@ -216,6 +217,7 @@ final class BatchRun {
             try? fm.removeItem(at: destination)
             do {
                 try fm.moveItem(at: source, to: destination)
+                ArtifactRedaction.redact(destination, with: log.redactor)
             } catch {
                 log.write(Substring("robotci: artifact \(name) not kept: \(FileWriteError.reason(error))"))
                 try? fm.removeItem(at: source)

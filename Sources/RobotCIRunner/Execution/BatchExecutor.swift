@@ -84,7 +84,8 @@ final class BatchExecutor: Sendable {
 /// The full output of one batch process, written as it streams (buffered, never fsynced).
 final class BatchLog {
     private var file: UnsafeMutablePointer<FILE>?
-    private let redactor: SecretRedactor
+    /// Also masks the batch's artifacts as they are filed (`BatchRun.moveArtifacts`).
+    let redactor: SecretRedactor
 
     init(path: String, redactor: SecretRedactor) {
         self.redactor = redactor

@@ -2,7 +2,8 @@ import Foundation
 import RobotCICore
 
 /// Keeps secrets out of every report file and console line: the values of secret-looking
-/// environment variables, passwords written in URLs, and any extra secret robotci holds (the
+/// environment variables, passwords written in URLs, tokens of well-known shapes
+/// (`TokenShapes`: GitHub, AWS, Slack, GitLab), and any extra secret robotci holds (the
 /// queue's password).
 ///
 /// Tests inherit robotci's environment, and some runners print it (pytest's assertion
@@ -92,7 +93,7 @@ public struct SecretRedactor: Sendable {
         for needle in needles where out.contains(needle) {
             out = out.replacingOccurrences(of: needle, with: URLCredentials.mask)
         }
-        return URLCredentials.masked(out)
+        return TokenShapes.masked(URLCredentials.masked(out))
     }
 
     func redact(_ attempt: Attempt) -> Attempt {

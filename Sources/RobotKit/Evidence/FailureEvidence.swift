@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MockServer
 import ProcessToolkit
 import WorkerContract
@@ -77,17 +82,34 @@ final class FailureEvidence: Sendable {
         return problems
     }
 
-    /// Where a test's evidence goes: the attempt's `ROBOTCI_ARTIFACTS_DIR` under robotci,
-    /// else `$TMPDIR/robotkit-artifacts/TEST/` (emptied when the test starts).
+    /// Where a test's evidence goes: the attempt's `ROBOTCI_ARTIFACTS_DIR` under robotci, else
+    /// a new `$TMPDIR/robotkit-evidence-TEST-XXXXXX` (mkdtemp: a name no other user can hold
+    /// first or predict, mode 0700, like the browser's scratch folders). A fresh folder replaces
+    /// this user's earlier ones of the same test, so repeated runs do not pile up.
     static func directory(for test: String, fresh: Bool = false) -> URL {
         if let directory = WorkerEnvironment().artifactsDirectory { return directory }
-        let safe = String(test.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("robotkit-artifacts", isDirectory: true)
-            .appendingPathComponent(safe, isDirectory: true)
-        if fresh { try? FileManager.default.removeItem(at: directory) }
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        let safe = String(test.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "_" }.prefix(120))
+        let temporary = FileManager.default.temporaryDirectory
+        let prefix = "robotkit-evidence-\(safe)-"
+        if fresh { removeEarlierFolders(in: temporary, prefix: prefix) }
+        var template = Array(temporary.appendingPathComponent(prefix + "XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            // Nowhere private to write: the evidence is lost, not exposed. The error says where.
+            return temporary.appendingPathComponent(prefix + "unwritable", isDirectory: true)
+        }
+        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+    }
+
+    /// Removes `prefix` + six characters folders that this user owns (never another user's,
+    /// never through a symbolic link).
+    private static func removeEarlierFolders(in temporary: URL, prefix: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
+        for entry in entries where entry.hasPrefix(prefix) && entry.utf8.count == prefix.utf8.count + 6 {
+            let path = temporary.appendingPathComponent(entry).path
+            var st = stat()
+            guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, st.st_uid == getuid() else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 
     /// Tells a person running outside robotci where the evidence went.

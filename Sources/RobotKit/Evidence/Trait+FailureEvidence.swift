@@ -5,7 +5,7 @@ extension Trait where Self == IssueHandlingTrait {
     /// For a Swift Testing test that drives a ``WebApp``: at its first failure, saves the
     /// evidence of the apps it launched that are still running (screenshot, accessibility
     /// tree, page HTML, console log) and the journals of running mock servers, into
-    /// `ROBOTCI_ARTIFACTS_DIR` (else `$TMPDIR/robotkit-artifacts/TEST/`), before the test
+    /// `ROBOTCI_ARTIFACTS_DIR` (else a private `$TMPDIR/robotkit-evidence-TEST-XXXXXX/`), before the test
     /// goes on and can terminate the app. XCTest tests get this without a trait.
     ///
     /// ```swift

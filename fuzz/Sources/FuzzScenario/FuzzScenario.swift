@@ -2,7 +2,8 @@
 // and the pre-encoding of each loaded response (EncodedResponse), which is what a
 // scenario's values end up as on the wire.
 //
-// Invariants beyond "no crash": a rejected file is an `invalidScenario` error naming the
+// Invariants beyond "no crash": nesting past YAMLDepth.limit and aliases past YAMLAliases.budget
+// are refused for that reason; a rejected file is an `invalidScenario` error naming the
 // file, with a line inside it when there is one; a loaded route has a line and a path
 // starting with "/" and a status in 100...599; any YAML value YAMLToJSON takes (what
 // `json:` serves) comes out as valid JSON; and every
@@ -31,13 +32,17 @@ public func fuzzScenario(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let lastLine = yaml.unicodeScalars.filter { ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains($0) }.count + 2
     // Too deep for Yams' recursive composer: the loader must refuse it before composing.
     let tooDeep = YAMLDepth.lineTooDeep(yaml) != nil
-    if !tooDeep { checkJSON(yaml) }
+    // Aliases that expand past the budget (a billion laughs): refused before anything walks them.
+    let aliasBomb = !tooDeep && YAMLAliases.lineOverBudget(yaml) != nil
+    if !tooDeep && !aliasBomb { checkJSON(yaml) }
     let scenario: Scenario
     do {
         scenario = try ScenarioLoader.parse(yaml, file: file)
         require(!tooDeep, "a scenario nested more than \(YAMLDepth.limit) levels deep was loaded")
+        require(!aliasBomb, "a scenario whose aliases expand past \(YAMLAliases.budget) nodes was loaded")
     } catch let error as MockServerError {
         if tooDeep { require(error.message.hasPrefix("nested more than"), "a too deep scenario failed otherwise: \(error)") }
+        if aliasBomb { require(error.message.contains("alias bomb"), "an alias bomb failed otherwise: \(error)") }
         require(error.code == .invalidScenario, "error code \(error.code)")
         require(error.file == file.path, "error names \(error.file ?? "no file")")
         if let line = error.line { require((1...lastLine).contains(line), "error line \(line) of \(lastLine - 1): \(error)") }
