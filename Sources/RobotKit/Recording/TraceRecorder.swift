@@ -170,11 +170,9 @@ final class TraceRecorder: Sendable {
 
     private static func begin(test: String, at start: Date) -> Open? {
         let environment = WorkerEnvironment()
-        // Outside robotci: `$TMPDIR/robotkit-traces/TEST/trace` (the failure evidence's folder
-        // is emptied at the first failure, which would take the trace with it).
-        let base = environment.artifactsDirectory ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("robotkit-traces", isDirectory: true)
-            .appendingPathComponent(String(test.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" }), isDirectory: true)
+        // Outside robotci: a private folder of its own (mkdtemp, 0700, like the failure
+        // evidence's; not the evidence's, which is emptied at the first failure).
+        let base = environment.artifactsDirectory ?? FailureEvidence.directory(for: "trace.\(test)", fresh: true)
         let directory = base.appendingPathComponent(ArtifactFile.traceFolder, isDirectory: true)
         // A folder left by an earlier test of this process (not moved away) is not this test's.
         try? FileManager.default.removeItem(at: directory)
