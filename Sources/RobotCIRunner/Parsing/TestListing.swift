@@ -101,6 +101,9 @@ enum TestListing {
             throw Refusal(description: "Swift Testing's listing names '\(extra.prefix(300))', which its event stream has no test record for; "
                           + "robotci plans every listed test or none")
         }
+        // The listing's order, not the event stream's (which varies from run to run).
+        let position = Dictionary(listed.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+        out.tests.sort { position[$0.rawValue, default: .max] < position[$1.rawValue, default: .max] }
         return out
     }
 }
