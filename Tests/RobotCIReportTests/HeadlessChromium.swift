@@ -21,7 +21,7 @@ enum HeadlessChromium {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outURL = scratch.appendingPathComponent("dom.html")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        try Data().write(to: outURL)
         let out = try FileHandle(forWritingTo: outURL)
         defer { try? out.close() }
 

@@ -11,7 +11,7 @@ import Glibc
 /// Chromium over HTTP, where an opened active file would share the report's origin (issue 27).
 final class BrowserArtifactTests: XCTestCase {
     private var root: URL!
-    private var server: Process?
+    private var server: StaticFileServer?
     private var browser: WebDriverBrowser!
     private let test = TestID("Hostile.ArtifactTests/testLeavesActiveFiles")
 
@@ -51,24 +51,15 @@ final class BrowserArtifactTests: XCTestCase {
 
     override func tearDownWithError() throws {
         browser?.close()
-        if let server, server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        server?.stop()
         if let root { try? FileManager.default.removeItem(at: root) }
     }
 
-    /// The report folder over HTTP (python3's http.server: svg, htm, xhtml served as what they are).
+    /// The report folder over HTTP.
     private func serve() throws -> URL {
-        let port = try XCTUnwrap(Loopback.freePort(), "no free loopback port")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-m", "http.server", "--bind", "127.0.0.1", "--directory", root.path, String(port)]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        server = p
-        let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/index.html"))
-        let deadline = Date().addingTimeInterval(10)
-        while (try? Data(contentsOf: url)) == nil && Date() < deadline { usleep(50_000) }
-        return url
+        let server = try StaticFileServer(root: root)
+        self.server = server
+        return server.index
     }
 
     private func openDetail(_ base: URL) throws {

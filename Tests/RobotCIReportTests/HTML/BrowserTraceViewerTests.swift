@@ -11,7 +11,7 @@ import XCTest
 final class BrowserTraceViewerTests: XCTestCase {
     private var root: URL!
     private var browser: WebDriverBrowser!
-    private var server: Process?
+    private var server: StaticFileServer?
     private let test = TestID("App.CheckoutTests/testGreeting")
 
     override func setUpWithError() throws {
@@ -25,7 +25,7 @@ final class BrowserTraceViewerTests: XCTestCase {
 
     override func tearDownWithError() throws {
         browser?.close()
-        if let server, server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        server?.stop()
         if let root { try? FileManager.default.removeItem(at: root) }
     }
 
@@ -71,19 +71,11 @@ final class BrowserTraceViewerTests: XCTestCase {
     /// A 2×2 grey JPEG.
     static let jpeg = Data(base64Encoded: "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/wAALCAACAAIBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q==")!
 
+    /// The report folder over HTTP.
     private func serve() throws -> URL {
-        let port = try XCTUnwrap(Loopback.freePort(), "no free loopback port")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-m", "http.server", "--bind", "127.0.0.1", "--directory", root.path, String(port)]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        server = p
-        let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/index.html"))
-        let deadline = Date().addingTimeInterval(10)
-        while (try? Data(contentsOf: url)) == nil && Date() < deadline { usleep(50_000) }
-        return url
+        let server = try StaticFileServer(root: root)
+        self.server = server
+        return server.index
     }
 
     func testKeepsOnlyTheFlakyTestsTracesAndMarksWhereItParted() throws {
