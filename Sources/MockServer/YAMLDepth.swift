@@ -10,6 +10,28 @@ enum YAMLDepth {
     /// The 1-based line where the nesting first goes past `limit`; nil when it never does,
     /// or when the text does not parse (Yams then reports the syntax error).
     static func lineTooDeep(_ yaml: String, limit: Int = limit) -> Int? {
+        var depth = 0
+        return YAMLEvents.firstLine(in: yaml) { event in
+            switch event.type {
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                depth += 1
+                return depth > limit
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                depth -= 1
+            default:
+                break
+            }
+            return false
+        }
+    }
+}
+
+/// libyaml's event stream, walked without building anything: the one loop the pre-checks
+/// (`YAMLDepth`, `YAMLAliases`) share.
+enum YAMLEvents {
+    /// The 1-based line of the first event `stop` says yes to; nil at the end of the stream,
+    /// or when the text does not parse (Yams then reports the syntax error).
+    static func firstLine(in yaml: String, where stop: (yaml_event_t) -> Bool) -> Int? {
         let bytes = Array(yaml.utf8)
         guard !bytes.isEmpty else { return nil }
         var parser = yaml_parser_t()
@@ -18,23 +40,18 @@ enum YAMLDepth {
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var depth = 0
             var event = yaml_event_t()
             while yaml_parser_parse(&parser, &event) == 1 {
                 defer { yaml_event_delete(&event) }
-                switch event.type {
-                case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-                    depth += 1
-                    if depth > limit { return Int(event.start_mark.line) + 1 }
-                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                    depth -= 1
-                case YAML_STREAM_END_EVENT:
-                    return nil
-                default:
-                    break
-                }
+                if event.type == YAML_STREAM_END_EVENT { return nil }
+                if stop(event) { return Int(event.start_mark.line) + 1 }
             }
             return nil
         }
+    }
+
+    /// An anchor's name, as libyaml gives it.
+    static func name(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
 }
