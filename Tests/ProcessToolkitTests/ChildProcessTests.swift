@@ -39,7 +39,7 @@ final class ChildProcessTests: XCTestCase {
 
     func testOutputFileIsAppendedToAndNoPipeIsOpen() throws {
         let log = scratch.appendingPathComponent("log").path
-        FileManager.default.createFile(atPath: log, contents: Data("before\n".utf8))
+        try Data("before\n".utf8).write(to: URL(fileURLWithPath: log))
         let child = try ChildProcess(
             executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2"],
             options: .init(output: .file(log)))

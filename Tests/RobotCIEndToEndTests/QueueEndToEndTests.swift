@@ -38,7 +38,7 @@ final class QueueEndToEndTests: XCTestCase {
         environment["CI"] = "true"
         for (k, v) in env { environment[k] = v }
         p.environment = environment
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Data().write(to: log)
         let handle = try FileHandle(forWritingTo: log)
         p.standardOutput = handle
         p.standardError = handle

@@ -235,7 +235,7 @@ final class ReliabilityTests: XCTestCase {
                 guard parts.count == 2, let port = Int(parts[0]) else { continue }
                 seen.append((test, port, parts[1] == "true"))
                 if held.count < 3, held[port] == nil, let fd = Loopback.listen(port: port) { held[port] = fd }
-                FileManager.default.createFile(atPath: f.state.appendingPathComponent("go-\(test)").path, contents: nil)
+                XCTAssertTrue(FileManager.default.createFile(atPath: f.state.appendingPathComponent("go-\(test)").path, contents: nil), "cannot release \(test)")
             }
             usleep(20_000)
         }
@@ -364,7 +364,7 @@ final class ReliabilityTests: XCTestCase {
             for name in ["filler", "report/attachments", "report/results.jsonl", "report/.robotci-work"] {
                 try? FileManager.default.removeItem(at: disk.appendingPathComponent(name))
             }
-            FileManager.default.createFile(atPath: filler.path, contents: Data(count: max(0, Mount.available(disk) - free)))
+            XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: Data(count: max(0, Mount.available(disk) - free))), "cannot fill the disk")
             let r = try E2E.run(args + ["--filter", filter])
             XCTAssertEqual(r.status, 2, r.stderr)
             XCTAssertTrue(r.stderr.contains("robotci: error: cannot write \(report.path)/") && r.stderr.contains(": No space left on device"), r.stderr)
@@ -396,7 +396,7 @@ final class ReliabilityTests: XCTestCase {
         defer { run.stop() }
         XCTAssertTrue(waitUntil(60) { f.journalAttempts() >= 2 }, "the run got going: \(run.stderr)")
         let filler = f.report.appendingPathComponent("filler")
-        FileManager.default.createFile(atPath: filler.path, contents: Data(count: Mount.available(f.report)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: Data(count: Mount.available(f.report))), "cannot fill the disk")
         let whenFull = f.journalAttempts()
         XCTAssertTrue(waitUntil(30) { run.stderr.contains("warning: cannot append to") }, "the journal hit the full disk: \(run.stderr)")
         Thread.sleep(forTimeInterval: 1.0)

@@ -88,7 +88,7 @@ enum E2E {
             environment["CI"] = "true"
             p.environment = environment
             let log = dir.appendingPathComponent("m\(m).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            try Data().write(to: log)
             let handle = try FileHandle(forWritingTo: log)
             p.standardOutput = handle
             p.standardError = handle

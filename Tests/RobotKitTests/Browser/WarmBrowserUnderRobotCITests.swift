@@ -84,7 +84,7 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         reportBrowser()
         XCTAssertTrue(app.staticTexts["storage.title"].waitForExistence(timeout: 10))
         if let state = ProcessInfo.processInfo.environment["RELIABILITY_STATE"] {
-            FileManager.default.createFile(atPath: state + "/holding", contents: Data())
+            XCTAssertTrue(FileManager.default.createFile(atPath: state + "/holding", contents: Data()), "cannot tell the test it holds the browser: \(state)")
         }
         sleep(60)
     }

@@ -39,7 +39,7 @@ public final class RedisServer {
             usleep(20_000)
         }
         stop()
-        throw NSError(domain: "redis-server did not start on port \(port)", code: 1)
+        throw NSError(domain: "redis-server did not start on port \(String(describing: port))", code: 1)
     }
 
     public var pid: Int32 { process.pid }
