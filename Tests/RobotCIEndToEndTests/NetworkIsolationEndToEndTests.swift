@@ -35,6 +35,28 @@ final class NetworkIsolationEndToEndTests: XCTestCase {
                       "the probe sees the same servers on the host's loopback without isolation: \(shared.reachable)")
     }
 
+    /// Where no namespace can be made (here: no `unshare` on the PATH robotci searches, the
+    /// same path as a kernel that refuses), `auto` runs with one warning that names the reason
+    /// and the rule, and `on` stops before anything runs, exit 2.
+    func testWithoutANamespaceAutoWarnsOnceAndOnStops() throws {
+        let report = E2E.temporaryDirectory("netns-none").path
+        let args = ["run", "--package", E2E.root.path, "--skip-build", "--filter", "RobotCICoreTests.BatchEndTests",
+                    "--shards", "2", "--report-dir", report, "--network-isolation"]
+        let auto = try E2E.run(args + ["auto"], env: ["PATH": "/nonexistent"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        let warnings = auto.stderr.split(separator: "\n").filter { $0.contains("network namespace") }
+        XCTAssertEqual(warnings.count, 1, auto.stderr)
+        XCTAssertTrue(warnings.first?.contains("unshare") == true && warnings.first?.contains("one user per host") == true,
+                      auto.stderr)
+        let on = try E2E.run(args + ["on"], env: ["PATH": "/nonexistent"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(on.status, 2, on.stderr)
+        XCTAssertTrue(on.stderr.contains("network-isolation is on but no network namespace can be made"), on.stderr)
+        XCTAssertFalse(on.stderr.contains("tests on 2 shards"), "nothing ran: \(on.stderr)")
+        let off = try E2E.run(args + ["off"], env: ["PATH": "/nonexistent"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(off.status, 0, off.stderr)
+        XCTAssertFalse(off.stderr.contains("network namespace"), "off says nothing: \(off.stderr)")
+    }
+
     /// A run of testG, probed while it holds the browser, then stopped.
     private func listeners(isolation: String) throws -> Listeners {
         let f = try Fault("netns-\(isolation)")
