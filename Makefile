@@ -1,7 +1,7 @@
 # robotci — the commands a newcomer needs. `make demo` and `make test` install
 # what is missing (apt) first, so they work on a fresh Debian machine.
 SHELL := /bin/bash
-APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chromium chromium-headless-shell chromium-driver fonts-liberation stunnel4 openssl nodejs
+APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chromium chromium-headless-shell chromium-driver fonts-liberation stunnel4 openssl nodejs iproute2
 SWIFT ?= swift
 SHARDS ?= 8
 

@@ -51,14 +51,17 @@ public final class ChildProcess: Sendable {
         /// main thread, a thread that waits for the child, or `SpawnThread`. setpriv execs the
         /// program, so the pid and process group are the child's own.
         public var parentDeathSignal: Bool
+        /// Run the child inside this network namespace (through `nsenter`); nil: this process's.
+        public var networkNamespace: NetworkNamespace?
 
         public init(output: Output = .pipe, group: Group = .own, workingDirectory: String? = nil,
-                    eventChannel: Bool = false, parentDeathSignal: Bool = true) {
+                    eventChannel: Bool = false, parentDeathSignal: Bool = true, networkNamespace: NetworkNamespace? = nil) {
             self.output = output
             self.group = group
             self.workingDirectory = workingDirectory
             self.eventChannel = eventChannel
             self.parentDeathSignal = parentDeathSignal
+            self.networkNamespace = networkNamespace
         }
     }
 
@@ -91,6 +94,14 @@ public final class ChildProcess: Sendable {
     /// (nil: this process's own).
     public init(executable: String, arguments: [String], environment: [String: String]? = nil,
                 options: Options = Options()) throws(SpawnError) {
+        var executable = executable, arguments = arguments
+        if let namespace = options.networkNamespace {
+            // nsenter would report a bad path as its own exit status: keep the spawn error.
+            guard access(executable, X_OK) == 0 else {
+                throw SpawnError(executable: executable, reason: String(cString: strerror(errno)))
+            }
+            (executable, arguments) = namespace.entering(executable, arguments, parentDeathSignal: options.parentDeathSignal)
+        }
         let registry = ChildRegistry.shared
         let output = try registry.makePipe(for: executable)
         var events: (read: Int32, write: Int32) = (-1, -1)

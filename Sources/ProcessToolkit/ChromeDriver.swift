@@ -25,16 +25,18 @@ public struct ChromeDriver: Sendable {
     /// Starts `executable` on `port` (loopback only, chromedriver's default), output appended to
     /// `logPath`, and waits until it accepts connections: at most `timeout` seconds, less if it
     /// exits first. On failure the process is killed and reaped. Spawned from the calling thread
-    /// (see `ChildProcess.Options.parentDeathSignal`).
+    /// (see `ChildProcess.Options.parentDeathSignal`). In `networkNamespace` nothing outside can
+    /// connect to it, so readiness is chromedriver's own line saying it listens (printed once
+    /// its sockets are bound), read from a log that must start empty.
     public static func start(executable: String, port: Int, logPath: String, group: ChildProcess.Options.Group,
-                             environment: [String: String]? = nil, timeout: Double = 20) throws(StartFailure)
-        -> ChromeDriver
+                             environment: [String: String]? = nil, networkNamespace: NetworkNamespace? = nil,
+                             timeout: Double = 20) throws(StartFailure) -> ChromeDriver
     {
         let process: ChildProcess
         do {
             process = try ChildProcess(
                 executable: executable, arguments: ["--port=\(port)", "--log-level=WARNING"], environment: environment,
-                options: ChildProcess.Options(output: .file(logPath), group: group))
+                options: ChildProcess.Options(output: .file(logPath), group: group, networkNamespace: networkNamespace))
         } catch {
             throw StartFailure(description: "could not start chromedriver: \(error)")
         }
@@ -43,7 +45,8 @@ public struct ChromeDriver: Sendable {
             if let end = process.tryWait() {
                 throw StartFailure(description: "chromedriver exited at start-up (\(end)); its log (\(logPath)):\n\(logTail(logPath))")
             }
-            if Loopback.canConnect(port) { return ChromeDriver(process: process, port: port, logPath: logPath) }
+            let listening = networkNamespace == nil ? Loopback.canConnect(port) : saysListening(logPath, port: port)
+            if listening { return ChromeDriver(process: process, port: port, logPath: logPath) }
             usleep(10_000)
         }
         process.killGroup()
@@ -60,6 +63,12 @@ public struct ChromeDriver: Sendable {
 
     /// The end of the log, for error messages.
     public func logTail(maxBytes: Int = 1500) -> String { Self.logTail(logPath, maxBytes: maxBytes) }
+
+    /// chromedriver's `ChromeDriver was started successfully on port N.` is in the log.
+    private static func saysListening(_ path: String, port: Int) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return String(decoding: data, as: UTF8.self).contains("started successfully on port \(port).")
+    }
 
     private static func logTail(_ path: String, maxBytes: Int = 1500) -> String {
         guard let data = FileManager.default.contents(atPath: path) else { return "" }

@@ -55,6 +55,16 @@ public final class Runner {
         }
     }
 
+    /// Whether shards get network namespaces: `auto` falls back to the host's loopback with one
+    /// warning, `on` stops the run (exit 2), both before the build.
+    func networkIsolation() throws -> Bool {
+        guard config.networkIsolation != .off else { return false }
+        guard let unavailable = ShardNamespaces.check() else { return true }
+        if config.networkIsolation == .on { throw RunnerError.noNetworkNamespace(unavailable.description) }
+        say("robotci: warning: network-isolation auto: no network namespace (\(unavailable)); chromedriver, the browser's DevTools and the mock servers listen on the host's loopback, reachable by every local user: run one user per host")
+        return false
+    }
+
     /// Runs the suite and returns the process exit code.
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
@@ -64,6 +74,7 @@ public final class Runner {
         }
         let quarantine = try compile(config.quarantine, flag: "quarantine")
         var rules = try TestRules(config)
+        let isolated = try networkIsolation()
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
             try RedisQueue(address: QueueAddress(parsing: url, environment: environment), machine: Self.machineID(environment),
@@ -116,12 +127,14 @@ public final class Runner {
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
         let browsers: ShardBrowsers? = driver.usesShardBrowser
             ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
+        let namespaces = isolated ? ShardNamespaces() : nil
         // Tests have no use for the queue's login; what they are not given they cannot print.
         var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
         testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
-                                     redactor: redactor, browsers: browsers)
+                                     redactor: redactor, browsers: browsers, namespaces: namespaces,
+                                     namespaceRequired: config.networkIsolation == .on)
 
         stopSwitch.attach(queue)
         let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock)
@@ -129,6 +142,7 @@ public final class Runner {
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
         metadata.concurrency = governor.stop()
         browsers?.shutDown()
+        namespaces?.shutDown()
         // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
         // its environment, a browser of a dead chromedriver) is a stray of this run.
         ChildRegistry.shared.reapStrays()

@@ -10,6 +10,8 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case unplannable(String, String)
     case invalidRegex(String, String)
     case report(String)
+    /// `network-isolation: on` where no network namespace can be made (the reason).
+    case noNetworkNamespace(String)
     /// SIGINT/SIGTERM before any test ran (e.g. during the build).
     case interrupted
 
@@ -23,6 +25,7 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
         case .unplannable(let bundle, let why): return "cannot plan the tests of \(bundle): \(why)"
         case .invalidRegex(let flag, let pattern): return "\(flag) '\(pattern)' is not a valid regular expression"
         case .report(let message): return message
+        case .noNetworkNamespace(let why): return "network-isolation is on but no network namespace can be made: \(why); run as root or where the kernel allows user namespaces, or set network-isolation to auto or off"
         case .interrupted: return "interrupted before any test ran"
         }
     }

@@ -32,6 +32,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("trace"), help: ArgumentHelp(ConfigKey.help("trace"), valueName: "mode"))
     var trace: String?
 
+    @Option(name: .customLong("network-isolation"), help: ArgumentHelp(ConfigKey.help("network-isolation"), valueName: "auto/on/off"))
+    var networkIsolation: String?
+
     @Flag(name: .customLong("skip-build"), help: ArgumentHelp(ConfigKey.help("skip-build")))
     var skipBuild = false
 

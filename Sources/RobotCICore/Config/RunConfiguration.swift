@@ -19,6 +19,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var adaptiveConcurrency = true
     /// Which step traces RobotKit records and robotci keeps (`--trace`).
     public var trace: TraceMode = .onFailure
+    /// A network namespace per shard (`--network-isolation`).
+    public var networkIsolation: NetworkIsolation = .off
     /// Regexes a test id must match one of (empty: all).
     public var filter: [String] = []
     /// Regexes that exclude a test id.

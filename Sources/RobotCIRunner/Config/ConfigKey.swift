@@ -173,6 +173,10 @@ extension ConfigKey {
                   help: "step traces of UI tests (screenshot, DOM, mock requests, console per action): `on-failure` records every attempt and keeps those of failed or flaky tests, `always` keeps all, `off` records none (see docs/trace-format.md)") {
             $1.trace = TraceMode(rawValue: try $0.choice(TraceMode.allCases.map(\.rawValue))) ?? .onFailure
         },
+        ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off",
+                  help: "each shard's chromedriver, browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see *One user per host*)") {
+            $1.networkIsolation = NetworkIsolation(rawValue: try $0.choice(NetworkIsolation.allCases.map(\.rawValue))) ?? .off
+        },
         ConfigKey("skip-build", .bool, flag: .toggle, default: "off", help: "use the last build") {
             $1.skipBuild = try $0.bool()
         },

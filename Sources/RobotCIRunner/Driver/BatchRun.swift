@@ -34,6 +34,8 @@ final class BatchRun {
     let clock: RunClock
     let layout: ReportLayout
     private let router: AttemptRouter
+    /// The shard's network namespace, where `spawn` starts the batch's process; nil: the host's.
+    let networkNamespace: NetworkNamespace?
 
     /// How the child ended, once `pump` returned.
     private(set) var ended: (end: ChildProcess.Termination, timedOut: Bool)?
@@ -42,7 +44,8 @@ final class BatchRun {
     /// of one test share a batch: `WorkQueue` cuts them apart, `BatchExecutor` checks).
     init(item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts, environment: [String: String], artifactsDirectory: URL,
          logPath: String, log: BatchLog, start: Double, history: Timings, clock: RunClock,
-         layout: ReportLayout, router: AttemptRouter) {
+         layout: ReportLayout, router: AttemptRouter, networkNamespace: NetworkNamespace? = nil) {
+        self.networkNamespace = networkNamespace
         var runnable = item
         runnable.tests = item.tests.map(\.base)
         self.item = runnable
@@ -100,7 +103,8 @@ final class BatchRun {
     func spawn(_ command: (executable: String, arguments: [String]), workingDirectory: String, eventChannel: Bool = false) -> ChildProcess? {
         do {
             return try ChildProcess(executable: command.executable, arguments: command.arguments, environment: environment,
-                                    workingDirectory: workingDirectory, eventChannel: eventChannel)
+                                    workingDirectory: workingDirectory, eventChannel: eventChannel,
+                                    networkNamespace: networkNamespace)
         } catch {
             log.write(Substring("robotci: \(error)"))
             return nil

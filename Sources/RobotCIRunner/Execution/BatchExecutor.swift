@@ -17,11 +17,18 @@ final class BatchExecutor: Sendable {
     let history: Timings
     /// Each shard's warm chromedriver, nil when the driver wants none.
     let browsers: ShardBrowsers?
+    /// Each shard's network namespace (`network-isolation`), nil when off.
+    let namespaces: ShardNamespaces?
+    /// `network-isolation: on`: a shard that cannot have its namespace runs nothing.
+    let namespaceRequired: Bool
 
     init(driver: any TestDriver, baseEnvironment: [String: String], runID: String,
          layout: ReportLayout, clock: RunClock, router: AttemptRouter, history: Timings = Timings(),
-         redactor: SecretRedactor, browsers: ShardBrowsers? = nil) {
+         redactor: SecretRedactor, browsers: ShardBrowsers? = nil, namespaces: ShardNamespaces? = nil,
+         namespaceRequired: Bool = false) {
         self.driver = driver
+        self.namespaces = namespaces
+        self.namespaceRequired = namespaceRequired
         self.history = history
         self.browsers = browsers
         self.redactor = redactor
@@ -58,15 +65,25 @@ final class BatchExecutor: Sendable {
         // A batch holds one repetition (the queue cuts them apart).
         if let repetition = item.tests.first?.repetition { env[WorkerVariable.repetition.name] = String(repetition.index) }
         env[WorkerVariable.runID.name] = runID
-        if driver.usesShardBrowser, let chromedriver = browsers?.ensure(shard: shard, port: ports.webDriver) {
+        let namespace = namespaces?.ensure(shard: shard)
+        // A chromedriver of the shard's last namespace cannot be reached from a new one.
+        if namespace?.isNew == true { browsers?.replace(shard: shard) }
+        if driver.usesShardBrowser,
+           let chromedriver = browsers?.ensure(shard: shard, port: ports.webDriver, networkNamespace: namespace?.namespace) {
             env[WorkerVariable.webDriverURL.name] = chromedriver.url
             env[WorkerVariable.webDriverPID.name] = String(chromedriver.pid)
             env[WorkerVariable.browserDirectory.name] = chromedriver.directory.path
         }
         let batch = BatchRun(item: item, shard: shard, ports: ports, environment: env, artifactsDirectory: artifactsDir,
                              logPath: logPath, log: log, start: start, history: history,
-                             clock: clock, layout: layout, router: router)
-        var outcome = driver.run(batch)
+                             clock: clock, layout: layout, router: router, networkNamespace: namespace?.namespace)
+        var outcome: BatchOutcome
+        if namespaces != nil, namespace == nil, namespaceRequired {
+            log.write("robotci: network-isolation is on and this shard has no network namespace; the batch did not start")
+            outcome = batch.spawnFailed()
+        } else {
+            outcome = driver.run(batch)
+        }
         // Back to the run's ids (the driver ran repetitions under their tests' ids).
         outcome.unstarted = outcome.unstarted.map(batch.plannedID) + later
         outcome.isolate = outcome.isolate.map(batch.plannedID)

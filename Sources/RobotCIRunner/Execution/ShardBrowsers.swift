@@ -58,8 +58,9 @@ final class ShardBrowsers: Sendable {
         state.withLock { $0.running[shard]?.chromedriver.port }
     }
 
-    /// The shard's chromedriver, started on `port` when it is not running; nil when none can run.
-    func ensure(shard: Int, port: Int) -> Driver? {
+    /// The shard's chromedriver, started on `port` (inside `networkNamespace` when given) when
+    /// it is not running; nil when none can run.
+    func ensure(shard: Int, port: Int, networkNamespace: NetworkNamespace? = nil) -> Driver? {
         guard let chromedriver else { return nil }
         let current = state.withLock { $0.running[shard] }
         if let current {
@@ -81,7 +82,7 @@ final class ShardBrowsers: Sendable {
         do {
             let started = try ChromeDriver.start(
                 executable: chromedriver, port: port, logPath: directory.appendingPathComponent("chromedriver.log").path,
-                group: .own, environment: environment, timeout: 10)
+                group: .own, environment: environment, networkNamespace: networkNamespace, timeout: 10)
             let running = Running(chromedriver: started, directory: directory)
             state.withLock { $0.running[shard] = running }
             return running.driver

@@ -13,12 +13,14 @@ extension ChildProcess {
     /// A runner child: its own process group (a timeout kills the whole tree), `environment` as
     /// given, output piped (or appended to `outputPath`); a spawn failure as `RunnerError.spawn`.
     convenience init(executable: String, arguments: [String], environment: [String: String],
-                     workingDirectory: String? = nil, outputPath: String? = nil, eventChannel: Bool = false) throws {
+                     workingDirectory: String? = nil, outputPath: String? = nil, eventChannel: Bool = false,
+                     networkNamespace: NetworkNamespace? = nil) throws {
         do {
             try self.init(
                 executable: executable, arguments: arguments, environment: environment,
                 options: Options(output: outputPath.map { .file($0) } ?? .pipe, group: .own,
-                                 workingDirectory: workingDirectory, eventChannel: eventChannel))
+                                 workingDirectory: workingDirectory, eventChannel: eventChannel,
+                                 networkNamespace: networkNamespace))
         } catch {
             throw RunnerError.spawn(error.executable, error.reason)
         }

@@ -81,6 +81,7 @@ final class ConfigLoaderTests: XCTestCase {
         last-failed-with-flaky: true
         adaptive-concurrency: false
         trace: always
+        network-isolation: on
         tag: [smoke, .slow]
         repeat-each: 3
         until-failure: true
@@ -137,6 +138,7 @@ final class ConfigLoaderTests: XCTestCase {
         expected.lastFailedWithFlaky = true
         expected.adaptiveConcurrency = false
         expected.trace = .always
+        expected.networkIsolation = .on
         expected.tags = ["smoke", "slow"]
         expected.repeatEach = 3
         expected.untilFailure = true
