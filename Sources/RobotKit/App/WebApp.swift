@@ -141,7 +141,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let started = Date()
         let wasRunning = state == .runningForeground
         // The console lines no step fetched yet go to the steps they were logged in.
-        if wasRunning, TraceRecorder.shared.mode != .off, let session, let fresh = try? session.browserLog() {
+        if wasRunning, TraceRecorder.shared.wantsConsole, let session, let fresh = try? session.browserLog() {
             consoleBuffer += fresh
             TraceRecorder.shared.attachConsole(fresh)
         }

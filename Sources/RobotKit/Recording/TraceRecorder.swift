@@ -55,6 +55,17 @@ final class TraceRecorder: Sendable {
         return open.withLock { o in o.map { $0.test == test && $0.trace.steps.contains { $0.snapshot != nil } } ?? false }
     }
 
+    /// Whether the console lines of this test are worth a round trip at `terminate`: under
+    /// `on-failure` only a trace that robotci may keep needs them (a failure so far, a retry,
+    /// a repetition); a first attempt that passes is deleted.
+    var wantsConsole: Bool {
+        guard mode != .off else { return false }
+        if mode == .always { return true }
+        let environment = WorkerEnvironment()
+        if environment.attempt > 1 || environment.repetition != nil { return true }
+        return open.withLock { $0?.trace.steps.contains { $0.outcome == "failed" } ?? false }
+    }
+
     /// Console lines fetched after their steps ended: each goes to the last step that began
     /// before it was logged.
     func attachConsole(_ entries: [BrowserLogEntry]) {
