@@ -37,7 +37,9 @@ install:
 ## The project's tests: unit, end-to-end (the built robotci on fixture suites),
 ## browser tests, and the example suite run through robotci.
 test: setup
-	$(SWIFT) build --build-tests
+	@mkdir -p .build
+	set -o pipefail; $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log
+	scripts/check-warnings .build/build-tests.log
 	$(SWIFT) test --skip-build
 	@if [ -d Examples/CharacterApp ]; then $(MAKE) --no-print-directory example-test; fi
 	@if [ -d Examples/ReferenceSuite ]; then $(MAKE) --no-print-directory reference-test; fi
