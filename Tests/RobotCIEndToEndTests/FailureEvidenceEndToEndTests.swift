@@ -9,20 +9,6 @@ import XCTest
 /// app). A `UITestCase` counting one POST after a preflight passes, and the journal in its
 /// attempt lists the preflight, marked.
 final class FailureEvidenceEndToEndTests: XCTestCase {
-    private struct Test: Decodable {
-        struct Attempt: Decodable {
-            struct Artifact: Decodable {
-                let kind: String
-                let path: String
-            }
-            let outcome: String
-            let artifacts: [Artifact]
-        }
-        let id: String
-        let outcome: String
-        let attempts: [Attempt]
-    }
-
     func testEvidenceOfEveryLiveAppIsInTheFailingAttempt() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
             throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
@@ -34,10 +20,7 @@ final class FailureEvidenceEndToEndTests: XCTestCase {
              "--report-dir", dir.path],
             env: ["ROBOTCI_EVIDENCE_E2E": "1"])
         XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
-        let results = try JSONDecoder().decode(
-            [String: [Test]].self, from: Data(contentsOf: dir.appendingPathComponent("results.json"))
-                .replacingTopLevel(keeping: "tests"))
-        let tests = Dictionary(uniqueKeysWithValues: (results["tests"] ?? []).map { ($0.id, $0) })
+        let tests = try E2E.reportedTests(in: dir)
         XCTAssertEqual(tests.count, 3, "\(tests.keys.sorted())")
 
         for id in ["RobotKitTests.ReferenceStyleEvidenceTests/testGreetingNamesTheUser",
@@ -69,13 +52,5 @@ final class FailureEvidenceEndToEndTests: XCTestCase {
         // The report's page carries the journal and shows the mark.
         let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("CORS preflight"), "the report's template names the mark")
-    }
-}
-
-private extension Data {
-    /// `{"tests": …}` of a results.json, without the keys this test does not decode.
-    func replacingTopLevel(keeping key: String) throws -> Data {
-        let object = try JSONSerialization.jsonObject(with: self) as? [String: Any] ?? [:]
-        return try JSONSerialization.data(withJSONObject: [key: object[key] ?? []])
     }
 }

@@ -9,19 +9,7 @@ import XCTest
 /// test's failing attempt names, as its first divergence, the step during which `/me` was
 /// answered 500, not the final assertion.
 final class TraceEndToEndTests: XCTestCase {
-    private struct Test: Decodable {
-        struct Attempt: Decodable {
-            struct Artifact: Decodable {
-                let kind: String
-                let path: String
-            }
-            let outcome: String
-            let artifacts: [Artifact]
-        }
-        let id: String
-        let outcome: String
-        let attempts: [Attempt]
-    }
+    private typealias Test = E2E.ReportedTest
 
     private func trace(_ attempt: Test.Attempt, in dir: URL, _ label: String) throws -> (URL, [String: Any]) {
         let artifact = try XCTUnwrap(attempt.artifacts.first { $0.kind == "trace" }, "\(label): no trace artifact in \(attempt.artifacts.map(\.path))")
@@ -43,9 +31,7 @@ final class TraceEndToEndTests: XCTestCase {
              "--report-dir", dir.path],
             env: ["ROBOTCI_EVIDENCE_E2E": "1"])
         XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("results.json"))) as? [String: Any])
-        let tests = try JSONDecoder().decode([Test].self, from: JSONSerialization.data(withJSONObject: object["tests"] ?? []))
-        let byID = Dictionary(uniqueKeysWithValues: tests.map { ($0.id, $0) })
+        let byID = try E2E.reportedTests(in: dir)
 
         let failing = try XCTUnwrap(byID["RobotKitTests.ReferenceStyleEvidenceTests/testGreetingNamesTheUser"])
         XCTAssertEqual(failing.outcome, "failed")
