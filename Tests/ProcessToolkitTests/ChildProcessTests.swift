@@ -17,18 +17,6 @@ final class ChildProcessTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    private func readAll(_ fd: Int32) -> String {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            data.append(contentsOf: buffer[0..<n])
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
     func testPipedOutputMergesStdoutAndStderrAndReportsTheExitCode() throws {
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2; exit 7"])
         XCTAssertEqual(readAll(child.outputFD), "out\nerr\n")
