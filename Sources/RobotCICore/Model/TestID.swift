@@ -54,21 +54,38 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
 
     /// The last `character` in `text` that is not inside a backtick-quoted raw identifier.
     package static func lastOutsideBackticks(_ character: Character, in text: Substring) -> String.Index? {
-        var quoted = false
         var found: String.Index?
-        for i in text.indices {
-            if text[i] == "`" { quoted.toggle() } else if !quoted && text[i] == character { found = i }
+        forEachOutsideBackticks(in: text) { i in
+            if text[i] == character { found = i }
+            return true
         }
         return found
     }
 
     /// The first `character` in `text` that is not inside a backtick-quoted raw identifier.
     package static func firstOutsideBackticks(_ character: Character, in text: Substring) -> String.Index? {
+        var found: String.Index?
+        forEachOutsideBackticks(in: text) { i in
+            if text[i] == character { found = i; return false }
+            return true
+        }
+        return found
+    }
+
+    /// Calls `body` with each index of `text` outside a backtick pair, until it returns false.
+    /// A backtick with no partner after it quotes nothing (it is a literal character), so a
+    /// stray backtick in a JUnit classname cannot hide the `/` after it: every id then splits
+    /// the same way however it was put together.
+    private static func forEachOutsideBackticks(in text: Substring, _ body: (String.Index) -> Bool) {
+        let lastBacktick = text.lastIndex(of: "`")
         var quoted = false
         for i in text.indices {
-            if text[i] == "`" { quoted.toggle() } else if !quoted && text[i] == character { return i }
+            if text[i] == "`", quoted || i != lastBacktick {
+                quoted.toggle()
+                continue
+            }
+            if !quoted, !body(i) { return }
         }
-        return nil
     }
 
     /// `testMethod` for `Module.Class/testMethod` (JUnit's `name`).

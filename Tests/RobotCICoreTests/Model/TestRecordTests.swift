@@ -179,6 +179,13 @@ final class TestIDTests: XCTestCase {
         // Neither form splits back: the id is what the slash form splits into, and stays so.
         let odd = TestID(junitClassname: "a", name: "b::c")
         XCTAssertEqual(TestID(junitClassname: odd.className, name: odd.name), odd)
+        // The fuzzer's case (CI, 2026-11-26): a stray backtick in a classname once quoted the
+        // `/` after it, and the id doubled itself on each read.
+        let stray = TestID(junitClassname: "App.Ca`racterFlowUITests", name: "testBack")
+        XCTAssertEqual(stray.rawValue, "App.Ca`racterFlowUITests/testBack")
+        XCTAssertEqual(stray.className, "App.Ca`racterFlowUITests")
+        XCTAssertEqual(stray.name, "testBack")
+        XCTAssertEqual(TestID("Mod.S/`a/b` x`y").name, "`a/b` x`y", "a pair quotes; the odd one out is literal")
     }
 
     func testIDWithoutModule() {
