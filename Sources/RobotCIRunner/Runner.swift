@@ -68,6 +68,11 @@ public final class Runner {
     /// Runs the suite and returns the process exit code.
     public func run() throws -> Int32 {
         ChildRegistry.becomeSubreaper()
+        if !redactor.unmaskable.isEmpty {
+            say("robotci: warning: \(redactor.unmaskable.joined(separator: ", ")) hold\(redactor.unmaskable.count == 1 ? "s" : "") a secret of 1 or 2 "
+                + "characters, which robotci cannot mask without garbling every line: what a test prints of it reaches the report "
+                + "(use a longer secret, or do not pass it to the tests)")
+        }
         if config.lastFailed {
             guard let last = try loadLastFailed() else { return 0 }
             lastFailed = last
@@ -115,7 +120,10 @@ public final class Runner {
         // The tests this machine answers for. In queue mode the queue's plan is the whole
         // run's and this machine reports only what it ran; the whole-run verdict accounts.
         let plan = redis == nil ? RunPlan(tests: tests, partition: partitionPlan) : nil
-        let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor)
+        // A token in a test id (`test_api[ghp_…]`) is masked in every file and line that names it.
+        let reportName = redactor.renaming(tests)
+        let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor,
+                                   rename: reportName)
         let driver = info.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               joined: joined, metadata: metadata, quarantined: isQuarantined, rules: rules)
@@ -168,6 +176,7 @@ public final class Runner {
             result.plan = RunPlan(tests: result.tests.map(\.id),
                                   queue: QueueRunPlan(name: redis.address.name, nonce: redis.nonce ?? "", suite: tests))
         }
+        result = result.renamingTests(reportName)
         let writeStart = clock.now()
         let history = pastRuns.recording(result)
         try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, historyURL: historyURL, to: reportURL)

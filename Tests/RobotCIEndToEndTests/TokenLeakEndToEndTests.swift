@@ -18,7 +18,7 @@ final class TokenLeakEndToEndTests: XCTestCase {
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         try """
             driver: command
-            list: printf 'tok::prints\\ntok::fails\\n'
+            list: printf 'tok::prints\\ntok::fails\\ntok::param[\(github)]\\n'
             run: sh run.sh {junit} {tests}
             """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
         try """
@@ -29,6 +29,7 @@ final class TokenLeakEndToEndTests: XCTestCase {
             printf '<testsuite name="tok">' > "$out"
             printf '<testcase classname="tok" name="prints"><system-out>aws \(aws) slack \(slack)</system-out></testcase>' >> "$out"
             printf '<testcase classname="tok" name="fails"><failure message="401 for \(github)">gitlab \(gitlab)</failure></testcase>' >> "$out"
+            printf '<testcase classname="tok" name="param[\(github)]"><failure message="boom"/></testcase>' >> "$out"
             printf '</testsuite>' >> "$out"
             """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         let report = dir.appendingPathComponent("report")
@@ -44,6 +45,12 @@ final class TokenLeakEndToEndTests: XCTestCase {
             }
             XCTAssertEqual(leaking, [], "\(tail) written to these files")
         }
+        XCTAssertFalse(files.contains { $0.contains(tails[0]) }, "no file is named after the token: \(files)")
+        XCTAssertTrue(r.stderr.contains("FAIL   tok::param[ghp_***]"), "the console names the test masked: \(r.stderr)")
+        let results = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any])
+        let ids = (results["tests"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        XCTAssertEqual(ids.sorted(), ["tok::fails", "tok::param[ghp_***]", "tok::prints"],
+                       "every planned test accounted for, under its masked name")
         let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("ghp_***") && html.contains("glpat-***"), "masked, the kind still shown")
     }

@@ -103,3 +103,15 @@ public struct Accounting: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 }
+
+extension RunPlan {
+    /// The same plan with every id passed through `rename` (digests recomputed): what a report
+    /// file holds when ids are masked (`SecretRedactor`).
+    public func renamingTests(_ rename: (TestID) -> TestID) -> RunPlan {
+        RunPlan(tests: tests.map(rename),
+                partition: partition.map {
+                    PartitionPlan(index: $0.index, count: $0.count, suite: $0.suite.map(rename), split: $0.split, splitDigest: $0.splitDigest)
+                },
+                queue: queue.map { QueueRunPlan(name: $0.name, nonce: $0.nonce, suite: $0.suite.map(rename)) })
+    }
+}

@@ -233,3 +233,26 @@ extension Array where Element == ConcurrencySample {
         return area / (last.time - first.time)
     }
 }
+
+extension RunResult {
+    /// The same result with every test id passed through `rename`: its records, batches, plan,
+    /// refused ids and first failing repetition. A rename that makes two ids one is the
+    /// caller's to avoid (`SecretRedactor` masks ids; a clash keeps the real ids).
+    public func renamingTests(_ rename: (TestID) -> TestID) -> RunResult {
+        var r = self
+        r.tests = tests.map { t in
+            var t = t
+            t.id = rename(t.id)
+            return t
+        }
+        r.batches = batches.map { b in
+            var b = b
+            b.tests = b.tests.map(rename)
+            return b
+        }
+        r.plan = plan?.renamingTests(rename)
+        r.refused = refused?.map(rename)
+        r.metadata.repetitions?.firstFailure = metadata.repetitions?.firstFailure.map(rename)
+        return r
+    }
+}

@@ -194,7 +194,7 @@ final class BatchRun {
 
     /// The report's folder (relative) for this batch's attempt of `test`.
     func attemptDirectory(of test: TestID) -> String {
-        layout.attemptDirectory(plannedID(test), attempt: item.attempt)
+        layout.attemptDirectory(plannedID(test), attempt: item.attempt, redactor: log.redactor)
     }
 
     /// Moves every file of the artifacts folder into `relative` (inside the report folder),

@@ -13,14 +13,17 @@ struct ReportLayout: Sendable {
     func batchLogPath(_ batch: Int) -> String { "attachments/batches/batch-\(batch).log" }
 
     /// Relative folder of one attempt's artifacts.
-    func attemptDirectory(_ test: TestID, attempt: Int) -> String {
-        "attachments/\(ReportLayout.slug(test.rawValue))/\(attempt)"
+    /// Its readable part masks what `redactor` would (a token in a pytest id); the hash is
+    /// the real id's, so two masked ids still get folders of their own.
+    func attemptDirectory(_ test: TestID, attempt: Int, redactor: SecretRedactor) -> String {
+        "attachments/\(ReportLayout.slug(test.rawValue, shownAs: redactor.redact(test.rawValue)))/\(attempt)"
     }
 
     /// A file-system-safe, collision-free name for a test id: readable part + hash of the id.
-    static func slug(_ s: String) -> String {
+    /// `shownAs`: the text the readable part is made of, when not `s` itself.
+    static func slug(_ s: String, shownAs shown: String? = nil) -> String {
         let hash = String(Partitioner.stableHash(s) & 0xffff_ffff, radix: 16)
-        return "\(readable(s))-\(hash)"
+        return "\(readable(shown ?? s))-\(hash)"
     }
 
     private static func readable(_ s: String) -> String {

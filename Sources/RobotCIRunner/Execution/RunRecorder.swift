@@ -18,19 +18,23 @@ final class RunRecorder: Sendable {
     private let quarantine: @Sendable (TestID) -> Bool
     let progress: Progress
     private let redactor: SecretRedactor
+    /// How the journal and the console name a test (`SecretRedactor.renaming`): a token in an
+    /// id is masked there as it is in the report files.
+    private let rename: @Sendable (TestID) -> TestID
     /// The highest repetition (`--repeat-each`) with a recorded attempt; 0 without repetitions.
     var highestRepetition: Int { state.withLock { $0.highestRepetition } }
 
     /// `plan`: the tests this machine must account for (nil in queue mode, where the queue
     /// accounts for the whole run and this machine reports only what it ran).
     init(journal: JournalWriter, plan: RunPlan?, quarantine: @escaping @Sendable (TestID) -> Bool, progress: Progress,
-         redactor: SecretRedactor = SecretRedactor(environment: [:])) {
+         redactor: SecretRedactor = SecretRedactor(environment: [:]), rename: @escaping @Sendable (TestID) -> TestID = { $0 }) {
         self.redactor = redactor
+        self.rename = rename
         self.journal = journal
         self.quarantine = quarantine
         self.progress = progress
         state = Locked(State(assembly: RunAssembly(plan: plan)))
-        if let plan { journal.append(.plan(plan)) }
+        if let plan { journal.append(.plan(plan.renamingTests(rename))) }
     }
 
     /// Journals the attempt, then hands it to `retry` (every attempt: a queue source stores
@@ -47,12 +51,12 @@ final class RunRecorder: Sendable {
             return s.assembly.attempts(of: test)
         }
         guard let all = accepted else {
-            FileHandle.standardError.write(Data("robotci: warning: refused a result for \(test.rawValue), which this run did not plan\n".utf8))
+            FileHandle.standardError.write(Data("robotci: warning: refused a result for \(rename(test).rawValue), which this run did not plan\n".utf8))
             return false
         }
-        journal.append(.attempt(test: test, quarantined: quarantined, attempt: attempt))
+        journal.append(.attempt(test: rename(test), quarantined: quarantined, attempt: attempt))
         let retrying = retry(attempt) && attempt.outcome.isFailure
-        progress.attemptFinished(test, attempt: attempt, history: all, retrying: retrying, quarantined: quarantined)
+        progress.attemptFinished(rename(test), attempt: attempt, history: all, retrying: retrying, quarantined: quarantined)
         return attempt.outcome.isFailure && !retrying && !quarantined
     }
 
@@ -74,12 +78,14 @@ final class RunRecorder: Sendable {
             s.assembly.setPlan(smaller)
             return smaller
         }
-        if let plan { journal.append(.plan(plan)) }
+        if let plan { journal.append(.plan(plan.renamingTests(rename))) }
         progress.withdraw(tests.count)
     }
 
     func record(_ batch: BatchRecord) {
-        journal.append(.batch(batch))
+        var named = batch
+        named.tests = batch.tests.map(rename)
+        journal.append(.batch(named))
         state.withLock { $0.assembly.add(batch) }
     }
 

@@ -24,7 +24,7 @@ final class BatchRunTests: XCTestCase {
         XCTAssertEqual(batch.item.attempt, 2)
         XCTAssertEqual(batch.plannedID(a), a2)
         XCTAssertEqual(batch.plannedID(TestID("M.C/testOther")), TestID("M.C/testOther"), "an id the batch does not hold stays itself")
-        XCTAssertEqual(batch.attemptDirectory(of: a), f.layout.attemptDirectory(a2, attempt: 2))
+        XCTAssertEqual(batch.attemptDirectory(of: a), f.layout.attemptDirectory(a2, attempt: 2, redactor: SecretRedactor(environment: [:])))
 
         batch.report(a, Attempts.passed(2))
         batch.notRun(b, reason: "the run stopped early")

@@ -52,8 +52,8 @@ final class ReportLayoutTests: XCTestCase {
 
     func testPaths() {
         let layout = ReportLayout(directory: URL(fileURLWithPath: "/r"))
-        XCTAssertEqual(layout.attemptDirectory(TestID("M.C/testA"), attempt: 2), "attachments/\(ReportLayout.slug("M.C/testA"))/2")
-        XCTAssertTrue(layout.attemptDirectory(TestID("M.C/testA"), attempt: 2).hasPrefix("attachments/M.C_testA-"))
+        XCTAssertEqual(layout.attemptDirectory(TestID("M.C/testA"), attempt: 2, redactor: SecretRedactor(environment: [:])), "attachments/\(ReportLayout.slug("M.C/testA"))/2")
+        XCTAssertTrue(layout.attemptDirectory(TestID("M.C/testA"), attempt: 2, redactor: SecretRedactor(environment: [:])).hasPrefix("attachments/M.C_testA-"))
         XCTAssertEqual(layout.batchLogPath(7), "attachments/batches/batch-7.log")
         XCTAssertEqual(layout.journal.path, "/r/results.jsonl")
         XCTAssertEqual(layout.workDirectory.path, "/r/.robotci-work")

@@ -10,7 +10,32 @@ final class SecretRedactorTests: XCTestCase {
         ])
         XCTAssertEqual(r.redact("token ghp_abcdefghijkl, pw hunter22, aws wJalrXUtnFEMI, key key-material-1"),
                        "token ***, pw ***, aws ***, key ***")
-        XCTAssertEqual(r.redact("abc at /root in /usr/bin:/bin"), "abc at /root in /usr/bin:/bin", "short and non-secret values stay")
+        XCTAssertEqual(r.redact("abcdef at /root in /usr/bin:/bin"), "abcdef at /root in /usr/bin:/bin",
+                       "a short secret inside a word, and non-secret values, stay")
+    }
+
+    /// Before (issue 39): secrets under 6 characters were never masked.
+    func testShortSecretsAreMaskedAsWholeWordsAndTooShortOnesAreNamed() {
+        let r = SecretRedactor(environment: ["DB_PASS": "abc", "API_KEY": "k3y!x", "PIN_TOKEN": "42", "EMPTY_TOKEN": ""])
+        XCTAssertEqual(r.redact("pw=abc; key k3y!x, 'abc'"), "pw=***; key ***, '***'")
+        XCTAssertEqual(r.redact("abcdef xabc abc_1 k3y!xy"), "abcdef xabc abc_1 k3y!xy", "not inside a longer word")
+        XCTAssertEqual(r.redact("attempt 42"), "attempt 42", "two characters cannot be masked without garbling output")
+        XCTAssertEqual(r.unmaskable, ["PIN_TOKEN"], "named, so the run can warn; an empty value is no secret")
+        XCTAssertFalse(r.isEmpty)
+    }
+
+    /// Before (issue 39): a token in a test id (a pytest parameter) reached every report file.
+    func testTestIDsAreRenamedWithTheirSecretsMaskedEachKeepingANameOfItsOwn() {
+        let a = "ghp_" + String(repeating: "A", count: 36), b = "ghp_" + String(repeating: "B", count: 36)
+        let ids = [TestID("t.py::test_api[\(a)]"), TestID("t.py::test_api[\(b)]"), TestID("t.py::test_plain"),
+                   TestID("t.py::test_api[ghp_***]")]
+        let rename = SecretRedactor(environment: [:]).renaming(ids)
+        let names = ids.map(rename)
+        XCTAssertEqual(names.map(\.rawValue), ["t.py::test_api[ghp_***]~2", "t.py::test_api[ghp_***]~3", "t.py::test_plain",
+                                               "t.py::test_api[ghp_***]"])
+        XCTAssertEqual(Set(names).count, ids.count, "no two tests share a name")
+        let noSecrets = SecretRedactor(environment: [:]).renaming([TestID("a/b")])
+        XCTAssertEqual(noSecrets(TestID("a/b")), TestID("a/b"))
     }
 
     func testLongerSecretIsMaskedWholeAndAttemptsAreCovered() {
