@@ -21,8 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
     ],
     targets: [
-        .executableTarget(
-            name: "robotci",
+        .executableTarget(name: "robotci", dependencies: ["RobotCICommands"]),
+        // The subcommands and their options: `CLI.run(arguments)` returns the exit code.
+        .target(
+            name: "RobotCICommands",
             dependencies: [
                 "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer", "RobotCIInit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -76,6 +78,7 @@ let package = Package(
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
+        .testTarget(name: "RobotCICommandsTests", dependencies: ["RobotCICommands", "RobotCICore", "RobotCIRunner"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ProcessToolkit"]),
         .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit"]),
         .testTarget(name: "ProcessToolkitTests", dependencies: ["ProcessToolkit"]),

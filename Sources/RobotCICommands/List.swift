@@ -11,7 +11,7 @@ struct List: ParsableCommand {
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
-        ExitStatus.run {
+        try ExitStatus.run {
             let config = try options.resolve(environment: env)
             let runner = Runner(config: config, commandLine: CommandLine.arguments, environment: env)
             let (_, tests, _, _) = try runner.discover()

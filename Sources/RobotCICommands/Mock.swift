@@ -38,7 +38,7 @@ struct Mock: AsyncParsableCommand {
     }
 
     func run() async throws {
-        await ExitStatus.run("robotci mock") { try await serve() }
+        try await ExitStatus.run("robotci mock") { try await serve() }
     }
 
     private func serve() async throws -> Int32 {

@@ -101,11 +101,9 @@ struct RunOptions: ParsableArguments {
     var flagLayer: [String: (ConfigLoader.Value, String)] {
         var flags: [String: (ConfigLoader.Value, String)] = [:]
         for child in Mirror(reflecting: self).children {
-            guard let label = child.label?.drop(while: { $0 == "_" }) else { continue }
-            let key = label.reduce(into: "") { name, ch in
-                if ch.isUppercase { name += "-" + ch.lowercased() } else { name.append(ch) }
-            }
-            guard key != "config", ConfigKey.byName[key] != nil else { continue }
+            guard let key = Self.keyName(child.label), key != "config" else { continue }
+            // A flag of no key would be dropped without a word: `flagsWithoutKey` is tested empty.
+            guard ConfigKey.byName[key] != nil else { preconditionFailure("--\(key) is no key of ConfigKey.all: add it there") }
             let value: ConfigLoader.Value?
             switch child.value {
             case let option as Option<String?>: value = option.wrappedValue.map { .scalar($0) }
@@ -116,6 +114,20 @@ struct RunOptions: ParsableArguments {
             if let value { flags[key] = (value, "--\(key)") }
         }
         return flags
+    }
+
+    /// `testTimeout` (or `_testTimeout`, the property wrapper's storage) → `test-timeout`.
+    private static func keyName(_ label: String?) -> String? {
+        guard let label = label?.drop(while: { $0 == "_" }) else { return nil }
+        return label.reduce(into: "") { name, ch in
+            if ch.isUppercase { name += "-" + ch.lowercased() } else { name.append(ch) }
+        }
+    }
+
+    /// The options declared here with no config key of their name (besides `--config`): none.
+    static var flagsWithoutKey: [String] {
+        Mirror(reflecting: RunOptions()).children.compactMap { keyName($0.label) }
+            .filter { $0 != "config" && ConfigKey.byName[$0] == nil }
     }
 
     /// The layers in order: `robotci.yml`, `ROBOTCI_*` environment, flags.

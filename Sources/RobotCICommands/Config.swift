@@ -26,7 +26,7 @@ struct Config: ParsableCommand {
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
-        ExitStatus.run {
+        try ExitStatus.run {
             if keys {
                 print(ConfigKey.markdownTable())
                 return 0

@@ -29,21 +29,26 @@ enum ExitStatus {
         }
     }
 
-    /// Runs a command's body: its result is the exit code; an error is printed as
-    /// `<prefix>: error: <message>` and ends robotci with its code.
-    static func run(_ prefix: String = "robotci", _ body: () throws -> Int32) -> Never {
-        do { exit(try body()) } catch { fail(prefix, error) }
+    /// Runs a command's body: its result is the exit code, thrown as `ExitCode` unless 0; an
+    /// error is printed as `<prefix>: error: <message>` and thrown as its code. Commands return
+    /// (nothing here calls `exit`), so `CLI.run` drives them in-process.
+    static func run(_ prefix: String = "robotci", _ body: () throws -> Int32) throws {
+        let status: Int32
+        do { status = try body() } catch { throw fail(prefix, error) }
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// The same for async bodies.
-    static func run(_ prefix: String = "robotci", _ body: () async throws -> Int32) async -> Never {
-        do { exit(try await body()) } catch { fail(prefix, error) }
+    static func run(_ prefix: String = "robotci", _ body: () async throws -> Int32) async throws {
+        let status: Int32
+        do { status = try await body() } catch { throw fail(prefix, error) }
+        if status != 0 { throw ExitCode(status) }
     }
 
-    private static func fail(_ prefix: String, _ error: any Error) -> Never {
+    private static func fail(_ prefix: String, _ error: any Error) -> ExitCode {
         // A build's or list command's output, a URL with a password: no secret reaches a CI log.
         let redactor = SecretRedactor(environment: ProcessInfo.processInfo.environment)
         FileHandle.standardError.write(Data("\(prefix): error: \(redactor.redact(message(for: error)))\n".utf8))
-        exit(code(for: error))
+        return ExitCode(code(for: error))
     }
 }

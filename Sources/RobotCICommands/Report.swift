@@ -40,7 +40,7 @@ struct Report: AsyncParsableCommand {
     }
 
     func run() async throws {
-        ExitStatus.run("robotci report") { try render() }
+        try ExitStatus.run("robotci report") { try render() }
     }
 
     private func render() throws -> Int32 {

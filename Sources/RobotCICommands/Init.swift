@@ -28,7 +28,7 @@ struct Init: ParsableCommand {
     var directory: String?
 
     func run() throws {
-        ExitStatus.run("robotci init") { try initialize() }
+        try ExitStatus.run("robotci init") { try initialize() }
     }
 
     private func initialize() throws -> Int32 {

@@ -34,7 +34,7 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
-        ExitStatus.run {
+        try ExitStatus.run {
             func say(_ line: String) { FileHandle.standardError.write(Data("robotci: \(line)\n".utf8)) }
             let merged = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output)) { say("warning: \($0)") }
             let result = merged.result

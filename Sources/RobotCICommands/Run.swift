@@ -15,7 +15,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
-        ExitStatus.run {
+        try ExitStatus.run {
             let config = try options.resolve(environment: env)
             return try Runner(config: config, commandLine: CommandLine.arguments, environment: env).run()
         }
