@@ -8,7 +8,8 @@ import Glibc
 
 /// Run *through* robotci by `RobotCIEndToEndTests.WarmBrowserEndToEndTests` on one shard,
 /// one process per test, in name order: the shard's browser is shared across test processes,
-/// yet nothing a test stores is seen by the next (A writes, B reads); a browser killed mid-test
+/// yet nothing a test stores is seen by the next (A writes cookies, both storages, IndexedDB,
+/// Cache Storage, a service worker, a history and a second tab; B finds none of them); a browser killed mid-test
 /// fails only that test (C) and the next gets a new one (D); a browser that hangs times out
 /// only that test (E) and the next gets a new one (F). Each prints `warm-browser: pid N` so the
 /// end-to-end test can tell which browser ran it. Outside that run they skip.
@@ -32,6 +33,12 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         for kind in ["local", "session", "indexedDB", "caches", "workers"] {
             XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 1, "\(kind) was written: \(seen)")
         }
+        // A second tab and a history: five entries pushed, one tab opened (left open). The
+        // browser's tabs: the first one it opened (never used) and this test's own.
+        XCTAssertEqual(try app.requireSession().windowHandles().count, 2, "the browser's first tab and this test's")
+        try app.evaluate("for (let i = 0; i < 5; i++) history.pushState({i}, '', '?step=' + i); window.open(location.href, 'robot-tab'); return 1")
+        XCTAssertGreaterThanOrEqual((try app.evaluate("return history.length") as? NSNumber)?.intValue ?? 0, 6)
+        XCTAssertEqual(try app.requireSession().windowHandles().count, 3, "the second tab is open")
     }
 
     func testB_SeesNoneOfIt() throws {
@@ -42,6 +49,9 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         for kind in ["local", "session", "indexedDB", "caches", "workers"] {
             XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 0, "\(kind) leaked from the previous test: \(seen)")
         }
+        // A fresh tab's history is its one page (two with the about:blank it started from).
+        XCTAssertLessThanOrEqual((try app.evaluate("return history.length") as? NSNumber)?.intValue ?? 99, 2, "history leaked")
+        XCTAssertEqual(try app.requireSession().windowHandles().count, 2, "only the browser's first tab and this test's: the previous test's second tab is gone")
     }
 
     func testC_BrowserCrashesMidTest() throws {
