@@ -30,7 +30,8 @@ extension BatchSource {
 
 extension WorkQueue {
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
-        rules.retries(test, after: attempt) && shouldRetry(test, attempt: attempt.number, shard: attempt.shard)
+        learn(test, attempt: attempt)
+        return rules.retries(test, after: attempt) && shouldRetry(test, attempt: attempt.number, shard: attempt.shard)
     }
 
     func batchFinished(_ record: BatchRecord) {}

@@ -23,7 +23,13 @@ final class WorkQueue: BatchSource {
     private struct State {
         var queue: [PlannedTest]
         var head = 0
+        /// Expected seconds of the queued tests, cold ones at their planned guess.
         var remainingSeconds: Double
+        /// Queued tests planned without history (`cold`).
+        var coldQueued = 0
+        /// First attempts of cold tests this run has seen end: their mean is the cold estimate.
+        var learnedSeconds = 0.0
+        var learnedCount = 0
         var retries: [Retry] = []
         var inFlight = 0
         var idleShards = 0
@@ -54,6 +60,13 @@ final class WorkQueue: BatchSource {
 
     private let estimates: [TestID: Double]
 
+    /// Tests planned without history (a first run, a new test, a lost cache), and the guess
+    /// they were planned with. Until one of them has finished, each is cut alone (a probe: a
+    /// cold 4 s test must not take three neighbours with it); from then on they are cut at the
+    /// mean duration this run has seen of them, so tiny tests share processes again.
+    private let cold: Set<TestID>
+    private let coldGuess: Double
+
     /// Tests of different groups never share a batch (`TestDriver.batchGroup`: a bundle's
     /// Swift Testing tests run with another command line than its XCTest ones).
     private let group: @Sendable (TestID) -> Int
@@ -65,7 +78,12 @@ final class WorkQueue: BatchSource {
     init(planned: [PlannedTest], shards: Int, rules: TestRules, cutter: BatchCutter, group: @escaping @Sendable (TestID) -> Int = { _ in 0 }) {
         self.group = group
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
-        self.state = LockedCondition(State(queue: planned, remainingSeconds: planned.reduce(0) { $0 + $1.expected }))
+        let cold = Set(planned.filter { !$0.known }.map(\.id))
+        self.cold = cold
+        self.coldGuess = planned.first { !$0.known }?.expected ?? Planner.defaultEstimate
+        var state = State(queue: planned, remainingSeconds: planned.reduce(0) { $0 + $1.expected })
+        state.coldQueued = cold.count
+        self.state = LockedCondition(state)
         self.shards = shards
         self.rules = rules
         self.cutter = cutter
@@ -106,7 +124,14 @@ final class WorkQueue: BatchSource {
     private func cutNext(_ s: inout State) -> [TestID]? {
         guard s.head < s.queue.count else { return nil }
         let pending = s.queue[s.head...]
-        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: s.remainingSeconds, shards: shards)
+        var n: Int
+        if cold.contains(pending[pending.startIndex].id) && s.learnedCount == 0 {
+            n = 1
+        } else {
+            let estimate = s.learnedCount > 0 ? s.learnedSeconds / Double(s.learnedCount) : coldGuess
+            n = cutter.nextBatchSize(queue: pending, remainingSeconds: s.remainingSeconds + Double(s.coldQueued) * (estimate - coldGuess),
+                                     shards: shards, unknownEstimate: s.learnedCount > 0 ? estimate : nil)
+        }
         var bytes = 0
         let library = group(pending[pending.startIndex].id)
         // Two repetitions of a test never share a batch (one process runs an id once): a
@@ -120,6 +145,7 @@ final class WorkQueue: BatchSource {
         let batch = Array(pending.prefix(n))
         s.head += n
         s.remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
+        s.coldQueued -= batch.count { cold.contains($0.id) }
         if s.head > 4096 && s.head * 2 > s.queue.count {
             s.queue.removeFirst(s.head)
             s.head = 0
@@ -134,6 +160,15 @@ final class WorkQueue: BatchSource {
             var out: [[TestID]] = []
             while let batch = cutNext(&s) { out.append(batch) }
             return out
+        }
+    }
+
+    /// A first attempt of a cold test ended: its duration joins the cold estimate.
+    func learn(_ test: TestID, attempt: Attempt) {
+        guard attempt.number == 1, cold.contains(test), attempt.duration.isFinite, attempt.duration >= 0 else { return }
+        state.withLock { s in
+            s.learnedSeconds += attempt.duration
+            s.learnedCount += 1
         }
     }
 
@@ -160,6 +195,7 @@ final class WorkQueue: BatchSource {
             let planned = plan.replanned.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
             s.queue.insert(contentsOf: planned, at: s.head)
             s.remainingSeconds += planned.reduce(0) { $0 + $1.expected }
+            s.coldQueued += planned.count { cold.contains($0.id) }
             state.broadcast()
             return plan.givenUp
         }
@@ -176,6 +212,7 @@ final class WorkQueue: BatchSource {
             s.queue = Array(keep)
             s.head = 0
             s.remainingSeconds = keep.reduce(0) { $0 + $1.expected }
+            s.coldQueued = keep.count { cold.contains($0.id) }
             state.broadcast()
             return (dropped, s.highestRepetitionBegun)
         }
