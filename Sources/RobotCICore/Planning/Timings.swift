@@ -9,9 +9,19 @@ public struct Timings: Codable, Sendable, Equatable {
     public subscript(id: TestID) -> Double? { tests[id.rawValue] }
 
     /// Median of the known durations, the guess for tests never seen before.
-    public var median: Double? {
-        guard !tests.isEmpty else { return nil }
-        let sorted = tests.values.sorted()
+    public var median: Double? { Self.median(Array(tests.values)) }
+
+    /// The median duration of each class's known tests (`TestID.className`): the guess for a
+    /// new test of a class the suite already timed (a UI class's new test is no 1 ms unit test).
+    public var classMedians: [String: Double] {
+        var byClass: [String: [Double]] = [:]
+        for (id, seconds) in tests { byClass[TestID(id).base.className, default: []].append(seconds) }
+        return byClass.compactMapValues(Self.median)
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
         let mid = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
     }
@@ -32,28 +42,41 @@ public struct Timings: Codable, Sendable, Equatable {
 public struct PlannedTest: Sendable, Equatable {
     public var id: TestID
     public var expected: Double
-    /// Whether `expected` came from history (false: the median or the default guess).
+    /// Whether `expected` came from history (false: a guess).
     public var known: Bool
+    /// For a guess: whether something stands behind it, its class's known tests or (for a
+    /// test put back after a crash) its earlier estimate. False: the suite's median, or
+    /// `Planner.defaultEstimate` without any history; only such blind guesses are replaced by
+    /// what the run learns (`WorkQueue`).
+    public var informed: Bool
 
-    public init(id: TestID, expected: Double, known: Bool) {
+    public init(id: TestID, expected: Double, known: Bool, informed: Bool = false) {
         self.id = id
         self.expected = expected
         self.known = known
+        self.informed = informed
     }
+
+    /// A guess with nothing of the test's own or its class's behind it.
+    public var isBlindGuess: Bool { !known && !informed }
 }
 
 public enum Planner {
     /// Guess for a test when no history exists at all.
     public static let defaultEstimate = 1.0
 
-    /// Tests ordered longest-first (ties by name, so every machine orders them the same).
+    /// Tests ordered longest-first (ties by name, so every machine orders them the same). A
+    /// test without history expects its class's median, else the suite's, else the default.
     /// Repetitions (`--repeat-each`) go repetition by repetition, each longest-first, and
     /// expect their test's duration.
     public static func order(_ tests: [TestID], timings: Timings) -> [PlannedTest] {
         let fallback = timings.median ?? defaultEstimate
+        let classes = timings.classMedians
         return tests.map { id -> (test: PlannedTest, repetition: Int) in
             let repetition = id.repetition
-            let planned = timings[repetition?.base ?? id].map { PlannedTest(id: id, expected: $0, known: true) }
+            let base = repetition?.base ?? id
+            let planned = timings[base].map { PlannedTest(id: id, expected: $0, known: true) }
+                ?? classes[base.className].map { PlannedTest(id: id, expected: $0, known: false, informed: true) }
                 ?? PlannedTest(id: id, expected: fallback, known: false)
             return (planned, repetition?.index ?? 0)
         }

@@ -69,14 +69,16 @@ final class PlannerTests: XCTestCase {
     }
 
     func testUnknownTestsGetTheMedianOfHistory() {
-        // The median is over all of history, including tests not in this run.
-        let timings = Timings(tests: ["M/a": 10, "M/b": 1, "M/other": 4])
-        let planned = Planner.order(ids("M/new2", "M/a", "M/b", "M/new1"), timings: timings)
+        // The median is over all of history, including tests not in this run; a test of a
+        // class with history gets its class's median instead (M's is 3 here).
+        let timings = Timings(tests: ["N/a": 10, "N/b": 1, "N/other": 4, "M/x": 3])
+        let planned = Planner.order(ids("N/new2", "N/a", "N/b", "X/new1", "M/y"), timings: timings)
         XCTAssertEqual(planned, [
-            PlannedTest(id: TestID("M/a"), expected: 10, known: true),
-            PlannedTest(id: TestID("M/new1"), expected: 4, known: false),
-            PlannedTest(id: TestID("M/new2"), expected: 4, known: false),
-            PlannedTest(id: TestID("M/b"), expected: 1, known: true),
+            PlannedTest(id: TestID("N/a"), expected: 10, known: true),
+            PlannedTest(id: TestID("N/new2"), expected: 4, known: false, informed: true),
+            PlannedTest(id: TestID("X/new1"), expected: 3.5, known: false),
+            PlannedTest(id: TestID("M/y"), expected: 3, known: false, informed: true),
+            PlannedTest(id: TestID("N/b"), expected: 1, known: true),
         ])
     }
 

@@ -55,6 +55,16 @@ final class WorkQueueTests: XCTestCase {
         XCTAssertEqual(next.tests, [id(1), id(2)])
     }
 
+    /// A new test of a timed class expects the class's median; one of an unknown class the suite's.
+    func testANewTestExpectsItsClasssMedian() {
+        let timings = Timings(tests: ["UI.Login/testA": 4, "UI.Login/testB": 6, "Unit.Math/testA": 0.01])
+        let planned = Planner.order([TestID("UI.Login/testNew"), TestID("Other.X/testY"), TestID("Unit.Math/testA")], timings: timings)
+        XCTAssertEqual(planned.map(\.id.rawValue), ["UI.Login/testNew", "Other.X/testY", "Unit.Math/testA"])
+        XCTAssertEqual(planned.map(\.expected), [5, 4, 0.01])
+        XCTAssertEqual(planned.map(\.isBlindGuess), [false, true, false])
+        XCTAssertEqual(planned.map(\.known), [false, false, true])
+    }
+
     func testRetriesAndKnownTestsTeachNothing() throws {
         let q = queue([2, 2], shards: 1)
         _ = q.attemptFinished(id(0), attempt: Attempt(number: 1, outcome: .passed, duration: 0.01, start: 0, shard: 0, batch: 0))
