@@ -89,7 +89,7 @@ enum ProjectTemplates {
         return """
             # .github/workflows/ui-tests.yml — the robot tests through robotci on every push
             # (written by robotci init \(robotciVersion)). Splitting across machines (--partition,
-            # --queue) and merging reports: robotci's README, *Running on many machines*.
+            # --queue) and merging reports: robotci's docs/ci.md, *Running on many machines*.
             name: ui-tests
             on: [push, pull_request]
 
