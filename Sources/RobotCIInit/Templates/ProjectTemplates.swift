@@ -26,7 +26,7 @@ enum ProjectTemplates {
         // UI tests in the robot pattern, run by `robotci run` (written by robotci init \(robotciVersion)).
         let package = Package(
             name: \(SwiftLiteral.string(names.package)),
-            // robotci's own minimum; robot tests run on Linux (see robotci's README, *Platforms*).
+            // robotci's own minimum; robot tests run on Linux (see robotci's docs/install.md, *Platforms*).
             platforms: [.macOS(.v13)],
             dependencies: [
                 \(dependency.packageLine),
