@@ -4,7 +4,7 @@ import RobotCICore
 import RobotCIRunner
 
 /// `robotci config`: what `robotci run` would use, each key with where its value came from;
-/// `--keys` lists every key (the README's table is this list).
+/// `--keys` lists every key (docs/configuration.md's table is this list).
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the configuration robotci run would use (after robotci.yml, ROBOTCI_* and flags), or every key.",

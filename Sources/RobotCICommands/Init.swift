@@ -58,7 +58,7 @@ struct Init: ParsableCommand {
         print("""
 
             Next: \(runHint)   (builds the package, runs \(report.target)'s robot tests in headless Chromium,
-                  writes robotci-report/index.html); needs chromium and chromium-driver (see robotci's README).
+                  writes robotci-report/index.html); needs chromium and chromium-driver (see robotci's docs/install.md).
             """)
         return 0
     }

@@ -35,7 +35,7 @@ public struct QueueAddress: Equatable, Sendable, CustomStringConvertible {
                 + "(Debian's hiredis 0.14 has no TLS). Run a TLS sidecar such as stunnel on this machine "
                 + "(client mode: accept 127.0.0.1:6380, connect to the server's TLS port) and pass "
                 + "--queue redis://127.0.0.1:6380/NAME, the password in \(Self.passwordVariable); "
-                + "see the README, 'Redis with a password or TLS'")
+                + "see robotci's docs/queue.md, 'Redis with a password or TLS'")
         }
         guard text.hasPrefix("redis://") else {
             throw QueueError("queue '\(shown)' is not a redis URL: write redis://HOST:PORT/NAME, \(example)")

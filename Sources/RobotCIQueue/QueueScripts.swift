@@ -1,4 +1,4 @@
-/// A key of a run: `robotci:NAME:<rawValue>`. Layout: ARCHITECTURE.md, *Queue mode*.
+/// A key of a run: `robotci:NAME:<rawValue>`. Layout: docs/design-notes.md, *Queue mode*.
 enum QueueKey: String, CaseIterable, Sendable {
     case plan, batches, queue, seq, since, leases, owner, alive, done, results, records, machines
 }
@@ -20,7 +20,7 @@ struct QueueScript: Sendable {
 }
 
 /// The Lua scripts that make each queue step atomic in Redis (EVAL runs a script alone:
-/// no other client's command interleaves). Key layout: ARCHITECTURE.md, *Queue mode*.
+/// no other client's command interleaves). Key layout: docs/design-notes.md, *Queue mode*.
 /// Times come from Redis's own clock (`TIME`), so machines' clocks may disagree.
 enum QueueScripts {
     /// Redis's clock in milliseconds.

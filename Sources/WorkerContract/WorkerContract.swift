@@ -3,7 +3,7 @@
 /// in its artifacts folder, and what kind of artifact each file is. One place, no
 /// dependencies, so the runner, RobotKit, MockServer and the report read the same names.
 
-/// The `ROBOTCI_*` variables robotci sets for every batch process (the worker protocol: README, *What each worker gets*).
+/// The `ROBOTCI_*` variables robotci sets for every batch process (the worker protocol: docs/cli.md, *What each worker gets*).
 public enum WorkerVariable: String, CaseIterable, Sendable {
     /// 0..shards-1, stable for a shard across its processes.
     case shardIndex = "ROBOTCI_WORKER_INDEX"

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// `robotci config`: the configuration keys are described once (`ConfigKey.all`); the flags,
-/// the README's table and `robotci config` must all follow from that list.
+/// the table in docs/configuration.md and `robotci config` must all follow from that list.
 final class ConfigCommandEndToEndTests: XCTestCase {
     /// Rows of `robotci config --keys`: (flag column, key).
     private func keyRows() throws -> [(flag: String, key: String)] {
@@ -47,8 +47,8 @@ final class ConfigCommandEndToEndTests: XCTestCase {
 
     func testTheREADMEsTableIsTheKeyList() throws {
         let table = try E2E.run(["config", "--keys"], cwd: NSTemporaryDirectory()).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let readme = try String(contentsOf: E2E.root.appendingPathComponent("README.md"), encoding: .utf8)
-        XCTAssertTrue(readme.contains(table), "README.md's configuration table differs from `robotci config --keys`; paste its output:\n\(table)")
+        let readme = try String(contentsOf: E2E.root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        XCTAssertTrue(readme.contains(table), "docs/configuration.md's table differs from `robotci config --keys`; paste its output:\n\(table)")
         let sample = try String(contentsOf: E2E.root.appendingPathComponent("config/robotci.yml"), encoding: .utf8)
         for (_, key) in try keyRows() {
             let spellings = [key, key.replacingOccurrences(of: "-", with: "_")]

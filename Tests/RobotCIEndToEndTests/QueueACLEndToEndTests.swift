@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The README's Redis ACL, for real, with the queue names and users the GitHub queue template
+/// The Redis ACL in docs/queue.md, for real, with the queue names and users the GitHub queue template
 /// uses (issue 39): the README's example matched `robotci:pipeline-*` while the template's
 /// queues are `robotci:<run id>:*`, logged in as `default`.
 final class QueueACLEndToEndTests: XCTestCase {
@@ -36,13 +36,13 @@ final class QueueACLEndToEndTests: XCTestCase {
     }
 
     func testTheREADMEsACLServesTheGitHubTemplatesQueues() throws {
-        let readme = try String(contentsOf: E2E.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: E2E.root.appendingPathComponent("docs/queue.md"), encoding: .utf8)
         let template = try String(contentsOf: E2E.root.appendingPathComponent("config/ci/github-actions-queue.yml"), encoding: .utf8)
         let aclLines = readme.components(separatedBy: "\n").compactMap { line -> String? in
             guard let start = line.range(of: "ACL SETUSER ") else { return nil }
             return String(line[start.lowerBound...].prefix { $0 != "`" })
         }
-        XCTAssertFalse(aclLines.isEmpty, "the README documents an ACL")
+        XCTAssertFalse(aclLines.isEmpty, "docs/queue.md documents an ACL")
         let queueLine = try XCTUnwrap(template.components(separatedBy: "\n").first { $0.contains("ROBOTCI_QUEUE:") })
         let queue = String(queueLine[queueLine.range(of: "ROBOTCI_QUEUE:")!.upperBound...]).trimmingCharacters(in: .whitespaces)
 
@@ -85,7 +85,7 @@ final class QueueACLEndToEndTests: XCTestCase {
             let url = try expand(queue, event: event).replacingOccurrences(of: "127.0.0.1:6380", with: "127.0.0.1:\(server.port)")
             let login = url.dropFirst("redis://".count).split(separator: "@", maxSplits: 1)
             let user = login.count == 2 ? String(login[0]) : "default"
-            XCTAssertNotNil(passwords[user], "the README's ACL creates the user the template logs in as for \(event): '\(user)'")
+            XCTAssertNotNil(passwords[user], "docs/queue.md's ACL creates the user the template logs in as for \(event): '\(user)'")
             let r = try run(url, user: user, label: event)
             XCTAssertEqual(r.status, 0, "\(event), \(url): \(r.stderr)")
             urls[event] = (url, user)

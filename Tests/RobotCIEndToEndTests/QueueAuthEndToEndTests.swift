@@ -92,7 +92,7 @@ final class QueueAuthEndToEndTests: XCTestCase {
         XCTAssertFalse(tls.stderr.contains(password), tls.stderr)
     }
 
-    /// The README's TLS recipe, for real: a redis that speaks only TLS (and wants a password),
+    /// docs/queue.md's TLS recipe, for real: a redis that speaks only TLS (and wants a password),
     /// a stunnel client on this machine, robotci on stunnel's plain loopback port.
     func testQueueOverTLSThroughAStunnelSidecar() throws {
         guard let stunnel = ["/usr/bin/stunnel4", "/usr/bin/stunnel"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {

@@ -11,7 +11,7 @@ import Glibc
 /// Fault injection: the built `robotci` runs `Tests/Fixtures/Reliability` (or this package's
 /// browser tests) while a fault is injected from outside, and the report must still account
 /// for every test. Each test prints one `RELIABILITY | fault | repetitions | outcome` line,
-/// the numbers README's reliability table quotes.
+/// the numbers docs/reliability.md's table quotes.
 final class ReliabilityTests: XCTestCase {
     override class func setUp() {
         super.setUp()

@@ -26,7 +26,7 @@ enum ProjectTemplates {
         // UI tests in the robot pattern, run by `robotci run` (written by robotci init \(robotciVersion)).
         let package = Package(
             name: \(SwiftLiteral.string(names.package)),
-            // robotci's own minimum; robot tests run on Linux (see robotci's README, *Platforms*).
+            // robotci's own minimum; robot tests run on Linux (see robotci's docs/install.md, *Platforms*).
             platforms: [.macOS(.v13)],
             dependencies: [
                 \(dependency.packageLine),
@@ -89,7 +89,7 @@ enum ProjectTemplates {
         return """
             # .github/workflows/ui-tests.yml — the robot tests through robotci on every push
             # (written by robotci init \(robotciVersion)). Splitting across machines (--partition,
-            # --queue) and merging reports: robotci's README, *Running on many machines*.
+            # --queue) and merging reports: robotci's docs/ci.md, *Running on many machines*.
             name: ui-tests
             on: [push, pull_request]
 

@@ -6,11 +6,11 @@ import Yams
 /// One configuration key, described once: its name (the flag `--name`, the YAML key `name`,
 /// the environment variable `ROBOTCI_NAME`), its type, its default and help, and how a value
 /// is checked and stored in `RunConfiguration`. The YAML and environment loader, the flags'
-/// help text, `robotci config` and the README's table all come from `ConfigKey.all`.
+/// help text, `robotci config` and the table in docs/configuration.md all come from `ConfigKey.all`.
 ///
 /// A new key: a property in `RunConfiguration`, an entry in `ConfigKey.all`, and (when it has
 /// a flag) an `@Option` in `RunOptions` whose help is `ConfigKey.help(name)`; a test fails
-/// when the flag, the sample `config/robotci.yml` or the README's table is missing it.
+/// when the flag, the sample `config/robotci.yml` or docs/configuration.md's table is missing it.
 public struct ConfigKey: Sendable {
     /// How a key's value is written (for the docs; the parser checks it).
     public enum Kind: Sendable { case string, int, number, bool, list, rules }
@@ -296,7 +296,7 @@ extension ConfigKey {
         return "\(key.help.replacingOccurrences(of: "`", with: "")) (config: \(name); default: \(key.defaultText.replacingOccurrences(of: "`", with: "")))."
     }
 
-    /// The README's table of keys (flag, key, default, meaning).
+    /// The table of keys in docs/configuration.md (flag, key, default, meaning).
     public static func markdownTable() -> String {
         var lines = ["| flag | config key | default | meaning |", "|---|---|---|---|"]
         for key in all {
