@@ -174,7 +174,7 @@ extension ConfigKey {
             $1.trace = TraceMode(rawValue: try $0.choice(TraceMode.allCases.map(\.rawValue))) ?? .onFailure
         },
         ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off",
-                  help: "each shard's chromedriver, browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see *One user per host*)") {
+                  help: "each shard's chromedriver, browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see docs/security.md, *One user per host*)") {
             $1.networkIsolation = NetworkIsolation(rawValue: try $0.choice(NetworkIsolation.allCases.map(\.rawValue))) ?? .off
         },
         ConfigKey("skip-build", .bool, flag: .toggle, default: "off", help: "use the last build") {
@@ -205,7 +205,7 @@ extension ConfigKey {
             $1.lastFailedWithFlaky = try $0.bool()
         },
         ConfigKey("repeat-each", .int, flag: .option("N"), default: "1",
-                  help: "run every selected test N times, each repetition a test of its own (`id (repeat k of N)`) with its own retries, spread over shards; left out of timings and flake rates (see *Re-runs, burn-in and rules*)") {
+                  help: "run every selected test N times, each repetition a test of its own (`id (repeat k of N)`) with its own retries, spread over shards; left out of timings and flake rates (see docs/cli.md, *Re-runs, burn-in and rules*)") {
             $1.repeatEach = try $0.int(min: 1)
         },
         ConfigKey("until-failure", .bool, flag: .toggle, default: "off",
@@ -213,7 +213,7 @@ extension ConfigKey {
             $1.untilFailure = try $0.bool()
         },
         ConfigKey("partition", .string, flag: .option("K/N"), default: "—",
-                  help: "run this machine's share; `auto` reads K and N from the CI's parallel-job variables, which alone shard nothing (see *Running on many machines*)") { value, config in
+                  help: "run this machine's share; `auto` reads K and N from the CI's parallel-job variables, which alone shard nothing (see docs/ci.md)") { value, config in
             let text = try value.scalar()
             if text.trimmingCharacters(in: .whitespaces) == "auto" {
                 config.partition = nil
@@ -246,7 +246,7 @@ extension ConfigKey {
         ConfigKey("max-batch-size", .int, flag: .option("N"), default: "2000", help: "most tests per worker process (1 = a process per test)") {
             $1.maxBatchSize = try $0.int(min: 1)
         },
-        ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://[USER:PASSWORD@]HOST:PORT/NAME`: pull batches from a queue shared by many machines; the password may come from `ROBOTCI_QUEUE_PASSWORD` (see *One queue for many machines*)") { value, config in
+        ConfigKey("queue", .string, flag: .option("URL"), default: "—", help: "`redis://[USER:PASSWORD@]HOST:PORT/NAME`: pull batches from a queue shared by many machines; the password may come from `ROBOTCI_QUEUE_PASSWORD` (see docs/queue.md)") { value, config in
             let text = try value.scalar()
             do { try QueueAddress.validate(text) } catch let e as QueueError { throw value.fail(e.message) }
             config.queue = text
