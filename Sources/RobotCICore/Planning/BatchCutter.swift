@@ -23,9 +23,7 @@ public struct BatchCutter: Sendable, Equatable {
     /// - Parameters:
     ///   - remainingSeconds: expected time of everything in `queue`.
     ///   - shards: number of shards sharing the queue.
-    ///   - blindEstimate: what a blindly guessed test (`PlannedTest.isBlindGuess`) is expected
-    ///     to take, when the run has learned it (nil: its planned guess).
-    public func nextBatchSize(queue: ArraySlice<PlannedTest>, remainingSeconds: Double, shards: Int, blindEstimate: Double? = nil) -> Int {
+    public func nextBatchSize(queue: ArraySlice<PlannedTest>, remainingSeconds: Double, shards: Int) -> Int {
         guard !queue.isEmpty else { return 0 }
         let shards = max(1, shards)
         let target = max(remainingSeconds / (Double(shards) * batchesPerShard), minimumBatchSeconds)
@@ -36,9 +34,8 @@ public struct BatchCutter: Sendable, Equatable {
         var n = 0
         for test in queue {
             if n >= maximumTests || (n >= countCap && !test.known) { break }
-            let expected = test.isBlindGuess ? blindEstimate ?? test.expected : test.expected
-            if n > 0 && sum + expected > target { break }
-            sum += expected
+            if n > 0 && sum + test.expected > target { break }
+            sum += test.expected
             n += 1
         }
         return max(1, n)

@@ -30,8 +30,7 @@ extension BatchSource {
 
 extension WorkQueue {
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
-        learn(test, attempt: attempt)
-        return rules.retries(test, after: attempt) && shouldRetry(test, attempt: attempt.number, shard: attempt.shard)
+        rules.retries(test, after: attempt) && shouldRetry(test, attempt: attempt.number, shard: attempt.shard)
     }
 
     func batchFinished(_ record: BatchRecord) {}

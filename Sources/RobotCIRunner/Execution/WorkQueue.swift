@@ -23,14 +23,7 @@ final class WorkQueue: BatchSource {
     private struct State {
         var queue: [PlannedTest]
         var head = 0
-        /// Expected seconds of the queued tests, cold ones at their planned guess.
         var remainingSeconds: Double
-        /// Queued tests planned blind (`cold`), and the sum of their planned guesses.
-        var coldQueued = 0
-        var coldQueuedGuesses = 0.0
-        /// First attempts of cold tests this run has seen end: their mean is the cold estimate.
-        var learnedSeconds = 0.0
-        var learnedCount = 0
         var retries: [Retry] = []
         var inFlight = 0
         var idleShards = 0
@@ -40,12 +33,6 @@ final class WorkQueue: BatchSource {
         var highestRepetitionBegun = 0
         /// What runs again of a batch's tests without a result.
         var leftovers = LeftoverPolicy()
-
-        /// Adds (`sign` 1) or removes (-1) blind-guessed tests from the queue's cold count.
-        mutating func countCold(_ tests: some Collection<PlannedTest>, sign: Int) {
-            coldQueued += sign * tests.count
-            coldQueuedGuesses += Double(sign) * tests.reduce(0) { $0 + $1.expected }
-        }
 
         mutating func issue(_ item: WorkItem) -> WorkItem {
             var item = item
@@ -67,12 +54,6 @@ final class WorkQueue: BatchSource {
 
     private let estimates: [TestID: Double]
 
-    /// Tests planned blind: no history of their own or of their class (a first run, a lost
-    /// cache). Until one of them has finished, each is cut alone (a probe: a
-    /// cold 4 s test must not take three neighbours with it); from then on they are cut at the
-    /// mean duration this run has seen of them, so tiny tests share processes again.
-    private let cold: Set<TestID>
-
     /// Tests of different groups never share a batch (`TestDriver.batchGroup`: a bundle's
     /// Swift Testing tests run with another command line than its XCTest ones).
     private let group: @Sendable (TestID) -> Int
@@ -84,11 +65,7 @@ final class WorkQueue: BatchSource {
     init(planned: [PlannedTest], shards: Int, rules: TestRules, cutter: BatchCutter, group: @escaping @Sendable (TestID) -> Int = { _ in 0 }) {
         self.group = group
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
-        let blind = planned.filter(\.isBlindGuess)
-        self.cold = Set(blind.map(\.id))
-        var state = State(queue: planned, remainingSeconds: planned.reduce(0) { $0 + $1.expected })
-        state.countCold(blind, sign: 1)
-        self.state = LockedCondition(state)
+        self.state = LockedCondition(State(queue: planned, remainingSeconds: planned.reduce(0) { $0 + $1.expected }))
         self.shards = shards
         self.rules = rules
         self.cutter = cutter
@@ -129,14 +106,7 @@ final class WorkQueue: BatchSource {
     private func cutNext(_ s: inout State) -> [TestID]? {
         guard s.head < s.queue.count else { return nil }
         let pending = s.queue[s.head...]
-        var n: Int
-        if cold.contains(pending[pending.startIndex].id) && s.learnedCount == 0 {
-            n = 1
-        } else {
-            let learned = s.learnedCount > 0 ? s.learnedSeconds / Double(s.learnedCount) : nil
-            let remaining = learned.map { s.remainingSeconds - s.coldQueuedGuesses + Double(s.coldQueued) * $0 } ?? s.remainingSeconds
-            n = cutter.nextBatchSize(queue: pending, remainingSeconds: remaining, shards: shards, blindEstimate: learned)
-        }
+        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: s.remainingSeconds, shards: shards)
         var bytes = 0
         let library = group(pending[pending.startIndex].id)
         // Two repetitions of a test never share a batch (one process runs an id once): a
@@ -150,7 +120,6 @@ final class WorkQueue: BatchSource {
         let batch = Array(pending.prefix(n))
         s.head += n
         s.remainingSeconds -= batch.reduce(0) { $0 + $1.expected }
-        s.countCold(batch.filter { cold.contains($0.id) }, sign: -1)
         if s.head > 4096 && s.head * 2 > s.queue.count {
             s.queue.removeFirst(s.head)
             s.head = 0
@@ -165,15 +134,6 @@ final class WorkQueue: BatchSource {
             var out: [[TestID]] = []
             while let batch = cutNext(&s) { out.append(batch) }
             return out
-        }
-    }
-
-    /// A first attempt of a cold test ended: its duration joins the cold estimate.
-    func learn(_ test: TestID, attempt: Attempt) {
-        guard attempt.number == 1, cold.contains(test), attempt.duration.isFinite, attempt.duration >= 0 else { return }
-        state.withLock { s in
-            s.learnedSeconds += attempt.duration
-            s.learnedCount += 1
         }
     }
 
@@ -197,10 +157,9 @@ final class WorkQueue: BatchSource {
                                         isolate: isolate, stopped: s.stopped)
             for t in plan.alone { s.retries.append(Retry(test: t, attempt: item.attempt, avoidShard: -1)) }
             // Back at the front: they were cut from the long end of the queue.
-            let planned = plan.replanned.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false, informed: !cold.contains($0)) }
+            let planned = plan.replanned.map { PlannedTest(id: $0, expected: estimates[$0] ?? 0, known: false) }
             s.queue.insert(contentsOf: planned, at: s.head)
             s.remainingSeconds += planned.reduce(0) { $0 + $1.expected }
-            s.countCold(planned.filter { cold.contains($0.id) }, sign: 1)
             state.broadcast()
             return plan.givenUp
         }
@@ -217,9 +176,6 @@ final class WorkQueue: BatchSource {
             s.queue = Array(keep)
             s.head = 0
             s.remainingSeconds = keep.reduce(0) { $0 + $1.expected }
-            s.coldQueued = 0
-            s.coldQueuedGuesses = 0
-            s.countCold(keep.filter { cold.contains($0.id) }, sign: 1)
             state.broadcast()
             return (dropped, s.highestRepetitionBegun)
         }

@@ -29,30 +29,16 @@ final class WorkQueueTests: XCTestCase {
         XCTAssertNil(q.next(shard: 0))
     }
 
-    /// No timings: the first cold tests run alone (probes); once one has ended, the rest are
-    /// cut at the duration learned, with the count cap still spreading them over the shards.
-    func testColdTestsAreProbedAloneThenCutAtWhatTheRunLearned() throws {
+    func testTinyTestsWithoutHistoryAreSharedBetweenSlots() throws {
+        // No timings: every test is a guess, so the count cap spreads them.
         let planned = Planner.order((0..<9).map(id), timings: Timings())
         let q = WorkQueue(planned: planned, shards: 3, maxRetries: 2, cutter: BatchCutter(minimumBatchSeconds: 100))
-        let probes = try (0..<3).map { try XCTUnwrap(q.next(shard: $0)) }
-        XCTAssertEqual(probes.map(\.tests), [[id(0)], [id(1)], [id(2)]], "nothing learned yet: one test a batch")
-        XCTAssertFalse(q.attemptFinished(id(0), attempt: Attempt(number: 1, outcome: .passed, duration: 0.01, start: 0, shard: 0, batch: 0)))
-        XCTAssertEqual(q.finish(probes[0], unstarted: [], noTestStarted: false), [])
-        let next = try XCTUnwrap(q.next(shard: 0))
-        XCTAssertEqual(next.tests, [id(3), id(4)], "learned tiny: as many as the count cap allows (⌈6 / 3⌉)")
-    }
-
-    /// A slow cold test learned: the rest are cut finer, so two slow unknowns rarely share a process.
-    func testASlowFirstColdTestKeepsTheNextBatchesSmall() throws {
-        let planned = Planner.order((0..<12).map(id), timings: Timings())
-        let q = WorkQueue(planned: planned, shards: 2, maxRetries: 0, cutter: BatchCutter())
-        let probe = try XCTUnwrap(q.next(shard: 0))
-        XCTAssertEqual(probe.tests.count, 1)
-        _ = q.attemptFinished(id(0), attempt: Attempt(number: 1, outcome: .passed, duration: 4, start: 0, shard: 0, batch: 0))
-        XCTAssertEqual(q.finish(probe, unstarted: [], noTestStarted: false), [])
-        let next = try XCTUnwrap(q.next(shard: 0))
-        // 11 left at 4 s = 44 s over 2 shards × 2 batches: 11 s a batch, 2 tests.
-        XCTAssertEqual(next.tests, [id(1), id(2)])
+        let first = try XCTUnwrap(q.next(shard: 0))
+        XCTAssertEqual(first.tests, [id(0), id(1), id(2)], "at most ⌈9 / 3⌉ tests")
+        let second = try XCTUnwrap(q.next(shard: 1))
+        XCTAssertEqual(second.tests, [id(3), id(4)], "⌈6 / 3⌉ of what is left")
+        let third = try XCTUnwrap(q.next(shard: 2))
+        XCTAssertEqual(third.tests, [id(5), id(6)], "⌈4 / 3⌉")
     }
 
     /// A new test of a timed class expects the class's median; one of an unknown class the suite's.
@@ -63,13 +49,6 @@ final class WorkQueueTests: XCTestCase {
         XCTAssertEqual(planned.map(\.expected), [5, 4, 0.01])
         XCTAssertEqual(planned.map(\.isBlindGuess), [false, true, false])
         XCTAssertEqual(planned.map(\.known), [false, false, true])
-    }
-
-    func testRetriesAndKnownTestsTeachNothing() throws {
-        let q = queue([2, 2], shards: 1)
-        _ = q.attemptFinished(id(0), attempt: Attempt(number: 1, outcome: .passed, duration: 0.01, start: 0, shard: 0, batch: 0))
-        let first = try XCTUnwrap(q.next(shard: 0))
-        XCTAssertEqual(first.tests, [id(0)], "known 2 s tests: cut by their history (target 2 s), not by a 0.01 s observation")
     }
 
     func testKnownTinyTestsShareOneBatch() throws {
