@@ -17,10 +17,10 @@ extension Runner {
         trapSignals()
         do {
             let found = try selectTests()
-            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            if interruption.isInterrupted { throw RunnerError.interrupted }
             return found
         } catch {
-            if RunInterruption.shared.isInterrupted { throw RunnerError.interrupted }
+            if interruption.isInterrupted { throw RunnerError.interrupted }
             throw error
         }
     }

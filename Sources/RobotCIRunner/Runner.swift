@@ -34,6 +34,8 @@ public final class Runner {
     /// point kills every process group robotci started.
     var signals: SignalTrap?
     let stopSwitch = StopSwitch()
+    /// Whether this run is stopping (a signal, `--max-failures`), and why.
+    let interruption = RunInterruption()
     /// With `--last-failed`: the previous run's tests that did not pass (read before the
     /// report folder is touched).
     var lastFailed: LastFailed?
@@ -48,8 +50,9 @@ public final class Runner {
     func trapSignals() {
         guard signals == nil else { return }
         let stopSwitch = self.stopSwitch
+        let interruption = self.interruption
         signals = SignalTrap {
-            RunInterruption.shared.interrupt()
+            interruption.interrupt()
             stopSwitch.stop()
             ChildRegistry.shared.killAll()
         }
@@ -128,7 +131,7 @@ public final class Runner {
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               joined: joined, metadata: metadata, quarantined: isQuarantined, rules: rules)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
-                                   rules: rules, untilFailure: config.untilFailure)
+                                   rules: rules, untilFailure: config.untilFailure, interruption: interruption)
         // Another machine of the queue stopped the run (--max-failures): so does this one.
         shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
         let planTime = clock.now() - planStart
@@ -144,7 +147,7 @@ public final class Runner {
                                      redactor: redactor, browsers: browsers, namespaces: namespaces,
                                      namespaceRequired: config.networkIsolation == .on)
 
-        stopSwitch.attach(queue)
+        stopSwitch.attach(queue, interruption: interruption)
         let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
@@ -159,8 +162,8 @@ public final class Runner {
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
         metadata.wallTime = clock.now()
-        metadata.interrupted = RunInterruption.shared.bySignal
-        metadata.stoppedEarly = RunInterruption.shared.earlyStop
+        metadata.interrupted = interruption.bySignal
+        metadata.stoppedEarly = interruption.earlyStop
         metadata.rerunOf = lastFailed?.runID
         metadata.repetitions = repetitionSummary(router: router)
         journal.append(.finished(metadata))

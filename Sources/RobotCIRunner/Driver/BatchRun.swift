@@ -65,7 +65,9 @@ final class BatchRun {
         self.router = router
     }
 
-    var isInterrupted: Bool { RunInterruption.shared.isInterrupted }
+    var isInterrupted: Bool { router.interruption.isInterrupted }
+    /// Why robotci stopped the run early (`--max-failures`), if it did.
+    var earlyStop: String? { router.interruption.earlyStop }
 
     /// The run's id for one of `item.tests` (a repetition's, or the test's own).
     func plannedID(_ test: TestID) -> TestID { planned[test] ?? test }

@@ -70,7 +70,7 @@ struct BundleDriver: TestDriver {
                                          event: { reader.handleEvent($0) })
         var termination = timedOut ? BatchEnd.testTimeout(seconds: Int(reader.timeoutInForce)) : BatchEnd(end)
         var isolate: [TestID] = []
-        if let reason = RunInterruption.shared.earlyStop {
+        if let reason = batch.earlyStop {
             // Stopped by robotci (--max-failures): what finished before the kill stands, the
             // test it was running did not finish.
             termination = .stoppedEarly

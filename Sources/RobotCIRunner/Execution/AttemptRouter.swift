@@ -15,6 +15,8 @@ final class AttemptRouter: Sendable {
     let rules: TestRules
     /// `--until-failure`: the first test that fails for good ends the starting of repetitions.
     let untilFailure: Bool
+    /// Whether the run is stopping, and why: this run's, shared with its batches.
+    let interruption: RunInterruption
 
     /// The failures that count towards `--max-failures` and `--until-failure`.
     private struct Failures {
@@ -34,7 +36,8 @@ final class AttemptRouter: Sendable {
     var firstFailure: TestID? { failures.withLock { $0.first } }
 
     init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout, maxFailures: Int? = nil, rules: TestRules = TestRules(retries: 0),
-         untilFailure: Bool = false) {
+         untilFailure: Bool = false, interruption: RunInterruption = RunInterruption()) {
+        self.interruption = interruption
         self.rules = rules
         self.untilFailure = untilFailure
         self.recorder = recorder
@@ -104,7 +107,7 @@ final class AttemptRouter: Sendable {
     /// Stops the whole run early for `reason`: nothing new starts (on every machine of a
     /// queue), running batches are killed, and tests left without a result are `notRun`.
     func stopRun(_ reason: String) {
-        guard RunInterruption.shared.stopEarly(reason) else { return }
+        guard interruption.stopEarly(reason) else { return }
         FileHandle.standardError.write(Data("robotci: stopping: \(reason.components(separatedBy: ";").first ?? reason)\n".utf8))
         queue.stopRun(reason: reason)
         ChildRegistry.shared.killAll()
@@ -114,7 +117,7 @@ final class AttemptRouter: Sendable {
     func batchFinished(_ item: WorkItem, shard: Int, _ outcome: BatchOutcome) {
         recorder.record(outcome.record)
         queue.batchFinished(outcome.record)
-        let interrupted = RunInterruption.shared.isInterrupted
+        let interrupted = interruption.isInterrupted
         let givenUp = queue.finish(item, unstarted: interrupted ? [] : outcome.unstarted,
                                    noTestStarted: outcome.noTestStarted, isolate: interrupted ? [] : outcome.isolate)
         for test in givenUp {

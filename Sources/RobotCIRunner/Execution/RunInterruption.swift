@@ -6,8 +6,10 @@ import RobotCIReport
 /// Set once when the run must stop before its queue is empty: robotci received SIGINT or
 /// SIGTERM (`bySignal`, exit 130), or it decided to stop early (`--max-failures`, or another
 /// machine of the queue did), with the reason every test left without a result is given.
+/// One per run: the `Runner` makes it and hands it to the `AttemptRouter`, which batches
+/// read it through; a unit test makes its own (nothing process-wide to reset).
 final class RunInterruption: Sendable {
-    static let shared = RunInterruption()
+    init() {}
 
     private struct State {
         var signalled = false

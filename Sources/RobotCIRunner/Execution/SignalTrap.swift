@@ -10,9 +10,11 @@ import Darwin
 final class StopSwitch: Sendable {
     private let queue = Locked<BatchSource?>(nil)
 
-    func attach(_ queue: BatchSource) {
+    /// Set first, then checked: a signal that came before stops the queue here, one after
+    /// finds it set.
+    func attach(_ queue: BatchSource, interruption: RunInterruption) {
         self.queue.withLock { $0 = queue }
-        if RunInterruption.shared.isInterrupted { queue.stop() }
+        if interruption.isInterrupted { queue.stop() }
     }
 
     func stop() { queue.current?.stop() }

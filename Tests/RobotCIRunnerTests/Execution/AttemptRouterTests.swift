@@ -199,41 +199,37 @@ final class AttemptRouterTests: XCTestCase {
         f.router.attemptFinished(b, Attempts.failed(2))  // quarantined
         f.router.attemptFinished(c, Attempts.failed(1))
         f.router.attemptFinished(c, Attempts.failed(2))  // the first failure for good: 1 of 2
-        XCTAssertNil(RunInterruption.shared.earlyStop, "one test failed for good, --max-failures 2 not reached")
+        XCTAssertNil(f.router.interruption.earlyStop, "one test failed for good, --max-failures 2 not reached")
         XCTAssertNotNil(f.queue.next(shard: 0), "the queue still hands out work")
         XCTAssertEqual(f.result().tests.map(\.outcome), [.flaky, .quarantined, .failed])
     }
 
     func testMaxFailuresStopsTheRunAtTheFailureThatReachesIt() throws {
-        try OwnProcess.run("RobotCIRunnerTests.AttemptRouterTests/testMaxFailuresStopsTheRunAtTheFailureThatReachesIt") {
-            let f = try RunFixture(tests: [a, b, c, d], rules: TestRules(retries: 1), maxFailures: 2, quarantined: [b])
-            f.router.attemptFinished(a, Attempts.failed(1))
-            f.router.attemptFinished(b, Attempts.failed(1))
-            f.router.attemptFinished(b, Attempts.failed(2))
-            f.router.attemptFinished(a, Attempts.failed(2))
-            XCTAssertNil(RunInterruption.shared.earlyStop, "1 of 2: a retried failure and a quarantined one do not count")
-            f.router.attemptFinished(c, Attempts.failed(1))
-            XCTAssertNil(RunInterruption.shared.earlyStop, "c still has its retry")
-            f.router.attemptFinished(c, Attempts.failed(2))
-            let reason = try XCTUnwrap(RunInterruption.shared.earlyStop, "the second test failed for good stops the run")
-            XCTAssertTrue(reason.hasPrefix("--max-failures 2 reached (2 tests failed for good)"), reason)
-            XCTAssertNil(f.queue.next(shard: 0), "nothing new starts")
-        }
+        let f = try RunFixture(tests: [a, b, c, d], rules: TestRules(retries: 1), maxFailures: 2, quarantined: [b])
+        f.router.attemptFinished(a, Attempts.failed(1))
+        f.router.attemptFinished(b, Attempts.failed(1))
+        f.router.attemptFinished(b, Attempts.failed(2))
+        f.router.attemptFinished(a, Attempts.failed(2))
+        XCTAssertNil(f.router.interruption.earlyStop, "1 of 2: a retried failure and a quarantined one do not count")
+        f.router.attemptFinished(c, Attempts.failed(1))
+        XCTAssertNil(f.router.interruption.earlyStop, "c still has its retry")
+        f.router.attemptFinished(c, Attempts.failed(2))
+        let reason = try XCTUnwrap(f.router.interruption.earlyStop, "the second test failed for good stops the run")
+        XCTAssertTrue(reason.hasPrefix("--max-failures 2 reached (2 tests failed for good)"), reason)
+        XCTAssertNil(f.queue.next(shard: 0), "nothing new starts")
     }
 
     func testProvisionalFailuresCountUntilTheirBatchSettles() throws {
-        try OwnProcess.run("RobotCIRunnerTests.AttemptRouterTests/testProvisionalFailuresCountUntilTheirBatchSettles") {
-            let f = try RunFixture(tests: [a, b, c], maxFailures: 2, quarantined: [b])
-            // Batch 0's output says a failed for good; its result comes when the process ends.
-            f.router.provisionalFailure(batch: 0, test: a)
-            f.router.provisionalSettled(batch: 0)
-            f.router.attemptFinished(a, Attempts.failed(1))
-            XCTAssertNil(RunInterruption.shared.earlyStop, "a counts once, not as provisional and reported")
-            f.router.provisionalFailure(batch: 1, test: b)
-            XCTAssertNil(RunInterruption.shared.earlyStop, "b is quarantined")
-            f.router.provisionalFailure(batch: 1, test: c)
-            let reason = try XCTUnwrap(RunInterruption.shared.earlyStop, "c's provisional failure is the second")
-            XCTAssertTrue(reason.hasPrefix("--max-failures 2 reached"), reason)
-        }
+        let f = try RunFixture(tests: [a, b, c], maxFailures: 2, quarantined: [b])
+        // Batch 0's output says a failed for good; its result comes when the process ends.
+        f.router.provisionalFailure(batch: 0, test: a)
+        f.router.provisionalSettled(batch: 0)
+        f.router.attemptFinished(a, Attempts.failed(1))
+        XCTAssertNil(f.router.interruption.earlyStop, "a counts once, not as provisional and reported")
+        f.router.provisionalFailure(batch: 1, test: b)
+        XCTAssertNil(f.router.interruption.earlyStop, "b is quarantined")
+        f.router.provisionalFailure(batch: 1, test: c)
+        let reason = try XCTUnwrap(f.router.interruption.earlyStop, "c's provisional failure is the second")
+        XCTAssertTrue(reason.hasPrefix("--max-failures 2 reached"), reason)
     }
 }
