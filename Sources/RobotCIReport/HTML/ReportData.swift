@@ -49,33 +49,54 @@ struct ReportData {
     func json() -> [UInt8] {
         // The history does not shrink with the squeeze: written once, spliced into each try.
         let historyPart = historyJSON()
+        // A test's class and name take a walk over its id each: worked out once, not per try.
+        let names = result.tests.map(TestNames.init)
         var squeeze = Squeeze()
-        var bytes = json(squeeze, history: historyPart)
+        var bytes = json(squeeze, history: historyPart, names: names)
         for _ in 0..<2 where bytes.count > limits.totalBytes {
             let before = budgets(squeeze)
             squeeze.textReduction += (bytes.count - limits.totalBytes) * 11 / 10
             // Texts already at their floor: only dropping details can help.
             if budgets(squeeze) == before { break }
-            bytes = json(squeeze, history: historyPart)
+            bytes = json(squeeze, history: historyPart, names: names)
         }
         if bytes.count > limits.totalBytes {
             squeeze.lean = true
-            bytes = json(squeeze, history: historyPart)
+            bytes = json(squeeze, history: historyPart, names: names)
         }
+        guard bytes.count > limits.totalBytes else { return bytes }
         // Still too big (thousands of failing attempts with many files each): keep the
-        // details of fewer and fewer tests; every failure message stays.
+        // details of fewer and fewer tests; every failure message stays. When even no
+        // details at all are over the target (the structure alone is, at 100,000 tests),
+        // halving towards it would render the whole run log2(tests) times to end there.
+        squeeze.detailTests = 0
+        let least = json(squeeze, history: historyPart, names: names)
+        if least.count > limits.totalBytes { return least }
         var detail = result.tests.count
         while bytes.count > limits.totalBytes && detail > 0 {
             detail /= 2
             squeeze.detailTests = detail
-            bytes = json(squeeze, history: historyPart)
+            bytes = detail == 0 ? least : json(squeeze, history: historyPart, names: names)
         }
         return bytes
     }
 
-    func json(_ squeeze: Squeeze, history historyPart: [UInt8]) -> [UInt8] {
+    /// A test's class and name as the page shows them, and whether its id is `class/name`.
+    struct TestNames {
+        var className: String
+        var name: String
+        var plainID: Bool
+
+        init(_ test: TestRecord) {
+            className = test.id.className
+            name = test.id.name
+            plainID = test.id.rawValue == className + "/" + name
+        }
+    }
+
+    func json(_ squeeze: Squeeze, history historyPart: [UInt8], names: [TestNames]) -> [UInt8] {
         var tables = Tables()
-        for t in result.tests { _ = tables.classes.index(t.id.className) }
+        for n in names { _ = tables.classes.index(n.className) }
 
         let (outputCap, messageCap, inlineBudget) = budgets(squeeze)
         var inliner = reportDirectory.map {
@@ -97,12 +118,12 @@ struct ReportData {
         for (ti, t) in result.tests.enumerated() {
             if ti > 0 { w.raw(",") }
             var row = ReportRow<ReportColumns.Test>()
-            row.column(.classIndex, &w); w.int(tables.classes.index(t.id.className))
-            row.column(.name, &w); w.string(t.id.name)
+            row.column(.classIndex, &w); w.int(tables.classes.index(names[ti].className))
+            row.column(.name, &w); w.string(names[ti].name)
             row.column(.outcome, &w); w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
             // bit 0: quarantined; bit 1: the ID is not `class/name` (a Swift Testing free function,
             // a pytest node id): it follows the attempts in full; bit 2: a not-run reason follows.
-            let plainID = t.id.rawValue == t.id.className + "/" + t.id.name
+            let plainID = names[ti].plainID
             row.column(.flags, &w); w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2) | (t.reason == nil ? 0 : 4))
             row.column(.attempts, &w); w.raw("[")
             for (ai, a) in t.attempts.enumerated() {
