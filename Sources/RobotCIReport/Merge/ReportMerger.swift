@@ -9,13 +9,11 @@ public enum ReportMerger {
     /// partitions of one run id fold into one run.
     public static func mergeWithHistory(_ inputs: [MergeInput], check: MergeCheck)
         -> (result: RunResult, timings: Timings, history: RunHistory, copies: [(from: URL, to: String)]) {
-        var history = RunHistory()
-        for input in inputs {
+        let history = RunHistory.merged(inputs.map { input in
             let own = input.history ?? RunHistory()
             // A folder's history already holds its run, unless it was written without one.
-            let withRun = own.runs.contains { $0.id == input.result.metadata.runID } ? own : own.recording(input.result)
-            history = history.merged(with: withRun)
-        }
+            return own.runs.contains { $0.id == input.result.metadata.runID } ? own : own.recording(input.result)
+        })
         let (result, timings, copies) = mergeRuns(inputs, check: check)
         return (result, timings, history, copies)
     }

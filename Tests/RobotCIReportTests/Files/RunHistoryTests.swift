@@ -83,6 +83,26 @@ final class RunHistoryTests: XCTestCase {
         XCTAssertEqual(all.tests["A/x"]?.d, [-1, 500, 1500])
     }
 
+    /// Merge folds every input's history in one pass; it must come out as folding them pair
+    /// by pair did: partitions of one run in one column, later values winning, newest 30 runs.
+    func testMergingManyAtOnceIsMergingPairByPair() {
+        var earlier = RunHistory()
+        for k in 0..<29 { earlier = earlier.recording(run("r\(k)", at: Double(100 + k), ["A/t\(k % 4)": [.passed], "B/u": k % 3 == 0 ? [.failed, .passed] : [.passed]])) }
+        var inputs: [RunHistory] = []
+        for p in 0..<7 {
+            let own = p % 2 == 0 ? earlier : RunHistory()
+            inputs.append(own.recording(run("ci-9", at: Double(200 + p), ["P/t\(p)": p == 3 ? [.failed] : [.passed], "B/u": [.passed]], commit: p == 5 ? "c5" : nil)))
+        }
+        inputs.append(RunHistory().recording(run("old", at: 50, ["A/t1": [.failed]])))
+        let pairwise = inputs.reduce(RunHistory()) { $0.merged(with: $1) }
+        XCTAssertEqual(RunHistory.merged(inputs), pairwise)
+        XCTAssertEqual(RunHistory.merged([RunHistory()] + inputs), pairwise)
+        XCTAssertEqual(pairwise.runs.count, 30)
+        XCTAssertEqual(pairwise.runs.last?.id, "ci-9")
+        XCTAssertEqual(pairwise.runs.last?.commit, "c5")
+        XCTAssertEqual(pairwise.tests["P/t3"]?.o.last, "F")
+    }
+
     func testACorruptHistoryIsKeptAsideAndAFreshOneStarts() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
