@@ -31,12 +31,19 @@ public enum ReportReader {
         guard RegularFile.kind(ofItemAt: url.path) != .missing else { return nil }
         do {
             let data = try RegularFile.read(url.path, limit: RegularFile.historyLimit, what: "timings file")
-            return try JSONDecoder().decode(Timings.self, from: data)
+            return try decodeTimings(data)
         } catch let e as RegularFileError {
             throw Error(description: e.message)
         } catch {
             throw Error(description: "\(url.path): not a robotci timings.json (\(describe(error)))")
         }
+    }
+
+    /// A `timings.json`'s bytes: robotci's own shape read directly (`TimingsScanner`), anything
+    /// else through `JSONDecoder`.
+    static func decodeTimings(_ data: Data) throws -> Timings {
+        if let timings = data.withUnsafeBytes(TimingsScanner.timings) { return timings }
+        return try JSONDecoder().decode(Timings.self, from: data)
     }
 
     /// Reads and checks a `results.json`.
