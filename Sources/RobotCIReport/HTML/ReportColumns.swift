@@ -66,12 +66,13 @@ enum ReportColumns {
         static let table = "historyRun"
     }
 
-    /// A test of `history.tests`: its letters (one per run), then one duration per run.
+    /// A test of `history.tests`, packed (`HistoryPacking`): its letters, its durations.
     enum HistoryTest: Int, ReportColumn {
-        /// `Outcome.letter` per run, `-` when the test did not run; the data's `letters` maps them.
+        /// `Outcome.letter` per run, `-` when the test did not run, run-length coded; the
+        /// data's `letters` maps them.
         case letters
-        /// Milliseconds (-1: not run): this position and every one after it.
-        case durationsMs
+        /// Milliseconds per run, as changes from the previous run's, `_` when not run.
+        case durations
         static let table = "historyTest"
     }
 

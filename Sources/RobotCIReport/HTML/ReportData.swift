@@ -54,10 +54,10 @@ struct ReportData {
         var squeeze = Squeeze()
         var bytes = json(squeeze, history: historyPart, names: names)
         for _ in 0..<2 where bytes.count > limits.totalBytes {
-            let before = budgets(squeeze)
+            let before = budgets(squeeze, historyBytes: historyPart.count)
             squeeze.textReduction += (bytes.count - limits.totalBytes) * 11 / 10
             // Texts already at their floor: only dropping details can help.
-            if budgets(squeeze) == before { break }
+            if budgets(squeeze, historyBytes: historyPart.count) == before { break }
             bytes = json(squeeze, history: historyPart, names: names)
         }
         if bytes.count > limits.totalBytes {
@@ -98,7 +98,7 @@ struct ReportData {
         var tables = Tables()
         for n in names { _ = tables.classes.index(n.className) }
 
-        let (outputCap, messageCap, inlineBudget) = budgets(squeeze)
+        let (outputCap, messageCap, inlineBudget) = budgets(squeeze, historyBytes: historyPart.count)
         var inliner = reportDirectory.map {
             ArtifactInliner(
                 directory: $0, budget: inlineBudget, filesLeft: limits.inlineFiles,
@@ -108,7 +108,7 @@ struct ReportData {
         let inlined = inlineArtifacts(&inliner, squeeze)
 
         var w = SafeJSONWriter(capacity: 1 << 20)
-        w.raw("{\"format\":\"robotci-report-data-v1\",\"lean\":")
+        w.raw("{\"format\":\"robotci-report-data-v2\",\"lean\":")
         w.bool(squeeze.lean)
         w.raw(",")
         writeVocabulary(&w)
@@ -203,10 +203,10 @@ struct ReportData {
     }
 
     /// `{"runs":[[id, startedMs, commit|null, passed, failing, flaky]…], "current": column|-1,
-    ///   "tests":[[letters, ms…]|0 …]}` with `tests` aligned to the data's test list; null when
-    /// there is no history.
+    ///   "tests":[[letters, durations]|0 …]}` (packed: `HistoryPacking`) with `tests` aligned to
+    /// the data's test list; null when there is no history.
     private func historyJSON() -> [UInt8] {
-        var w = SafeJSONWriter(capacity: history.map { 1024 + $0.tests.count * (8 + $0.runs.count * 6) } ?? 16)
+        var w = SafeJSONWriter(capacity: history.map { 1024 + $0.tests.count * (16 + $0.runs.count * 3) } ?? 16)
         writeHistory(&w)
         return w.bytes
     }
@@ -244,11 +244,8 @@ struct ReportData {
             if ti > 0 { w.raw(",") }
             guard let e = h.tests[t.id.rawValue] else { w.raw("0"); continue }
             var row = ReportRow<ReportColumns.HistoryTest>()
-            row.column(.letters, &w); w.string(e.o)
-            if let first = e.d.first {
-                row.column(.durationsMs, &w); w.int(first)
-                for d in e.d.dropFirst() { w.raw(","); w.int(d) }
-            }
+            row.column(.letters, &w); w.string(HistoryPacking.letters(e.o))
+            row.column(.durations, &w); w.string(HistoryPacking.durations(e.d))
             row.end(&w)
         }
         w.raw("]}")
@@ -409,10 +406,9 @@ struct ReportData {
 
     /// Caps for outputs and messages, and the bytes left for inlined artifacts: what the
     /// structure itself needs is estimated first, texts share the rest.
-    private func budgets(_ squeeze: Squeeze) -> (output: Int, message: Int, inline: Int) {
+    private func budgets(_ squeeze: Squeeze, historyBytes: Int) -> (output: Int, message: Int, inline: Int) {
         var structure = 4096 + result.batches.count * 48 + squeeze.textReduction
-        // The history block: per test its letters and one duration (~5 digits) per run.
-        if let h = history { structure += h.runs.count * 80 + result.tests.count * (6 + h.runs.count * 6) }
+        structure += historyBytes
         var outputs: [Int] = []
         var messages: [Int] = []
         for (ti, t) in result.tests.enumerated() {

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-ikfn9foGYME/64M9l+KpQdvJ9MR2oINpotwGE0UENM4="
+    static let scriptHash = "sha256-AKmorf1R13atVb5CLvycn/BKSzZ4YmzKjK+Z0ZgCKsg="
 
     static let html = ####"""
 <!doctype html>
@@ -354,7 +354,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   const DC = columns('dir', ['parent', 'name']);
   const CC = columns('concurrency', ['ms', 'running']);
   const RC = columns('historyRun', ['id', 'startedMs', 'commit', 'passed', 'failing', 'flaky']);
-  const HC = columns('historyTest', ['letters', 'durationsMs']);
+  const HC = columns('historyTest', ['letters', 'durations']);
   const PASSED = D.attemptOutcomes.indexOf('passed');
   const attemptOf = (a) => ({
     o: D.attemptOutcomes[a[AC.outcome]], dur: a[AC.durationMs], start: a[AC.startMs], shard: a[AC.shard], batch: a[AC.batch],
@@ -405,7 +405,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
 
-  // ---------- history (history.json of the last runs): per test [letters, ms…], aligned with D.tests
+  // ---------- history (history.json of the last runs): per test [letters, durations] packed, aligned with D.tests
   const HIST = D.history || null;
   // Letter -> outcome (Outcome.letter in Swift); any other letter (`-`) means the test did not run.
   const HL = D.letters;
@@ -413,19 +413,45 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   const HBAD = {};
   for (const c of Object.keys(HL)) if (FAILING[HL[c]]) HBAD[c] = true;
   const QUARANTINE_RATE = 0.2; const QUARANTINE_RUNS = 5;
+  // A test's history comes packed (ReportColumns.HistoryTest): letters run-length coded
+  // ('P28K2': a letter, then how often when more than once), durations as the change from
+  // the test's previous duration, zigzag, base 32 ('a'-'v' and digits end a number, the
+  // continuation characters carry its higher digits), '_' where the test did not run.
+  function lettersOf(packed) {
+    let out = '';
+    for (let i = 0; i < packed.length;) {
+      const c = packed[i++]; let n = 0;
+      while (i < packed.length && packed[i] >= '0' && packed[i] <= '9') n = n * 10 + (packed.charCodeAt(i++) - 48);
+      out += c.repeat(n || 1);
+    }
+    return out;
+  }
+  const END = '0123456789abcdefghijklmnopqrstuv'; const MORE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ*+-./:';
+  const DIGIT = {};
+  for (let v = 0; v < 32; v++) { DIGIT[END[v]] = v; DIGIT[MORE[v]] = 32 + v; }
+  function durationsOf(packed) {
+    const out = []; let prev = 0; let z = 0;
+    for (const c of packed) {
+      if (c === '_') { out.push(-1); continue; }
+      const v = DIGIT[c];
+      z = z * 32 + (v % 32);
+      if (v < 32) { prev += (z % 2) ? -(z + 1) / 2 : z / 2; out.push(prev); z = 0; }
+    }
+    return out;
+  }
   function histOf(t) {
     if (!HIST) return null;
     const e = HIST.tests[t.i];
     if (!e) return null;
     if (t.hist === undefined) {
-      const o = e[HC.letters]; let runs = 0; let flaky = 0;
+      const o = lettersOf(e[HC.letters]); let runs = 0; let flaky = 0;
       for (const c of o) if (ran(c)) { runs++; if (HL[c] === 'flaky') flaky++; }
       const cur = HIST.current >= 0 ? HIST.current : o.length - 1;
       let prev = null;
       for (let k = cur - 1; k >= 0; k--) if (ran(o[k])) { prev = o[k]; break; }
       const now = o[cur];
       const mark = prev === null ? '' : (HBAD[now] && !HBAD[prev] ? 'new' : (!HBAD[now] && HL[now] !== undefined && HBAD[prev] ? 'fixed' : ''));
-      t.hist = { o, d: e.slice(HC.durationsMs), ran: runs, flaky, rate: runs ? flaky / runs : 0, mark };
+      t.hist = { o, d: durationsOf(e[HC.durations]), ran: runs, flaky, rate: runs ? flaky / runs : 0, mark };
     }
     return t.hist;
   }

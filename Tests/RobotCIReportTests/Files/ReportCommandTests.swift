@@ -81,7 +81,7 @@ final class ReportCommandTests: XCTestCase {
         let (status, stderr) = try robotci(["report", "--results", input.path, "--output", out.path])
         XCTAssertEqual(status, 2, "written, and the run never finished: incomplete\n\(stderr)")
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        XCTAssertTrue(html.contains("robotci-report-data-v1"))
+        XCTAssertTrue(html.contains("robotci-report-data-v2"))
         let result = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: out.appendingPathComponent("results.json")))
         XCTAssertEqual(result.counts, run.counts)
         XCTAssertTrue(result.metadata.interrupted, "no finished entry: the run is marked interrupted")

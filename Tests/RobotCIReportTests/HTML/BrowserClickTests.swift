@@ -117,6 +117,9 @@ final class BrowserClickTests: XCTestCase {
         XCTAssertEqual(try browser.script("return document.querySelector('#detail .history').getAttribute('data-history');") as? String, "KPKPKK")
         XCTAssertEqual(try browser.script("return document.querySelector('#detail .history').getAttribute('data-flake-rate');") as? String, "0.67")
         XCTAssertEqual(try browser.script("return !!document.querySelector('#detail .trend');") as? Bool, true)
+        // The packed durations come back as they went in (900…1300 ms in the earlier runs).
+        let titles = try browser.script("return [...document.querySelectorAll('#detail .trend i')].slice(0, 5).map((i) => i.title);") as? [String]
+        XCTAssertEqual(titles, ["run past-0: 900 ms", "run past-1: 1.00 s", "run past-2: 1.10 s", "run past-3: 1.20 s", "run past-4: 1.30 s"])
 
         try open("view=flaky")
         let yaml = try XCTUnwrap(try browser.script("return document.querySelector('#quarantine pre').textContent;") as? String)
