@@ -46,9 +46,10 @@ public enum ReportReader {
         return try JSONDecoder().decode(Timings.self, from: data)
     }
 
-    /// Reads and checks a `results.json`.
-    public static func results(at url: URL) throws -> RunResult {
-        try results(read(url), path: url.path)
+    /// Reads and checks a `results.json`; a partition's suite equal to `knownSuite` (by digest)
+    /// is that one, not read again.
+    public static func results(at url: URL, knownSuite: PartitionPlan.KnownSuite? = nil) throws -> RunResult {
+        try results(read(url), path: url.path, knownSuite: knownSuite)
     }
 
     /// Loads `url`: a journal when its name ends in `.jsonl`, a `results.json` otherwise.
@@ -70,7 +71,7 @@ public enum ReportReader {
 
     private struct FormatProbe: Decodable { var format: String? }
 
-    static func results(_ data: Data, path: String) throws -> RunResult {
+    static func results(_ data: Data, path: String, knownSuite: PartitionPlan.KnownSuite? = nil) throws -> RunResult {
         let probe: FormatProbe
         do {
             probe = try JSONDecoder().decode(FormatProbe.self, from: data)
@@ -87,7 +88,9 @@ public enum ReportReader {
                 + "pass the results.json or results.jsonl that robotci wrote")
         }
         do {
-            return try JSONDecoder().decode(RunResult.self, from: data)
+            let decoder = JSONDecoder()
+            if let knownSuite { decoder.userInfo[PartitionPlan.knownSuiteKey] = knownSuite }
+            return try decoder.decode(RunResult.self, from: data)
         } catch {
             throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(describe(error))")
         }

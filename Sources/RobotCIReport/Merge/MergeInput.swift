@@ -16,8 +16,10 @@ public struct MergeInput {
     /// skipped lines, a results.json older than the folder's journal).
     public var warnings: [String] = []
 
-    /// Loads and validates an input; every problem names the path and the reason.
-    public static func load(_ path: String) throws -> MergeInput {
+    /// Loads and validates an input; every problem names the path and the reason. A
+    /// partition's suite with `knownSuite`'s digest (another partition's, read before) is
+    /// shared, not read again.
+    public static func load(_ path: String, knownSuite: PartitionPlan.KnownSuite? = nil) throws -> MergeInput {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
@@ -26,7 +28,7 @@ public struct MergeInput {
         if isDir.boolValue {
             let results = url.appendingPathComponent("results.json")
             if FileManager.default.fileExists(atPath: results.path) {
-                return try loadResults(results, folder: url)
+                return try loadResults(results, folder: url, knownSuite: knownSuite)
             }
             let journal = url.appendingPathComponent("results.jsonl")
             if FileManager.default.fileExists(atPath: journal.path) { return try loadJournal(journal, folder: url) }
@@ -34,7 +36,7 @@ public struct MergeInput {
             if FileManager.default.fileExists(atPath: junit.path) { return try loadJUnit(junit) }
             throw MergeError("\(path): not a robotci report folder (no results.json, results.jsonl or junit.xml in it)")
         }
-        if url.pathExtension == "json" { return try loadResults(url, folder: url.deletingLastPathComponent()) }
+        if url.pathExtension == "json" { return try loadResults(url, folder: url.deletingLastPathComponent(), knownSuite: knownSuite) }
         if url.pathExtension == "jsonl" { return try loadJournal(url, folder: url.deletingLastPathComponent()) }
         return try loadJUnit(url)
     }
@@ -48,9 +50,9 @@ public struct MergeInput {
         return input
     }
 
-    private static func loadResults(_ url: URL, folder: URL) throws -> MergeInput {
+    private static func loadResults(_ url: URL, folder: URL, knownSuite: PartitionPlan.KnownSuite?) throws -> MergeInput {
         let result: RunResult
-        do { result = try ReportReader.results(at: url) } catch { throw MergeError("\(error)") }
+        do { result = try ReportReader.results(at: url, knownSuite: knownSuite) } catch { throw MergeError("\(error)") }
         // A run clears the folder's journal when it starts and writes results.json when it
         // ends: a journal of another run beside results.json means a later run started here
         // and never finished, so results.json is the earlier run's. Use the journal.

@@ -34,7 +34,6 @@ public enum ReportMerger {
         var assembly = RunAssembly(plan: check.plan)
         var inputReasons: [TestID: String] = [:]
         var copies: [(URL, String)] = []
-        var timings = Timings()
         var collected: [Collected] = []
         var batchOffset = 0
         var end = 0.0
@@ -82,7 +81,6 @@ public enum ReportMerger {
                 }
             }
             batchOffset += maxBatch + 1
-            if let t = input.timings { timings.tests.merge(t.tests) { _, new in new } }
         }
         // A test's attempts in the order they ran, on the one clock, never in the order the
         // inputs were named: the last one decides fail-then-pass (flaky) from pass-then-fail.
@@ -106,6 +104,8 @@ public enum ReportMerger {
         for i in result.tests.indices {
             for j in result.tests[i].attempts.indices { result.tests[i].attempts[j].number = j + 1 }
         }
+        var timings = Timings()
+        for t in inputs.compactMap(\.timings) { timings.tests.merge(t.tests) { _, new in new } }
         timings = timings.updated(with: result.tests)
         return (result, timings, copies)
     }
@@ -120,7 +120,13 @@ public enum ReportMerger {
     /// inputs that cannot be one run (`MergeCheck`), fail before the output folder is touched.
     public static func run(inputs paths: [String], output: URL, warn: (String) -> Void = { _ in }) throws -> Merged {
         guard !paths.isEmpty else { throw MergeError("no inputs: give one or more report folders or JUnit files") }
-        let inputs = try paths.map(MergeInput.load)
+        var inputs: [MergeInput] = []
+        var knownSuite: PartitionPlan.KnownSuite?
+        for path in paths {
+            let input = try MergeInput.load(path, knownSuite: knownSuite)
+            if knownSuite == nil, let p = input.result.plan?.partition { knownSuite = .init(digest: p.suiteDigest, suite: p.suite) }
+            inputs.append(input)
+        }
         for w in inputs.flatMap(\.warnings) { warn(w) }
         let check = try MergeCheck.check(inputs)
         let (result, timings, history, copies) = mergeWithHistory(inputs, check: check)
