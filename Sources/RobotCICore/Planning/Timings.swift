@@ -31,10 +31,15 @@ public struct Timings: Codable, Sendable, Equatable {
     /// (`--repeat-each`) are left out: a burn-in run is no measure of the suite's next run.
     public func updated(with tests: [TestRecord]) -> Timings {
         var copy = self
-        for t in tests where t.outcome != .skipped && !t.attempts.isEmpty && t.id.repetition == nil {
+        for t in tests where Self.measures(t) {
             copy.tests[t.id.rawValue] = t.representativeDuration
         }
         return copy
+    }
+
+    /// Whether `updated(with:)` takes `test`'s duration from its run.
+    public static func measures(_ test: TestRecord) -> Bool {
+        test.outcome != .skipped && !test.attempts.isEmpty && test.id.repetition == nil
     }
 }
 

@@ -104,10 +104,22 @@ public enum ReportMerger {
         for i in result.tests.indices {
             for j in result.tests[i].attempts.indices { result.tests[i].attempts[j].number = j + 1 }
         }
+        return (result, mergedTimings(inputs.compactMap(\.timings), result: result), copies)
+    }
+
+    /// The inputs' timings in one, a later input's duration winning, updated with the merged
+    /// run. What the run measured replaces every input's value, so those are not copied: with
+    /// 1,000 partitions that each carry the whole suite's timings, that is all but a few of
+    /// ten million entries.
+    static func mergedTimings(_ inputs: [Timings], result: RunResult) -> Timings {
+        let measured = Set(result.tests.lazy.filter(Timings.measures).map(\.id.rawValue))
         var timings = Timings()
-        for t in inputs.compactMap(\.timings) { timings.tests.merge(t.tests) { _, new in new } }
-        timings = timings.updated(with: result.tests)
-        return (result, timings, copies)
+        for input in inputs.reversed() {
+            for (id, seconds) in input.tests where !measured.contains(id) && timings.tests[id] == nil {
+                timings.tests[id] = seconds
+            }
+        }
+        return timings.updated(with: result.tests)
     }
 
     /// What a merge produced: the run written, and what the checks found worth saying.

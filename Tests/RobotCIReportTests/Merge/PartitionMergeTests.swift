@@ -53,6 +53,21 @@ final class PartitionMergeTests: XCTestCase {
         XCTAssertEqual(result.metadata.runID, "ci-7", "partitions of one run are one run id, not ci-7+ci-7+ci-7")
     }
 
+    /// Merged timings: the run's own durations for what it measured, else the last input's.
+    func testMergedTimingsTakeTheRunsDurationsThenTheLastInputs() throws {
+        var first = input(1, of: 2), second = input(2, of: 2)
+        let ran = suite[0].rawValue
+        first.timings = Timings(tests: [ran: 7, "Gone/old": 1, "Gone/both": 2])
+        second.timings = Timings(tests: [ran: 8, "Gone/both": 3, "Gone/late": 4])
+        let check = try MergeCheck.check([first, second])
+        let timings = ReportMerger.mergeRuns([first, second], check: check).timings
+        XCTAssertEqual(timings.tests[ran], 0.1, "measured in the run")
+        XCTAssertEqual(timings.tests["Gone/old"], 1)
+        XCTAssertEqual(timings.tests["Gone/both"], 3, "the later input wins")
+        XCTAssertEqual(timings.tests["Gone/late"], 4)
+        XCTAssertEqual(timings.tests.count, suite.count + 3)
+    }
+
     /// Every partition's results.json holds the whole suite; one with the digest of a suite
     /// already read shares it instead of reading its own copy.
     func testAPartitionsSuiteWithAKnownDigestIsShared() throws {
