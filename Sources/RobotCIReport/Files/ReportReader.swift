@@ -39,6 +39,21 @@ public enum ReportReader {
         }
     }
 
+    /// A `timings.json`'s bytes, checked to be timings without keeping what they say (merge
+    /// folds many at once); nil when there is none; errors as `timingsFile`'s.
+    static func timingsData(at url: URL) throws -> Data? {
+        guard RegularFile.kind(ofItemAt: url.path) != .missing else { return nil }
+        do {
+            let data = try RegularFile.read(url.path, limit: RegularFile.historyLimit, what: "timings file")
+            if data.withUnsafeBytes({ TimingsScanner.scan($0) { _, _ in } }) == nil { _ = try decodeTimings(data) }
+            return data
+        } catch let e as RegularFileError {
+            throw Error(description: e.message)
+        } catch {
+            throw Error(description: "\(url.path): not a robotci timings.json (\(describe(error)))")
+        }
+    }
+
     /// A `timings.json`'s bytes: robotci's own shape read directly (`TimingsScanner`), anything
     /// else through `JSONDecoder`.
     static func decodeTimings(_ data: Data) throws -> Timings {

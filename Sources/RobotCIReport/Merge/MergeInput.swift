@@ -9,7 +9,10 @@ public struct MergeInput {
     public var result: RunResult
     /// The folder whose `attachments/` artifact paths are relative to (nil for JUnit files).
     public var reportDirectory: URL?
-    public var timings: Timings?
+    /// The folder's `timings.json` as read, checked to be timings (robotci's shape, or any
+    /// JSON `JSONDecoder` reads as timings); `ReportMerger` folds them all at once
+    /// (`TimingsFold`), so 1,000 copies of the suite's timings are not 1,000 dictionaries.
+    public var timings: Data?
     /// The folder's `history.json` (nil: none, or unreadable; see `warnings`).
     public var history: RunHistory? = nil
     /// Things worth a warning that do not stop the merge (an unusable history, a journal's
@@ -104,8 +107,8 @@ public struct MergeInput {
             }
         }
         var timingsWarning: String?
-        let timings: Timings?
-        do { timings = try ReportReader.timingsFile(at: folder.appendingPathComponent("timings.json")) } catch {
+        let timings: Data?
+        do { timings = try ReportReader.timingsData(at: folder.appendingPathComponent("timings.json")) } catch {
             timings = nil
             timingsWarning = "\(error); merging without it"
         }

@@ -107,19 +107,15 @@ public enum ReportMerger {
         return (result, mergedTimings(inputs.compactMap(\.timings), result: result), copies)
     }
 
-    /// The inputs' timings in one, a later input's duration winning, updated with the merged
-    /// run. What the run measured replaces every input's value, so those are not copied: with
-    /// 1,000 partitions that each carry the whole suite's timings, that is all but a few of
-    /// ten million entries.
-    static func mergedTimings(_ inputs: [Timings], result: RunResult) -> Timings {
+    /// The inputs' timings in one (`TimingsFold`), a later input's duration winning, updated
+    /// with the merged run. What the run measured replaces every input's value, so those are
+    /// not copied: with 1,000 partitions that each carry the whole suite's timings, that is
+    /// all but a few of ten million entries.
+    static func mergedTimings(_ inputs: [Data], result: RunResult) -> Timings {
+        var fold = TimingsFold()
+        for input in inputs { fold.add(input) }
         let measured = Set(result.tests.lazy.filter(Timings.measures).map(\.id.rawValue))
-        var timings = Timings()
-        for input in inputs.reversed() {
-            for (id, seconds) in input.tests where !measured.contains(id) && timings.tests[id] == nil {
-                timings.tests[id] = seconds
-            }
-        }
-        return timings.updated(with: result.tests)
+        return fold.timings(skipping: measured).updated(with: result.tests)
     }
 
     /// What a merge produced: the run written, and what the checks found worth saying.

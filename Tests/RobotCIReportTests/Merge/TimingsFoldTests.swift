@@ -1,0 +1,29 @@
+import Foundation
+import RobotCICore
+@testable import RobotCIReport
+import XCTest
+
+final class TimingsFoldTests: XCTestCase {
+    func testIdsKeepTheirNumbersAsTheTableGrows() {
+        var ids = IDNumbers()
+        let names = (0..<5000).map { "Suite.Class\($0 % 97)/test_\($0)_é" } + [""]
+        func number(_ s: String) -> Int {
+            var s = s
+            return s.withUTF8 { ids.number(of: UnsafeRawBufferPointer($0)) }
+        }
+        let first = names.map(number)
+        XCTAssertEqual(first, Array(0..<names.count))
+        XCTAssertEqual(names.map(number), first, "seen again: the same numbers")
+        XCTAssertEqual(ids.count, names.count)
+        XCTAssertEqual(first.map(ids.string), names)
+    }
+
+    func testALaterInputWinsAndAnUnusableOneAddsNothing() {
+        var fold = TimingsFold()
+        XCTAssertTrue(fold.add(Data("{\"tests\":{\"a/x\":1,\"a/y\":2},\"version\":1}".utf8)))
+        XCTAssertFalse(fold.add(Data("{\"tests\":{\"a/x\":\"slow\"},\"version\":1}".utf8)))
+        XCTAssertTrue(fold.add(Data("{\"version\":1,\"tests\":{\"a\\/y\":3,\"b/z\":4}}".utf8)))
+        XCTAssertEqual(fold.timings(skipping: []), Timings(tests: ["a/x": 1, "a/y": 3, "b/z": 4]))
+        XCTAssertEqual(fold.timings(skipping: ["a/x"]), Timings(tests: ["a/y": 3, "b/z": 4]))
+    }
+}
