@@ -39,18 +39,22 @@ public enum ReportReader {
         }
     }
 
-    /// A `timings.json`'s bytes, checked to be timings without keeping what they say (merge
-    /// folds many at once); nil when there is none; errors as `timingsFile`'s.
+    /// A `timings.json`'s bytes as read, for merge to fold many at once (`TimingsFold`, which
+    /// checks them with `decodeTimings(_:path:)`); nil when there is none; an error naming it
+    /// when it is not a regular file or is over `RegularFile.historyLimit`.
     static func timingsData(at url: URL) throws -> Data? {
         guard RegularFile.kind(ofItemAt: url.path) != .missing else { return nil }
         do {
-            let data = try RegularFile.read(url.path, limit: RegularFile.historyLimit, what: "timings file")
-            if data.withUnsafeBytes({ TimingsScanner.scan($0) { _, _ in } }) == nil { _ = try decodeTimings(data) }
-            return data
+            return try RegularFile.read(url.path, limit: RegularFile.historyLimit, what: "timings file")
         } catch let e as RegularFileError {
             throw Error(description: e.message)
-        } catch {
-            throw Error(description: "\(url.path): not a robotci timings.json (\(describe(error)))")
+        }
+    }
+
+    /// `decodeTimings`, its error naming the file as `timingsFile`'s does.
+    static func decodeTimings(_ data: Data, path: String) throws -> Timings {
+        do { return try decodeTimings(data) } catch {
+            throw Error(description: "\(path): not a robotci timings.json (\(describe(error)))")
         }
     }
 

@@ -9,8 +9,7 @@ public struct MergeInput {
     public var result: RunResult
     /// The folder whose `attachments/` artifact paths are relative to (nil for JUnit files).
     public var reportDirectory: URL?
-    /// The folder's `timings.json` as read, checked to be timings (robotci's shape, or any
-    /// JSON `JSONDecoder` reads as timings); `ReportMerger` folds them all at once
+    /// The folder's `timings.json` as read; `ReportMerger` checks and folds them all at once
     /// (`TimingsFold`), so 1,000 copies of the suite's timings are not 1,000 dictionaries.
     public var timings: Data?
     /// The folder's `history.json` (nil: none, or unreadable; see `warnings`).

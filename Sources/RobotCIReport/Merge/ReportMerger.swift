@@ -8,21 +8,23 @@ public enum ReportMerger {
     /// input's `history.json` (or, without one, its run as a single history entry);
     /// partitions of one run id fold into one run.
     public static func mergeWithHistory(_ inputs: [MergeInput], check: MergeCheck)
-        -> (result: RunResult, timings: Timings, history: RunHistory, copies: [(from: URL, to: String)]) {
+        -> (result: RunResult, timings: Timings, history: RunHistory, copies: [(from: URL, to: String)], warnings: [String]) {
         let history = RunHistory.merged(inputs.map { input in
             let own = input.history ?? RunHistory()
             // A folder's history already holds its run, unless it was written without one.
             return own.runs.contains { $0.id == input.result.metadata.runID } ? own : own.recording(input.result)
         })
-        let (result, timings, copies) = mergeRuns(inputs, check: check)
-        return (result, timings, history, copies)
+        let (result, timings, copies, warnings) = mergeRuns(inputs, check: check)
+        return (result, timings, history, copies, warnings)
     }
 
     /// One run from the inputs, assembled by `RunAssembly` with the checked plan: every
     /// planned test once (its attempts from every input that ran it), a planned test no input
     /// ran `notRun` with the reason merge knows (a missing partition, no partition's share) or
     /// else the one its input gave (e.g. interrupted).
-    static func mergeRuns(_ inputs: [MergeInput], check: MergeCheck) -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)]) {
+    /// `warnings` names the inputs whose timings.json could not be used.
+    static func mergeRuns(_ inputs: [MergeInput], check: MergeCheck)
+        -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)], warnings: [String]) {
         var labels: [String] = []
         for input in inputs {
             var label = input.machine
@@ -104,18 +106,25 @@ public enum ReportMerger {
         for i in result.tests.indices {
             for j in result.tests[i].attempts.indices { result.tests[i].attempts[j].number = j + 1 }
         }
-        return (result, mergedTimings(inputs.compactMap(\.timings), result: result), copies)
+        let (timings, warnings) = mergedTimings(inputs, result: result)
+        return (result, timings, copies, warnings)
     }
 
     /// The inputs' timings in one (`TimingsFold`), a later input's duration winning, updated
     /// with the merged run. What the run measured replaces every input's value, so those are
     /// not copied: with 1,000 partitions that each carry the whole suite's timings, that is
     /// all but a few of ten million entries.
-    static func mergedTimings(_ inputs: [Data], result: RunResult) -> Timings {
+    /// An input's timings.json that is not timings is left out with a warning.
+    static func mergedTimings(_ inputs: [MergeInput], result: RunResult) -> (Timings, warnings: [String]) {
         var fold = TimingsFold()
-        for input in inputs { fold.add(input) }
+        var warnings: [String] = []
+        for input in inputs {
+            guard let data = input.timings else { continue }
+            let path = (input.reportDirectory ?? input.path.deletingLastPathComponent()).appendingPathComponent("timings.json").path
+            do { try fold.add(data, path: path) } catch { warnings.append("\(error); merging without it") }
+        }
         let measured = Set(result.tests.lazy.filter(Timings.measures).map(\.id.rawValue))
-        return fold.timings(skipping: measured).updated(with: result.tests)
+        return (fold.timings(skipping: measured).updated(with: result.tests), warnings)
     }
 
     /// What a merge produced: the run written, and what the checks found worth saying.
@@ -137,7 +146,8 @@ public enum ReportMerger {
         }
         for w in inputs.flatMap(\.warnings) { warn(w) }
         let check = try MergeCheck.check(inputs)
-        let (result, timings, history, copies) = mergeWithHistory(inputs, check: check)
+        let (result, timings, history, copies, timingsWarnings) = mergeWithHistory(inputs, check: check)
+        for w in timingsWarnings { warn(w) }
         // Every input was validated by `load` and `check` above, so a bad input never gets
         // here and the output folder stays untouched. Attachments are copied before rendering
         // so the HTML report can inline the small ones (steps, mock journal, tree).

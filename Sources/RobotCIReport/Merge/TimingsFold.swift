@@ -12,16 +12,15 @@ struct TimingsFold {
     private var seconds: [Double?] = []
     private var entries: [(id: Int, seconds: Double)] = []
 
-    /// Adds one input's `timings.json` (as `MergeInput` keeps it: robotci's shape, or anything
-    /// `JSONDecoder` reads as timings); false, and nothing added, when it is neither.
-    @discardableResult
-    mutating func add(_ data: Data) -> Bool {
+    /// Adds one input's `timings.json` (robotci's shape, or anything `JSONDecoder` reads as
+    /// timings); when it is neither, adds nothing and throws the decoder's error naming `path`.
+    mutating func add(_ data: Data, path: String) throws {
         entries.removeAll(keepingCapacity: true)
         let scanned = data.withUnsafeBytes { bytes in
             TimingsScanner.scan(bytes) { id, s in entries.append((ids.number(of: UnsafeRawBufferPointer(id)), s)) } != nil
         }
         if !scanned {
-            guard let decoded = try? ReportReader.decodeTimings(data) else { return false }
+            let decoded = try ReportReader.decodeTimings(data, path: path)
             entries = decoded.tests.map { id, s in
                 var id = id
                 return (id.withUTF8 { ids.number(of: UnsafeRawBufferPointer($0)) }, s)
@@ -29,7 +28,6 @@ struct TimingsFold {
         }
         if seconds.count < ids.count { seconds += Array(repeating: nil, count: ids.count - seconds.count) }
         for e in entries { seconds[e.id] = e.seconds }
-        return true
     }
 
     /// The folded durations of every id but `skipping`'s.

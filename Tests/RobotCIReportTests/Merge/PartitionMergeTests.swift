@@ -61,12 +61,21 @@ final class PartitionMergeTests: XCTestCase {
         // Not robotci's shape (an escaped id): read by JSONDecoder, folded all the same.
         second.timings = Data("{\"version\":1,\"tests\":{\"\(ran)\":8,\"Gone\\/both\":3,\"Gone/late\":4}}".utf8)
         let check = try MergeCheck.check([first, second])
-        let timings = ReportMerger.mergeRuns([first, second], check: check).timings
+        let merged = ReportMerger.mergeRuns([first, second], check: check)
+        let timings = merged.timings
+        XCTAssertEqual(merged.warnings, [])
         XCTAssertEqual(timings.tests[ran], 0.1, "measured in the run")
         XCTAssertEqual(timings.tests["Gone/old"], 1)
         XCTAssertEqual(timings.tests["Gone/both"], 3, "the later input wins")
         XCTAssertEqual(timings.tests["Gone/late"], 4)
         XCTAssertEqual(timings.tests.count, suite.count + 3)
+        // A timings.json that is no timings is left out, with a warning naming it.
+        second.timings = Data("{\"tests\":[]}".utf8)
+        let warned = ReportMerger.mergeRuns([first, second], check: check)
+        XCTAssertEqual(warned.timings.tests["Gone/both"], 2)
+        XCTAssertEqual(warned.warnings.count, 1)
+        XCTAssertTrue(warned.warnings.first?.hasPrefix("/reports/m2/timings.json: not a robotci timings.json") == true, "\(warned.warnings)")
+        XCTAssertTrue(warned.warnings.first?.hasSuffix("; merging without it") == true)
     }
 
     /// Every partition's results.json holds the whole suite; one with the digest of a suite

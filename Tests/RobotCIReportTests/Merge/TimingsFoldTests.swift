@@ -20,9 +20,11 @@ final class TimingsFoldTests: XCTestCase {
 
     func testALaterInputWinsAndAnUnusableOneAddsNothing() {
         var fold = TimingsFold()
-        XCTAssertTrue(fold.add(Data("{\"tests\":{\"a/x\":1,\"a/y\":2},\"version\":1}".utf8)))
-        XCTAssertFalse(fold.add(Data("{\"tests\":{\"a/x\":\"slow\"},\"version\":1}".utf8)))
-        XCTAssertTrue(fold.add(Data("{\"version\":1,\"tests\":{\"a\\/y\":3,\"b/z\":4}}".utf8)))
+        XCTAssertNoThrow(try fold.add(Data("{\"tests\":{\"a/x\":1,\"a/y\":2},\"version\":1}".utf8), path: "p1/timings.json"))
+        XCTAssertThrowsError(try fold.add(Data("{\"tests\":{\"a/x\":\"slow\"},\"version\":1}".utf8), path: "p2/timings.json")) {
+            XCTAssertTrue("\($0)".hasPrefix("p2/timings.json: not a robotci timings.json"), "\($0)")
+        }
+        XCTAssertNoThrow(try fold.add(Data("{\"version\":1,\"tests\":{\"a\\/y\":3,\"b/z\":4}}".utf8), path: "p3/timings.json"))
         XCTAssertEqual(fold.timings(skipping: []), Timings(tests: ["a/x": 1, "a/y": 3, "b/z": 4]))
         XCTAssertEqual(fold.timings(skipping: ["a/x"]), Timings(tests: ["a/y": 3, "b/z": 4]))
     }
