@@ -86,14 +86,25 @@ struct IDNumbers {
         return bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, other, id.count) == 0 }
     }
 
-    /// FNV-1a (the slot is its low bits).
+    /// Eight bytes at a time, mixed (the slot is its low bits): a byte-at-a-time hash was
+    /// most of the fold's time, ten million ids of ~45 bytes.
     private static func hash(_ id: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in id {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
+        func mix(_ h: UInt64) -> UInt64 {
+            var h = h
+            h ^= h >> 33
+            h = h &* 0xff51_afd7_ed55_8ccd
+            h ^= h >> 33
+            return h
         }
-        return h
+        var h: UInt64 = 0x9e37_79b9_7f4a_7c15 ^ UInt64(id.count)
+        var i = 0
+        while i + 8 <= id.count {
+            h = mix(h ^ id.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &+ 0x9e37_79b9_7f4a_7c15
+            i += 8
+        }
+        var tail: UInt64 = 0
+        for (k, b) in id[i...].enumerated() { tail |= UInt64(b) << (8 * UInt64(k)) }
+        return mix(mix(h ^ tail))
     }
 
     private mutating func grow() {
