@@ -37,11 +37,11 @@ let package = Package(
             name: "RobotCIRunner",
             dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "ProcessToolkit", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2"]),
+        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2", "Locks"]),
         .target(
             name: "MockServer",
             dependencies: [
-                "ProcessToolkit",
+                "Locks",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -50,7 +50,9 @@ let package = Package(
             ]
         ),
         .target(name: "CProcessSupport"),
-        .target(name: "ProcessToolkit", dependencies: ["CProcessSupport"]),
+        // `Locked` and `LockedCondition`: the one lock type, for every module that shares state.
+        .target(name: "Locks"),
+        .target(name: "ProcessToolkit", dependencies: ["CProcessSupport", "Locks"]),
         // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.
         .target(name: "RobotCIInit"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.

@@ -1,4 +1,4 @@
-import ProcessToolkit
+import Locks
 import NIOCore
 
 /// The open client connections, so `stop()` can close every one of them, and the cap on

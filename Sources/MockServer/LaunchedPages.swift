@@ -1,5 +1,5 @@
 import Foundation
-import ProcessToolkit
+import Locks
 
 /// The origins of the pages RobotKit launched in this process, which every server of the
 /// process allows: the app under test may always read its own mock, wherever it was

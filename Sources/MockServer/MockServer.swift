@@ -1,5 +1,5 @@
 import Foundation
-import ProcessToolkit
+import Locks
 import WorkerContract
 
 /// An HTTP/1.1 mock server on loopback, with SwiftMockServer's API, for UI tests.

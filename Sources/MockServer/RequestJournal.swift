@@ -1,5 +1,5 @@
 import Foundation
-import ProcessToolkit
+import Locks
 
 /// Every request the server saw, in arrival order, shared by the event loops (which
 /// append, then complete) and the actor (which reads and waits).

@@ -1,4 +1,4 @@
-import ProcessToolkit
+import Locks
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import Foundation
-import ProcessToolkit
+import Locks
 
 /// The servers of this process that are listening, so a test's first failure can save
 /// their journals before `tearDown` stops them (RobotKit's failure evidence).

@@ -1,5 +1,5 @@
 import Foundation
-import ProcessToolkit
+import Locks
 
 /// What the event loops need from the server, reachable without hopping onto the actor.
 final class SharedState: Sendable {
