@@ -1,4 +1,5 @@
 import Foundation
+import Locks
 import RobotCICore
 
 /// `robotci merge`: many report folders (one per machine) → one report.
@@ -137,13 +138,7 @@ public enum ReportMerger {
     /// inputs that cannot be one run (`MergeCheck`), fail before the output folder is touched.
     public static func run(inputs paths: [String], output: URL, warn: (String) -> Void = { _ in }) throws -> Merged {
         guard !paths.isEmpty else { throw MergeError("no inputs: give one or more report folders or JUnit files") }
-        var inputs: [MergeInput] = []
-        var knownSuite: PartitionPlan.KnownSuite?
-        for path in paths {
-            let input = try MergeInput.load(path, knownSuite: knownSuite)
-            if knownSuite == nil, let p = input.result.plan?.partition { knownSuite = .init(digest: p.suiteDigest, suite: p.suite) }
-            inputs.append(input)
-        }
+        let inputs = try loadAll(paths)
         for w in inputs.flatMap(\.warnings) { warn(w) }
         let check = try MergeCheck.check(inputs)
         let (result, timings, history, copies, timingsWarnings) = mergeWithHistory(inputs, check: check)
@@ -182,6 +177,31 @@ public enum ReportMerger {
             throw MergeError("cannot write the merged report into \(output.path): \((error as? FileWriteError)?.description ?? FileWriteError.reason(error))")
         }
         return Merged(result: result, notes: check.notes)
+    }
+
+    /// Every input, in the order given. The first is read alone: a partition's suite in it is
+    /// shared with the rest (`KnownSuite`: every partition carries the whole suite). The rest
+    /// are read on every core, each into its own slot; the first error in input order is the
+    /// one thrown, so the message does not depend on which thread finished first.
+    static func loadAll(_ paths: [String]) throws -> [MergeInput] {
+        let first = try MergeInput.load(paths[0])
+        let knownSuite = first.result.plan?.partition.map { PartitionPlan.KnownSuite(digest: $0.suiteDigest, suite: $0.suite) }
+        let rest = Array(paths.dropFirst())
+        let slots = Locked([Result<MergeInput, Error>?](repeating: nil, count: rest.count))
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rest.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: rest.count, by: workers) {
+                let loaded = Result { try MergeInput.load(rest[index], knownSuite: knownSuite) }
+                slots.withLock { $0[index] = loaded }
+            }
+        }
+        var inputs = [first]
+        inputs.reserveCapacity(paths.count)
+        for slot in slots.withLock({ $0 }) {
+            guard let slot else { continue }
+            inputs.append(try slot.get())
+        }
+        return inputs
     }
 
     /// One input's attempt of a test, and whether its input had a clock.
