@@ -15,26 +15,6 @@ final class QueueAuthEndToEndTests: XCTestCase {
         for cleanup in cleanups.reversed() { cleanup() }
     }
 
-    /// Two tests that pass and print their whole environment (as some runners do).
-    private func suite() throws -> URL {
-        let dir = E2E.temporaryDirectory("queue-auth")
-        let package = dir.appendingPathComponent("suite")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: printf 'auth::a\\nauth::b\\n'
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
-            out="$1"; shift
-            env
-            printf '<testsuite name="auth">' > "$out"
-            for id in "$@"; do printf '<testcase classname="auth" name="%s"/>' "${id#auth::}" >> "$out"; done
-            printf '</testsuite>' >> "$out"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
-        return package
-    }
-
     /// Every file of a report folder, as text.
     private func everything(in report: URL) -> String {
         let files = FileManager.default.enumerator(atPath: report.path)?.compactMap { $0 as? String } ?? []
@@ -53,7 +33,7 @@ final class QueueAuthEndToEndTests: XCTestCase {
     func testPasswordProtectedQueueRunsAndThePasswordIsNowhere() throws {
         let server = try RedisServer(password: password)
         cleanups.append { server.stop() }
-        let package = try suite()
+        let package = try E2E.environmentPrintingSuite(in: E2E.temporaryDirectory("queue-auth"), name: "auth")
         let (r, report) = try run(queue: "redis://:\(password)@127.0.0.1:\(server.port)/auth-url", package: package)
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
         XCTAssertTrue(r.stderr.contains("redis://:***@127.0.0.1:\(server.port)/auth-url"), r.stderr)
@@ -78,7 +58,7 @@ final class QueueAuthEndToEndTests: XCTestCase {
     func testWrongOrMissingPasswordIsExitTwoAndNamesTheFix() throws {
         let server = try RedisServer(password: password)
         cleanups.append { server.stop() }
-        let package = try suite()
+        let package = try E2E.environmentPrintingSuite(in: E2E.temporaryDirectory("queue-auth"), name: "auth")
         let (missing, _) = try run(queue: "redis://127.0.0.1:\(server.port)/r", package: package)
         XCTAssertEqual(missing.status, 2, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("requires a password") && missing.stderr.contains("ROBOTCI_QUEUE_PASSWORD"), missing.stderr)
@@ -135,7 +115,7 @@ final class QueueAuthEndToEndTests: XCTestCase {
         while !RedisServer.canConnect(local) && Date() < deadline { usleep(50_000) }
 
         // Plain text to the TLS port is refused: the sidecar is what makes it work.
-        let package = try suite()
+        let package = try E2E.environmentPrintingSuite(in: E2E.temporaryDirectory("queue-auth"), name: "auth")
         let (direct, _) = try run(queue: "redis://127.0.0.1:\(server.port)/tls", env: ["ROBOTCI_QUEUE_PASSWORD": password], package: package)
         XCTAssertEqual(direct.status, 2, direct.stderr)
         let (r, report) = try run(queue: "redis://127.0.0.1:\(local)/tls", env: ["ROBOTCI_QUEUE_PASSWORD": password], package: package)

@@ -14,25 +14,6 @@ final class QueuePasswordEndToEndTests: XCTestCase {
         for cleanup in cleanups.reversed() { cleanup() }
     }
 
-    /// A command-driver suite of two passing tests that print their environment.
-    private func suite(in dir: URL) throws -> URL {
-        let package = dir.appendingPathComponent("suite")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: printf 'pw::a\\npw::b\\n'
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
-            out="$1"; shift
-            env
-            printf '<testsuite name="pw">' > "$out"
-            for id in "$@"; do printf '<testcase classname="pw" name="%s"/>' "${id#pw::}" >> "$out"; done
-            printf '</testsuite>' >> "$out"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
-        return package
-    }
-
     /// Every file under `dir` whose bytes contain `needle`.
     private func files(under dir: URL, containing needle: String) -> [String] {
         let bytes = Data(needle.utf8)
@@ -55,7 +36,7 @@ final class QueuePasswordEndToEndTests: XCTestCase {
             cleanups.append { server.stop() }
             let dir = E2E.temporaryDirectory("queue-password")
             cleanups.append { try? FileManager.default.removeItem(at: dir) }
-            let package = try suite(in: dir)
+            let package = try E2E.environmentPrintingSuite(in: dir, name: "pw")
             let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-")))!
 
             for (label, written) in [("raw", password), ("encoded", encoded)] {

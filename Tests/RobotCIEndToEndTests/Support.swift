@@ -104,6 +104,27 @@ enum E2E {
         return url
     }
 
+    /// A command-driver suite in `dir/suite` of two passing tests, `<name>::a` and `<name>::b`,
+    /// that print their whole environment (as some runners do): where a secret robotci holds
+    /// would leak if tests were given it.
+    static func environmentPrintingSuite(in dir: URL, name: String) throws -> URL {
+        let package = dir.appendingPathComponent("suite")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try """
+            driver: command
+            list: printf '\(name)::a\\n\(name)::b\\n'
+            run: sh run.sh {junit} {tests}
+            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
+        try """
+            out="$1"; shift
+            env
+            printf '<testsuite name="\(name)">' > "$out"
+            for id in "$@"; do printf '<testcase classname="\(name)" name="%s"/>' "${id#\(name)::}" >> "$out"; done
+            printf '</testsuite>' >> "$out"
+            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+        return package
+    }
+
     /// Processes whose command line mentions `needle` (to prove nothing was left running).
     static func processes(matching needle: String) -> [String] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
