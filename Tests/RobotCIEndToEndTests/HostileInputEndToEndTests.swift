@@ -34,17 +34,12 @@ final class HostileInputEndToEndTests: XCTestCase {
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         let cjk = String(repeating: "测试名称很长", count: 17).prefix(100)
         try "\(cjk)\n".write(to: package.appendingPathComponent("names.txt"), atomically: true, encoding: .utf8)
-        try """
-            driver: command
-            list: sed 's/^/hostile::/' names.txt
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
+        try E2E.commandSuite(at: package, list: "sed 's/^/hostile::/' names.txt", script: """
             mkfifo "$ROBOTCI_ARTIFACTS_DIR/console.log"
             printf 'png' > "$ROBOTCI_ARTIFACTS_DIR/shot.png"
             name=$(cat names.txt)
             printf '<testsuite name="hostile"><testcase classname="hostile" name="%s" time="3600000"><failure message="boom"/></testcase></testsuite>' "$name" > "$1"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+            """)
         let report = dir.appendingPathComponent("report")
         let r = try E2E.run(["run", "--package", package.path, "--retries", "0", "--test-timeout", "20",
                              "--report-dir", report.path], timeout: 120)
@@ -73,12 +68,7 @@ final class HostileInputEndToEndTests: XCTestCase {
     func testStrayReaperSparesAnotherShardsRunningBatch() throws {
         let package = E2E.temporaryDirectory("strays").appendingPathComponent("suite")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: printf 'procs::daemon\\nprocs::quick\\n'
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
+        try E2E.commandSuite(at: package, list: "printf 'procs::daemon\\nprocs::quick\\n'", script: """
             verdict=""
             case "$2" in
             *daemon*)
@@ -89,7 +79,7 @@ final class HostileInputEndToEndTests: XCTestCase {
             *) sleep 1; name=quick ;;
             esac
             printf '<testsuite name="procs"><testcase classname="procs" name="%s">%s</testcase></testsuite>' "$name" "$verdict" > "$1"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+            """)
         let report = package.deletingLastPathComponent().appendingPathComponent("report")
         let r = try E2E.run(["run", "--package", package.path, "--shards", "2", "--retries", "0", "--test-timeout", "20",
                              "--report-dir", report.path], timeout: 120)

@@ -11,13 +11,8 @@ final class HugeOutputEndToEndTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let package = dir.appendingPathComponent("suite")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: printf 'huge::quiet\\nhuge::loud\\nhuge::loudfail\\n'
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
         // 12 MB of output (over libxml2's 10,000,000-byte text limit), lines of text and an entity, in two test cases.
-        try """
+        try E2E.commandSuite(at: package, list: "printf 'huge::quiet\\nhuge::loud\\nhuge::loudfail\\n'", script: """
             out="$1"
             big() { printf 'FIRST-LINE\\n'; head -c 12000000 /dev/zero | tr '\\0' 'x' | fold -w 1000 | sed 's/$/ \\&amp;/'; printf 'LAST-LINE\\n'; }
             {
@@ -27,7 +22,7 @@ final class HugeOutputEndToEndTests: XCTestCase {
               printf '<testcase classname="huge" name="loudfail"><failure message="boom">trace</failure><system-out>'; big
               printf '</system-out></testcase></testsuite>'
             } > "$out"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+            """)
         let report = dir.appendingPathComponent("report")
         let r = try E2E.run(["run", "--package", package.path, "--retries", "0", "--shards", "1", "--report-dir", report.path],
                             timeout: 300)

@@ -63,17 +63,12 @@ final class QueueACLEndToEndTests: XCTestCase {
         cleanups.append { try? FileManager.default.removeItem(at: dir) }
         let package = dir.appendingPathComponent("suite")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: printf 'acl::a\\nacl::b\\n'
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
+        try E2E.commandSuite(at: package, list: "printf 'acl::a\\nacl::b\\n'", script: """
             out="$1"; shift
             printf '<testsuite name="acl">' > "$out"
             for id in "$@"; do printf '<testcase classname="acl" name="%s"/>' "${id#acl::}" >> "$out"; done
             printf '</testsuite>' >> "$out"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+            """)
 
         func run(_ url: String, user: String, label: String) throws -> E2E.Result {
             try E2E.run(["run", "--package", package.path, "--shards", "2", "--retries", "0", "--queue", url,

@@ -14,14 +14,9 @@ final class ReportInputEndToEndTests: XCTestCase {
     private func report(in dir: URL) throws -> URL {
         let package = dir.appendingPathComponent("suite")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: echo input::a
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
+        try E2E.commandSuite(at: package, list: "echo input::a", script: """
             printf '<testsuite name="input"><testcase classname="input" name="a"/></testsuite>' > "$1"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+            """)
         let report = dir.appendingPathComponent("report")
         let r = try E2E.run(["run", "--package", package.path, "--report-dir", report.path], timeout: 120)
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -104,24 +104,30 @@ enum E2E {
         return url
     }
 
+    /// A command-driver suite in `package`: robotci.yml lists the tests with the shell command
+    /// `list` and runs `sh run.sh {junit} {tests}`; run.sh is `script`.
+    static func commandSuite(at package: URL, list: String, script: String) throws {
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try """
+            driver: command
+            list: \(list)
+            run: sh run.sh {junit} {tests}
+            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
+        try script.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+    }
+
     /// A command-driver suite in `dir/suite` of two passing tests, `<name>::a` and `<name>::b`,
     /// that print their whole environment (as some runners do): where a secret robotci holds
     /// would leak if tests were given it.
     static func environmentPrintingSuite(in dir: URL, name: String) throws -> URL {
         let package = dir.appendingPathComponent("suite")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: printf '\(name)::a\\n\(name)::b\\n'
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
+        try E2E.commandSuite(at: package, list: "printf '\(name)::a\\n\(name)::b\\n'", script: """
             out="$1"; shift
             env
             printf '<testsuite name="\(name)">' > "$out"
             for id in "$@"; do printf '<testcase classname="\(name)" name="%s"/>' "${id#\(name)::}" >> "$out"; done
             printf '</testsuite>' >> "$out"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+            """)
         return package
     }
 

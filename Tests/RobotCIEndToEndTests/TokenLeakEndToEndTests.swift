@@ -16,12 +16,7 @@ final class TokenLeakEndToEndTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let package = dir.appendingPathComponent("suite")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-            driver: command
-            list: printf 'tok::prints\\ntok::fails\\ntok::param[\(github)]\\n'
-            run: sh run.sh {junit} {tests}
-            """.write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
-        try """
+        try E2E.commandSuite(at: package, list: "printf 'tok::prints\\ntok::fails\\ntok::param[\(github)]\\n'", script: """
             out="$1"; shift
             echo "console: using \(github) and $DEPLOY_TOKEN"
             printf 'page token %s\\nkey %s\\n' '\(gitlab)' "$DEPLOY_TOKEN" > "$ROBOTCI_ARTIFACTS_DIR/console.log"
@@ -31,7 +26,7 @@ final class TokenLeakEndToEndTests: XCTestCase {
             printf '<testcase classname="tok" name="fails"><failure message="401 for \(github)">gitlab \(gitlab)</failure></testcase>' >> "$out"
             printf '<testcase classname="tok" name="param[\(github)]"><failure message="boom"/></testcase>' >> "$out"
             printf '</testsuite>' >> "$out"
-            """.write(to: package.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+            """)
         let report = dir.appendingPathComponent("report")
         let r = try E2E.run(["run", "--package", package.path, "--retries", "0", "--shards", "1", "--report-dir", report.path],
                             env: ["DEPLOY_TOKEN": fromEnvironment], timeout: 120)
