@@ -113,4 +113,23 @@ struct SafeJSONWriter {
         }
         return nil
     }
+
+    /// JSON another encoder wrote (a trace viewer's data), made safe the same way: `<`, `>`,
+    /// `&` and the JavaScript line separators escaped, so no text of a test can end the block.
+    /// (Those characters only occur inside JSON strings, where `\uXXXX` means the same.)
+    static func scriptSafe(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

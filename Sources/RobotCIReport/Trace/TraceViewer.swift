@@ -58,7 +58,7 @@ public enum TraceViewer {
         return TraceTemplate.html
             .replacingOccurrences(of: "{{CSP}}", with: contentSecurityPolicy)
             .replacingOccurrences(of: "{{STYLE}}", with: TraceTemplate.css)
-            .replacingOccurrences(of: "{{DATA}}", with: scriptSafe(String(decoding: json, as: UTF8.self)))
+            .replacingOccurrences(of: "{{DATA}}", with: SafeJSONWriter.scriptSafe(String(decoding: json, as: UTF8.self)))
             .replacingOccurrences(of: "{{SCRIPT}}", with: TraceTemplate.js)
     }
 
@@ -72,25 +72,6 @@ public enum TraceViewer {
 
     private static func jsonObject(_ trace: Trace) throws -> Any {
         try JSONSerialization.jsonObject(with: JSONEncoder().encode(trace))
-    }
-
-    /// JSON inside `<script type="application/json">`: `<`, `>`, `&` and the JavaScript line
-    /// separators escaped, so no text of a test can end the block. (Those characters only
-    /// occur inside JSON strings, where `\uXXXX` means the same.)
-    static func scriptSafe(_ json: String) -> String {
-        var out = ""
-        out.reserveCapacity(json.utf8.count)
-        for scalar in json.unicodeScalars {
-            switch scalar {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     /// A value for the report's `#test=…` (URLSearchParams form encoding).
