@@ -76,21 +76,69 @@ enum QueueScripts {
         redis.call('HSET', KEYS[1], 'nonce', ARGV[1], 'digest', ARGV[2], 'tests', ARGV[3], 'list', ARGV[4], 'batches', #ARGV - 4, 'planned', now)
         \(enqueue)
         enqueue(KEYS[2], KEYS[3], KEYS[4], KEYS[5], 5)
+        -- The expected work of the plan's chunks, which a lease's merge divides.
+        local pending = 0
+        for i = 5, #ARGV do pending = pending + (cjson.decode(ARGV[i]).expected or 0) end
+        redis.call('HSET', KEYS[1], 'pendingms', math.floor(pending))
         return {'planned', ARGV[1]}
         """)
 
-    /// Leases the next batch for a shard. KEYS: queue, leases, owner, batches, alive, done, since.
-    /// ARGV: machine, lease ms, avoid ms (how long a retry waits for another machine).
-    /// Moves expired leases back to the front of the queue first (any machine reaps).
-    /// Returns {'batch', id, json}, {'wait'} (work is leased elsewhere or only own retries
-    /// are left while other machines live), {'done'} (queue empty, nothing leased; marks the
-    /// plan `finished`) or {'missing', id} (a queued batch whose body is gone, evicted: marks the run lost).
-    /// Every script after join also takes the plan key last and the nonce first (`sameRun`).
-    static let lease = QueueScript(keys: [.queue, .leases, .owner, .batches, .alive, .done, .since], inRun: true, """
+    /// One round trip of a shard: stores the buffered results of the batch it finished,
+    /// acknowledges that batch, then leases its next one. Either half may be absent.
+    /// KEYS: queue, leases, owner, batches, alive, done, since, results, records, seq.
+    /// ARGV: machine, lease ms, avoid ms (how long a retry waits for another machine),
+    /// shards of this machine, batches per shard, shortest batch ms, most tests, most bytes
+    /// (how a lease merges the plan's chunks), whether to lease ('1' or '0'); n results, then
+    /// n (field, entry, second field) triples (attempts with no retry: `storeResult`);
+    /// the finished batch's id or '', its record, then the batch JSONs to queue (leftovers).
+    /// Returns {ack, kind, …}: ack is -1 (no batch finished), 0 (another machine finished
+    /// it first: its leftovers were not queued) or 1; kind is as `lease` says below, or
+    /// 'none' when no lease was asked for.
+    ///
+    /// The lease moves expired leases back to the front of the queue first (any machine
+    /// reaps). It answers {'batch', id, json}, {'wait'} (work is leased elsewhere or only
+    /// own retries are left while other machines live), {'done'} (queue empty, nothing
+    /// leased; marks the plan `finished`), {'stopped', reason} or {'missing', id} (a queued
+    /// batch whose body is gone, evicted: marks the run lost).
+    ///
+    /// The plan's batches are small chunks (`QueuedBatch.chunk`). A lease merges the chunks
+    /// at the head of the queue that share the first one's group into one batch of about
+    /// the plan's remaining work / (live machines × shards × batches per shard), never
+    /// shorter than the shortest batch unless the chunks run out: batches are cut for the
+    /// fleet that is there when they are asked for, large at the start, small at the end.
+    static let step = QueueScript(keys: [.queue, .leases, .owner, .batches, .alive, .done, .since, .results, .records, .seq], inRun: true, """
         \(now)
+        \(storeResult)
+        local n = tonumber(ARGV[10])
+        local at = 11
+        for i = 1, n do
+          storeResult(KEYS[8], ARGV[at], ARGV[at + 1], ARGV[at + 2])
+          at = at + 3
+        end
+        local acked = -1
+        if ARGV[at] ~= '' then
+          local batch = ARGV[at]
+          redis.call('RPUSH', KEYS[9], ARGV[at + 1])
+          if redis.call('HGET', KEYS[3], batch) == ARGV[1] then
+            redis.call('ZREM', KEYS[2], batch)
+            redis.call('HDEL', KEYS[3], batch)
+          end
+          acked = 0
+          if redis.call('SADD', KEYS[6], batch) == 1 then
+            acked = 1
+            redis.call('LREM', KEYS[1], 0, batch)
+            for i = at + 2, #ARGV do
+              local id = redis.call('INCR', KEYS[10])
+              redis.call('HSET', KEYS[4], id, ARGV[i])
+              redis.call('HSET', KEYS[7], id, now)
+              redis.call('LPUSH', KEYS[1], id)
+            end
+          end
+        end
+        if ARGV[9] ~= '1' then return {acked, 'none'} end
         -- A machine stopped the run (--max-failures): nothing new starts anywhere.
         local stopped = redis.call('HGET', plan, 'stopped')
-        if stopped then return {'stopped', stopped} end
+        if stopped then return {acked, 'stopped', stopped} end
         local lease = tonumber(ARGV[2])
         redis.call('ZADD', KEYS[5], now + lease, ARGV[1])
         for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
@@ -101,20 +149,20 @@ enum QueueScripts {
           end
         end
         redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
-        local others = redis.call('ZCARD', KEYS[5]) - 1
+        local machines = redis.call('ZCARD', KEYS[5])
         local ids = redis.call('LRANGE', KEYS[1], 0, 199)
-        local pick = nil
-        for _, id in ipairs(ids) do
+        local pick, pickAt, b = nil, 0, nil
+        for i, id in ipairs(ids) do
           local body = redis.call('HGET', KEYS[4], id)
           if not body then
             -- Its tests can never run: the run is lost for every machine, not only this one.
             redis.call('HSET', plan, 'lost', now)
-            return {'missing', id}
+            return {acked, 'missing', id}
           end
-          local b = cjson.decode(body)
+          b = cjson.decode(body)
           local since = tonumber(redis.call('HGET', KEYS[7], id) or '0')
-          if b.avoid == nil or b.avoid ~= ARGV[1] or others <= 0 or now - since > tonumber(ARGV[3]) then
-            pick = id
+          if b.avoid == nil or b.avoid ~= ARGV[1] or machines <= 1 or now - since > tonumber(ARGV[3]) then
+            pick, pickAt = id, i
             break
           end
         end
@@ -122,15 +170,63 @@ enum QueueScripts {
           if #ids == 0 and redis.call('ZCARD', KEYS[2]) == 0 then
             -- The run is over: a later join says so instead of starting nothing silently.
             redis.call('HSETNX', plan, 'finished', now)
-            return {'done'}
+            return {acked, 'done'}
           end
-          return {'wait'}
+          return {acked, 'wait'}
         end
         redis.call('LREM', KEYS[1], 1, pick)
+        if b.group ~= nil then
+          \(mergeChunks)
+        end
         redis.call('ZADD', KEYS[2], now + lease, pick)
         redis.call('HSET', KEYS[3], pick, ARGV[1])
-        return {'batch', pick, redis.call('HGET', KEYS[4], pick)}
+        return {acked, 'batch', pick, redis.call('HGET', KEYS[4], pick)}
         """)
+
+    /// Stores one attempt that earns no retry. `field` is (nonce, test, attempt), `second`
+    /// the field for a second result of the same attempt (nonce, test, attempt, machine,
+    /// start): a result already stored under `field` and different is kept under `second`.
+    private static let storeResult = """
+        local function storeResult(results, field, entry, second)
+          if redis.call('HSETNX', results, field, entry) == 0 and redis.call('HGET', results, field) ~= entry then
+            redis.call('HSETNX', results, second, entry)
+          end
+        end
+        """
+
+    /// Inside `step`'s lease, with `pick` (its body decoded as `b`) taken off the queue at
+    /// index `pickAt` of `ids`: merges the chunks after it that share its group, up to the
+    /// target (see `step`), into one body under `pick`; the merged chunks leave the queue.
+    private static let mergeChunks = """
+        local pending = tonumber(redis.call('HGET', plan, 'pendingms') or '0')
+        local shards = math.max(1, machines * tonumber(ARGV[4]))
+        local target = math.max(pending / (shards * tonumber(ARGV[5])), tonumber(ARGV[6]))
+        local maxTests, maxBytes = tonumber(ARGV[7]), tonumber(ARGV[8])
+        local tests, sum, bytes = b.tests, b.expected or 0, 0
+        for _, t in ipairs(tests) do bytes = bytes + #t + 1 end
+        local merged = {}
+        for j = pickAt + 1, #ids do
+          local body = redis.call('HGET', KEYS[4], ids[j])
+          if not body then break end
+          local c = cjson.decode(body)
+          if c.group ~= b.group or c.attempt ~= 1 or c.avoid ~= nil then break end
+          local cb = 0
+          for _, t in ipairs(c.tests) do cb = cb + #t + 1 end
+          if sum + (c.expected or 0) > target or #tests + #c.tests > maxTests or bytes + cb > maxBytes then break end
+          for _, t in ipairs(c.tests) do table.insert(tests, t) end
+          sum, bytes = sum + (c.expected or 0), bytes + cb
+          table.insert(merged, ids[j])
+        end
+        redis.call('HINCRBY', plan, 'pendingms', -math.floor(sum))
+        for _, id in ipairs(merged) do
+          redis.call('LREM', KEYS[1], 1, id)
+          redis.call('HDEL', KEYS[4], id)
+          redis.call('HDEL', KEYS[7], id)
+          redis.call('SADD', KEYS[6], id)
+        end
+        -- The merged batch is a plain batch: if its lease expires it runs again as it is.
+        redis.call('HSET', KEYS[4], pick, cjson.encode({tests = tests, attempt = 1}))
+        """
 
     /// Re-opens a finished run for its tests that did not pass (CI's "re-run failed jobs"
     /// keeps the queue name): same run, new attempts. KEYS: batches, queue, seq, since.
@@ -192,28 +288,6 @@ enum QueueScripts {
         redis.call('HSET', KEYS[5], id, now)
         redis.call('LPUSH', KEYS[3], id)
         return 2
-        """)
-
-    /// Finishes a batch. KEYS: queue, leases, owner, batches, done, seq, since, records.
-    /// ARGV: machine, batch id, batch record JSON, then batch JSONs to queue (unstarted tests,
-    /// isolation runs). Only the first machine to finish a batch queues its leftovers.
-    /// Returns 1 when this was the first finish, 0 when another machine finished it first.
-    static let ack = QueueScript(keys: [.queue, .leases, .owner, .batches, .done, .seq, .since, .records], inRun: true, """
-        \(now)
-        redis.call('RPUSH', KEYS[8], ARGV[3])
-        if redis.call('HGET', KEYS[3], ARGV[2]) == ARGV[1] then
-          redis.call('ZREM', KEYS[2], ARGV[2])
-          redis.call('HDEL', KEYS[3], ARGV[2])
-        end
-        if redis.call('SADD', KEYS[5], ARGV[2]) == 0 then return 0 end
-        redis.call('LREM', KEYS[1], 0, ARGV[2])
-        for i = 4, #ARGV do
-          local id = redis.call('INCR', KEYS[6])
-          redis.call('HSET', KEYS[4], id, ARGV[i])
-          redis.call('HSET', KEYS[7], id, now)
-          redis.call('LPUSH', KEYS[1], id)
-        end
-        return 1
         """)
 
     /// Puts a lost run back together from a machine's own results, so `robotci report

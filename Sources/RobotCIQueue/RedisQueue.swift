@@ -9,11 +9,76 @@ public struct QueuedBatch: Codable, Equatable, Sendable {
     public var attempt: Int
     /// A retry carries the machine that failed it: other machines take it first.
     public var avoid: String?
+    /// A chunk of the plan: a lease merges it with the chunks after it of the same group
+    /// (tests that may share a process) into a batch sized for the machines there are.
+    public var group: String?
+    /// A chunk's expected milliseconds (from timings, or the planner's guess).
+    public var expected: Int?
 
     public init(tests: [TestID], attempt: Int, avoid: String? = nil) {
         self.tests = tests
         self.attempt = attempt
         self.avoid = avoid
+    }
+
+    /// A first-run chunk of the plan, mergeable with its group's neighbours at lease time.
+    public static func chunk(_ tests: [TestID], group: String, expectedSeconds: Double) -> QueuedBatch {
+        var b = QueuedBatch(tests: tests, attempt: 1)
+        b.group = group
+        b.expected = Int((expectedSeconds * 1000).rounded())
+        return b
+    }
+}
+
+/// How a lease sizes the batch it merges from the plan's chunks (`QueueScripts.step`).
+public struct BatchShape: Sendable, Equatable {
+    /// This machine's shards (every machine is assumed alike: the live machines × this).
+    public var shards: Int
+    /// Batches each shard should get out of the remaining work (more: a smaller tail).
+    public var batchesPerShard: Double
+    /// Shortest batch in seconds, unless the work runs out (process start-up dominates below).
+    public var minimumBatchSeconds: Double
+    /// Most tests, and most bytes of test ids, in one batch (one filter argument).
+    public var maximumTests: Int
+    public var maximumBytes: Int
+
+    public init(shards: Int, batchesPerShard: Double = 2, minimumBatchSeconds: Double = 0.5, maximumTests: Int = 2_000,
+                maximumBytes: Int = 100_000) {
+        self.shards = shards
+        self.batchesPerShard = batchesPerShard
+        self.minimumBatchSeconds = minimumBatchSeconds
+        self.maximumTests = maximumTests
+        self.maximumBytes = maximumBytes
+    }
+}
+
+/// A batch a shard finished, as the queue learns it in the shard's next round trip: its
+/// record, what runs again of it, and its results that earn no retry (a failure that may
+/// be retried is stored at once by `RedisQueue.record`, which queues the retry).
+public struct FinishedBatch: Sendable {
+    public var id: Int
+    public var record: BatchRecord
+    public var leftovers: [QueuedBatch]
+    public var results: [StoredResult]
+
+    public init(id: Int, record: BatchRecord, leftovers: [QueuedBatch], results: [StoredResult] = []) {
+        self.id = id
+        self.record = record
+        self.leftovers = leftovers
+        self.results = results
+    }
+}
+
+/// One attempt for the queue's results.
+public struct StoredResult: Sendable {
+    public var test: TestID
+    public var quarantined: Bool
+    public var attempt: Attempt
+
+    public init(test: TestID, quarantined: Bool, attempt: Attempt) {
+        self.test = test
+        self.quarantined = quarantined
+        self.attempt = attempt
     }
 }
 
@@ -52,10 +117,21 @@ public final class RedisQueue: Sendable {
     /// Time to live of every key, refreshed by heartbeats and at the end.
     public static let ttlSeconds = 86_400
 
+    /// How a lease merges the plan's chunks into a batch.
+    public var shape: BatchShape {
+        get { settings.withLock { $0.shape } }
+        set { settings.withLock { $0.shape = newValue } }
+    }
+
     private struct Settings {
         var retryAvoidSeconds = 3.0
         var backOff: [Double] = [0.25, 0.5, 1, 2, 4]
+        var shape = BatchShape(shards: 1)
     }
+
+    /// Each script's SHA1 as Redis knows it (`SCRIPT LOAD`): a script's source crosses the
+    /// wire once per connection's server, not with every call.
+    private let loadedScripts = Locked([String: String]())
 
     /// The connection, held for a whole call (one round trip, or the back-off's reconnects).
     private struct Link {
@@ -145,9 +221,30 @@ public final class RedisQueue: Sendable {
         }
     }
 
+    /// Runs a script by its SHA1 (`EVALSHA`), loading it first when Redis does not know it
+    /// (the first call, or a Redis restarted since: `NOSCRIPT`).
     private func eval(_ script: String, keys: [String], args: [String]) throws -> RedisReply {
-        let reply = try withConnection { c in
-            try c.command(["EVAL", script, String(keys.count)] + keys + args)
+        let tail = [String(keys.count)] + keys + args
+        let reply = try withConnection { c -> RedisReply in
+            for _ in 0..<2 {
+                let sha: String
+                if let known = loadedScripts.withLock({ $0[script] }) {
+                    sha = known
+                } else {
+                    let loaded = try c.command(["SCRIPT", "LOAD", script])
+                    if case .error = loaded { return loaded }
+                    guard let text = loaded.text else { return .error("SCRIPT LOAD answered \(loaded)") }
+                    sha = text
+                    loadedScripts.withLock { $0[script] = text }
+                }
+                let reply = try c.command(["EVALSHA", sha] + tail)
+                if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
+                    _ = loadedScripts.withLock { $0.removeValue(forKey: script) }
+                    continue
+                }
+                return reply
+            }
+            return try c.command(["EVAL", script] + tail)
         }
         if case .error(let message) = reply { throw QueueError("redis refused a queue script on \(address): \(message)") }
         return reply
@@ -243,22 +340,79 @@ public final class RedisQueue: Sendable {
 
     /// Leases the next batch for one shard.
     public func lease() throws -> Lease {
-        let reply = try run(QueueScripts.lease, args: [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000))])
+        try step(finishing: nil, lease: true).lease
+    }
+
+    /// Finishes `batch` and leases the shard's next one, in one round trip. `first` is
+    /// whether this machine finished the batch first (nil without a batch).
+    public func lease(finishing batch: FinishedBatch?) throws -> (lease: Lease, first: Bool?) {
+        let (lease, first) = try step(finishing: batch, lease: true)
+        return (lease, first)
+    }
+
+    /// Finishes `batch` without leasing another: stores its results, its record (machine-
+    /// labelled) and queues its leftovers if this machine is the first to finish it.
+    /// Returns whether it was the first.
+    @discardableResult
+    public func finish(_ batch: FinishedBatch) throws -> Bool {
+        try step(finishing: batch, lease: false).first ?? false
+    }
+
+    /// Finishes batch `id` with no results to store (`finish`).
+    @discardableResult
+    public func ack(_ id: Int, record: BatchRecord, leftovers: [QueuedBatch]) throws -> Bool {
+        try finish(FinishedBatch(id: id, record: record, leftovers: leftovers))
+    }
+
+    /// Stores results that earn no retry, outside any batch's finish.
+    public func store(_ results: [StoredResult]) throws {
+        guard !results.isEmpty else { return }
+        _ = try step(finishing: nil, results: results, lease: false)
+    }
+
+    /// `QueueScripts.step`: store, acknowledge, lease.
+    private func step(finishing batch: FinishedBatch?, results extra: [StoredResult] = [], lease: Bool) throws -> (lease: Lease, first: Bool?) {
+        let shape = self.shape
+        var args = [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000)), String(shape.shards),
+                    String(shape.batchesPerShard), String(Int(shape.minimumBatchSeconds * 1000)), String(shape.maximumTests),
+                    String(shape.maximumBytes), lease ? "1" : "0"]
+        let results = extra + (batch?.results ?? [])
+        args.append(String(results.count))
+        for r in results {
+            var attempt = r.attempt
+            attempt.machine = machine
+            let (field, entry) = resultField(r.test, quarantined: r.quarantined, attempt: attempt)
+            args += [field, entry, secondField(field, attempt)]
+        }
+        if let batch {
+            var record = batch.record
+            record.machine = machine
+            args += [String(batch.id), tagged(json(JournalEntry.batch(record)))] + batch.leftovers.map(json)
+        } else {
+            args.append("")
+        }
+        let reply = try run(QueueScripts.step, args: args)
         let parts = reply.array ?? []
-        switch parts.first?.text {
+        guard let ack = parts.first?.integer else {
+            throw QueueError("the queue \(address) answered a lease with \(reply); is it a robotci queue of this version?")
+        }
+        let first: Bool? = ack < 0 ? nil : ack == 1
+        let rest = Array(parts.dropFirst())
+        switch rest.first?.text {
         case "batch":
-            guard parts.count == 3, let id = parts[1].text.flatMap(Int.init), let body = parts[2].text,
+            guard rest.count == 3, let id = rest[1].text.flatMap(Int.init), let body = rest[2].text,
                   let batch = try? JSONDecoder().decode(QueuedBatch.self, from: Data(body.utf8)) else {
                 throw QueueError("the queue \(address) holds a batch this robotci cannot read: \(reply)")
             }
-            return .batch(id: id, batch)
-        case "done": return .done
-        case "stopped": return .stopped(reason: parts.count > 1 ? parts[1].text ?? "stopped" : "stopped")
+            return (.batch(id: id, batch), first)
+        case "done": return (.done, first)
+        case "none": return (.wait, first)
+        case "stopped": return (.stopped(reason: rest.count > 1 ? rest[1].text ?? "stopped" : "stopped"), first)
         case "missing":
-            let id = parts.count > 1 ? parts[1].text ?? "?" : "?"
+            let id = rest.count > 1 ? rest[1].text ?? "?" : "?"
             throw QueueLost(.batchMissing(id: Int(id) ?? 0), "lost the queue \(address): batch \(id) is queued but its tests are gone "
                             + "(the key \(batches) was evicted or deleted mid-run); the run is marked lost")
-        case "wait": return .wait
+        case "wait": return (.wait, first)
         default: throw QueueError("the queue \(address) answered a lease with \(reply); is it a robotci queue of this version?")
         }
     }
@@ -290,19 +444,9 @@ public final class RedisQueue: Sendable {
         var attempt = attempt
         attempt.machine = machine
         let (field, entry) = resultField(test, quarantined: quarantined, attempt: attempt)
-        let second = field + Self.separator + machine + Self.separator + String(attempt.start)
+        let second = secondField(field, attempt)
         let reply = try run(QueueScripts.record, args: [field, entry, retry.map(json) ?? "", second])
         return (reply.integer ?? 0) > 0
-    }
-
-    /// Finishes batch `id`: stores its record (machine-labelled) and queues `leftovers` if
-    /// this machine is the first to finish it. Returns whether it was the first.
-    @discardableResult
-    public func ack(_ id: Int, record: BatchRecord, leftovers: [QueuedBatch]) throws -> Bool {
-        var record = record
-        record.machine = machine
-        let reply = try run(QueueScripts.ack, args: [machine, String(id), tagged(json(JournalEntry.batch(record)))] + leftovers.map(json))
-        return reply.integer == 1
     }
 
     /// Registers (or updates) this machine's run metadata, for the merged report's lanes.
@@ -324,6 +468,11 @@ public final class RedisQueue: Sendable {
         attempt.machine = machine
         let field = tagged("\(test.rawValue)\(Self.separator)\(attempt.number)")
         return (field, json(JournalEntry.attempt(test: test, quarantined: quarantined, attempt: attempt)))
+    }
+
+    /// The field of a second result of the same attempt (a batch that ran twice).
+    private func secondField(_ field: String, _ attempt: Attempt) -> String {
+        field + Self.separator + machine + Self.separator + String(attempt.start)
     }
 
     /// `text` prefixed with this run's nonce, for fields and list entries shared by runs.

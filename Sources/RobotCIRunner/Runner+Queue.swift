@@ -12,14 +12,16 @@ import Darwin
 /// `--queue`: joining the shared queue, the source that leases from it, and the exit code
 /// and re-opening that depend on the whole run rather than this machine's share.
 extension Runner {
-    /// Joins the queue: the first machine plans the run (its batches cut as if twice this
-    /// machine's shards pulled, so they shrink towards the end as others share the tail).
+    /// Joins the queue: the first machine plans the run as small chunks of the longest-first
+    /// order (`QueueChunks`); each lease merges chunks into a batch sized for the machines
+    /// live at that moment, so batches shrink towards the end however many machines join.
     func joinQueue(_ redis: RedisQueue, tests: [TestID], driver: any TestDriver) throws -> (join: QueueJoin, batches: Int) {
-        let shards = max(1, min(config.shards, max(tests.count, 1)))
         let cutter = BatchCutter(maximumTests: config.maxBatchSize)
-        let plan = WorkQueue(planned: Planner.order(tests, timings: previousTimings), shards: shards * 2, maxRetries: config.retries,
-                             cutter: cutter, group: { driver.batchGroup(of: $0) }).cutAll()
-        return (try redis.join(tests: tests, plan: plan.map { QueuedBatch(tests: $0, attempt: 1) }), plan.count)
+        redis.shape = BatchShape(shards: max(1, config.shards), batchesPerShard: cutter.batchesPerShard,
+                                 minimumBatchSeconds: cutter.minimumBatchSeconds, maximumTests: config.maxBatchSize)
+        let chunks = QueueChunks.cut(Planner.order(tests, timings: previousTimings), maximumTests: min(QueueChunks.maximumTests, config.maxBatchSize),
+                                     group: { driver.batchGroup(of: $0) })
+        return (try redis.join(tests: tests, plan: chunks), chunks.count)
     }
 
     /// The local queue, or with `--queue` the shared one (already joined).
@@ -34,7 +36,7 @@ extension Runner {
         }
         try redis.announce(metadata)
         let what: String
-        if case .planned = joined.join { what = "planned \(joined.batches) batches" } else { what = "joined" }
+        if case .planned = joined.join { what = "planned \(joined.batches) chunks" } else { what = "joined" }
         say("robotci: queue \(redis.address) as \(redis.machine): \(what) (run \(joined.join.nonce))")
         let source = RedisBatchSource(queue: redis, rules: rules, discovered: tests, quarantine: quarantined)
         source.startHeartbeat()

@@ -78,6 +78,82 @@ final class QueueProtocolTests: XCTestCase {
         XCTAssertEqual(try b.lease(), .done)
     }
 
+    /// Ten one-test chunks of 100 ms. A lease merges chunks of one group up to the plan's
+    /// remaining work / (live machines × shards × batches per shard): the batch is sized for
+    /// the fleet that is there when it is asked for.
+    private func chunked(_ count: Int, group: (Int) -> String = { _ in "0.0" }) -> (tests: [TestID], chunks: [QueuedBatch]) {
+        let tests = (0..<count).map { TestID("M.C/test\($0)") }
+        return (tests, tests.enumerated().map { QueuedBatch.chunk([$1], group: group($0), expectedSeconds: 0.1) })
+    }
+
+    func testALeaseMergesChunksIntoABatchSizedForTheLiveMachines() throws {
+        let (tests, chunks) = chunked(10)
+        let a = try machine("a"), b = try machine("b")
+        for m in [a, b] { m.shape = BatchShape(shards: 1, batchesPerShard: 1, minimumBatchSeconds: 0.05) }
+        try a.join(tests: tests, plan: chunks)
+        try b.join(tests: tests, plan: chunks)
+        // a alone is alive: 1 000 ms left / 1 shard = the whole plan in one batch…
+        guard case .batch(_, let first) = try a.lease() else { return XCTFail("a leases") }
+        XCTAssertEqual(first.tests, tests, "one live machine: every chunk merged")
+        XCTAssertNil(first.group, "a merged batch is a plain batch: if its lease expires it runs again whole")
+        XCTAssertEqual(try b.lease(), .wait, "the merged chunks left the queue")
+
+        // …with two machines alive, each lease takes about half of what is left.
+        let c = try machine("c", run: "two"), d = try machine("d", run: "two")
+        for m in [c, d] { m.shape = BatchShape(shards: 1, batchesPerShard: 1, minimumBatchSeconds: 0.05) }
+        try c.join(tests: tests, plan: chunks)
+        try d.join(tests: tests, plan: chunks)
+        XCTAssertEqual(try d.heartbeat([]), [], "d is alive")
+        guard case .batch(_, let half) = try c.lease(), case .batch(_, let quarter) = try d.lease() else { return XCTFail("two leases") }
+        XCTAssertEqual(half.tests, Array(tests[0..<5]), "1 000 ms / 2 live shards")
+        XCTAssertEqual(quarter.tests, Array(tests[5..<7]), "then 500 ms left / 2 live shards: two chunks")
+    }
+
+    func testChunksOfAnotherGroupRetriesAndTheCapsAreNeverMerged() throws {
+        let (tests, chunks) = chunked(6) { $0 < 4 ? "0.0" : "1.0" }
+        let a = try machine("a")
+        a.shape = BatchShape(shards: 1, batchesPerShard: 1, minimumBatchSeconds: 0, maximumTests: 3)
+        try a.join(tests: tests, plan: chunks)
+        XCTAssertTrue(try a.record(tests[5], quarantined: false, attempt: attempt(1, .failed),
+                                   retry: QueuedBatch(tests: [tests[5]], attempt: 2)))
+        var leased: [[TestID]] = []
+        while case .batch(let id, let batch) = try a.lease() {
+            leased.append(batch.tests)
+            try a.ack(id, record: record(0), leftovers: [])
+        }
+        XCTAssertEqual(leased, [[tests[5]], Array(tests[0..<3]), [tests[3]], Array(tests[4..<6])],
+                       "the retry alone first; then at most 3 tests; a group never shares a batch with another")
+    }
+
+    /// One round trip per batch: the lease carries the previous batch's results, record and
+    /// leftovers. Only the first finish of a batch queues its leftovers.
+    func testALeaseCarriesThePreviousBatchsResultsAndAck() throws {
+        let a = try machine("a")
+        try a.join(tests: tests, plan: plan)
+        guard case .batch(let id, _) = try a.lease() else { return XCTFail() }
+        let finished = FinishedBatch(id: id, record: record(0), leftovers: [QueuedBatch(tests: [tests[1]], attempt: 1)],
+                                     results: [StoredResult(test: tests[0], quarantined: false, attempt: attempt(1, .passed))])
+        let (next, first) = try a.lease(finishing: finished)
+        XCTAssertEqual(first, true)
+        guard case .batch(let leftover, let body) = next else { return XCTFail("the leftover comes first") }
+        XCTAssertEqual(body.tests, [tests[1]])
+        XCTAssertFalse(try a.finish(finished), "a second finish of the batch queues nothing")
+        try a.ack(leftover, record: record(1), leftovers: [])
+        let snapshot = try a.snapshot()
+        XCTAssertEqual(snapshot.attempts.map(\.test), [tests[0]])
+        XCTAssertEqual(snapshot.attempts.first?.attempt.machine, "a")
+        XCTAssertEqual(snapshot.batches.count, 3, "the record of each finish, the late one too")
+    }
+
+    func testAScriptRedisForgotIsLoadedAgain() throws {
+        let a = try machine("a")
+        try a.join(tests: tests, plan: plan)
+        guard case .batch = try a.lease() else { return XCTFail() }
+        let c = try RedisConnection(host: "127.0.0.1", port: server.port)
+        XCTAssertEqual(try c.command(["SCRIPT", "FLUSH"]).text, "OK")
+        guard case .batch = try a.lease() else { return XCTFail("NOSCRIPT: loaded again, leased") }
+    }
+
     func testHeartbeatsKeepALease() throws {
         let a = try machine("a", lease: 0.4), b = try machine("b", lease: 0.4)
         try a.join(tests: tests, plan: [plan[0]])

@@ -27,7 +27,19 @@ final class RedisBatchSource: BatchSource {
         var leasedCount = 0
         var onRemoteStop: (@Sendable (String) -> Void)?
         var heardStop = false
+        /// Local batch id → the shard running it (its finish waits for that shard's next lease).
+        var shardOf: [Int: Int] = [:]
+        /// Results of running batches that earn no retry, by local batch id: they travel with
+        /// the batch's finish.
+        var buffered: [Int: [StoredResult]] = [:]
+        /// A shard's finished batch, sent with its next lease (one round trip), or by the
+        /// heartbeat thread when that lease is late (`flushAfter`).
+        var pending: [Int: (batch: FinishedBatch, since: Date)] = [:]
     }
+
+    /// A finished batch waits at most this long for its shard's next lease (held back by the
+    /// concurrency governor, say) before the heartbeat thread sends it alone.
+    static let flushAfter = 1.0
 
     private let state = LockedCondition(State())
 
@@ -48,12 +60,20 @@ final class RedisBatchSource: BatchSource {
         self.quarantine = quarantine
     }
 
-    /// Starts extending this machine's leases every third of the lease timeout.
+    /// Starts extending this machine's leases every third of the lease timeout; between
+    /// beats, sends finished batches whose shard has not leased again within `flushAfter`.
     func startHeartbeat() {
         let interval = max(0.05, queue.leaseTimeout / 3)
+        let tick = min(interval, Self.flushAfter / 2)
         let thread = Thread { [weak self] in
-            while let self, self.beat() {
-                Thread.sleep(forTimeInterval: interval)
+            var lastBeat = Date.distantPast
+            while let self {
+                if Date().timeIntervalSince(lastBeat) >= interval {
+                    guard self.beat() else { break }
+                    lastBeat = Date()
+                }
+                self.flushLate()
+                Thread.sleep(forTimeInterval: tick)
             }
         }
         thread.name = "robotci-queue-heartbeat"
@@ -63,7 +83,9 @@ final class RedisBatchSource: BatchSource {
 
     /// One heartbeat; false once the run is over or the queue is lost.
     private func beat() -> Bool {
-        guard let ids: [Int] = state.withLock({ $0.finished || $0.lost != nil ? nil : Array($0.held.values) }) else { return false }
+        // A finished batch not yet acknowledged is still this machine's lease.
+        guard let ids: [Int] = state.withLock({ $0.finished || $0.lost != nil ? nil : Array($0.held.values) + $0.pending.values.map(\.batch.id) })
+        else { return false }
         do {
             try queue.heartbeat(ids)
             if let reason = try queue.stopReason() {
@@ -96,11 +118,34 @@ final class RedisBatchSource: BatchSource {
 
     private var isLost: Bool { state.withLock { $0.lost != nil } }
 
+    /// Sends the finished batches that waited past `flushAfter` for their shard's next lease.
+    private func flushLate() {
+        let late: [FinishedBatch] = state.withLock { s in
+            let due = s.pending.filter { Date().timeIntervalSince($0.value.since) >= Self.flushAfter }
+            for shard in due.keys { s.pending.removeValue(forKey: shard) }
+            return due.values.map(\.batch)
+        }
+        for batch in late { send(batch) }
+    }
+
+    /// Sends a finished batch without a lease.
+    private func send(_ batch: FinishedBatch) {
+        guard !isLost else { return }
+        do { try queue.finish(batch) } catch { markLost(error) }
+    }
+
     func next(shard: Int) -> WorkItem? {
         while true {
-            if state.withLock({ $0.stopped || $0.lost != nil }) { return nil }
+            let (stop, finished): (Bool, FinishedBatch?) = state.withLock { s in
+                (s.stopped || s.lost != nil, s.pending.removeValue(forKey: shard)?.batch)
+            }
+            if stop {
+                // A batch that finished before the stop is acknowledged, as it would have been.
+                if let finished { send(finished) }
+                return nil
+            }
             let lease: RedisQueue.Lease
-            do { lease = try queue.lease() } catch {
+            do { lease = try queue.lease(finishing: finished).lease } catch {
                 markLost(error)
                 return nil
             }
@@ -128,6 +173,7 @@ final class RedisBatchSource: BatchSource {
                     let local = s.nextLocalID
                     s.nextLocalID += 1
                     s.held[local] = id
+                    s.shardOf[local] = shard
                     s.leasedCount += 1
                     return WorkItem(id: local, tests: batch.tests, attempt: batch.attempt)
                 }
@@ -135,11 +181,22 @@ final class RedisBatchSource: BatchSource {
         }
     }
 
+    /// A result that earns no retry travels with its batch's finish (one round trip per
+    /// batch); a failure is stored at once, so its retry is queued for another machine now.
     func attemptFinished(_ test: TestID, attempt: Attempt) -> Bool {
         if isLost { return false }
         let stopping = state.withLock { $0.stopped }
         let retry = rules.retries(test, after: attempt) && !stopping
             ? QueuedBatch(tests: [test], attempt: attempt.number + 1, avoid: queue.machine) : nil
+        if retry == nil && !attempt.outcome.isFailure {
+            let result = StoredResult(test: test, quarantined: quarantine(test), attempt: attempt)
+            let buffered: Bool = state.withLock { s in
+                guard s.held[attempt.batch] != nil else { return false }
+                s.buffered[attempt.batch, default: []].append(result)
+                return true
+            }
+            if buffered { return false }
+        }
         do {
             let stored = try queue.record(test, quarantined: quarantine(test), attempt: attempt, retry: retry)
             return stored && retry != nil
@@ -153,22 +210,30 @@ final class RedisBatchSource: BatchSource {
         state.withLock { $0.records[record.id] = record }
     }
 
+    /// The batch's finish waits for its shard's next lease, which carries it (one round trip).
     func finish(_ item: WorkItem, unstarted: [TestID], noTestStarted: Bool, isolate: [TestID]) -> [TestID] {
-        let (id, record, stopping, plan): (Int?, BatchRecord?, Bool, LeftoverPolicy.Plan) = state.withLock { s in
+        let (id, record, stopping, plan, results, shard) = state.withLock { s in
             let plan = s.leftoverPolicy.plan(attempt: item.attempt, unstarted: unstarted, noTestStarted: noTestStarted,
                                              isolate: isolate, stopped: s.stopped)
-            return (s.held.removeValue(forKey: item.id), s.records.removeValue(forKey: item.id), s.stopped, plan)
+            return (s.held.removeValue(forKey: item.id), s.records.removeValue(forKey: item.id), s.stopped, plan,
+                    s.buffered.removeValue(forKey: item.id) ?? [], s.shardOf.removeValue(forKey: item.id))
         }
-        // Interrupted: no ack, so the lease expires and another machine runs the batch.
-        guard let id, let record, !stopping, !isLost else { return plan.givenUp }
+        if isLost { return plan.givenUp }
+        guard let id, let record, let shard, !stopping else {
+            // Interrupted: no ack, so the lease expires and another machine runs the batch;
+            // the results it has are stored all the same.
+            do { try queue.store(results) } catch { markLost(error) }
+            return plan.givenUp
+        }
         // A first run's leftovers stay one batch; the rest run alone.
         let group = plan.replanned.isEmpty ? [] : [QueuedBatch(tests: plan.replanned, attempt: item.attempt)]
         let leftovers = group + plan.alone.map { QueuedBatch(tests: [$0], attempt: item.attempt) }
-        do {
-            try queue.ack(id, record: record, leftovers: leftovers)
-        } catch {
-            markLost(error)
+        let finished = FinishedBatch(id: id, record: record, leftovers: leftovers, results: results)
+        let earlier: FinishedBatch? = state.withLock { s in
+            defer { s.pending[shard] = (finished, Date()) }
+            return s.pending[shard]?.batch
         }
+        if let earlier { send(earlier) }
         return plan.givenUp
     }
 
@@ -205,7 +270,12 @@ final class RedisBatchSource: BatchSource {
 
     /// Ends the heartbeat and tells the queue this machine left (metadata for the lanes).
     func close(_ metadata: RunMetadata) {
-        state.withLock { $0.finished = true }
+        let unsent: [FinishedBatch] = state.withLock { s in
+            s.finished = true
+            defer { s.pending = [:] }
+            return s.pending.values.map(\.batch)
+        }
+        for batch in unsent { send(batch) }
         guard !isLost else { return }
         do { try queue.leave(metadata) } catch { markLost(error) }
     }

@@ -127,15 +127,6 @@ final class WorkQueue: BatchSource {
         return batch.map(\.id)
     }
 
-    /// Every batch, cut now as shards would ask for them one after another (longest first,
-    /// shrinking towards the end): the plan a queue-mode run pushes to Redis.
-    func cutAll() -> [[TestID]] {
-        state.withLock { s in
-            var out: [[TestID]] = []
-            while let batch = cutNext(&s) { out.append(batch) }
-            return out
-        }
-    }
 
     /// Reports that a test attempt ended badly; returns whether it was re-queued as a retry.
     func shouldRetry(_ test: TestID, attempt: Int, shard: Int) -> Bool {

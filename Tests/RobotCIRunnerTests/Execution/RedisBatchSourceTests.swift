@@ -56,6 +56,40 @@ final class RedisBatchSourceTests: XCTestCase {
         XCTAssertNil(s.lost)
     }
 
+    /// One round trip per batch: a pass waits for its batch's finish, which waits for the
+    /// shard's next lease; a failure that earns a retry is stored at once (its retry is queued
+    /// for another machine now).
+    func testPassesTravelWithTheNextLeaseAndARetriedFailureIsStoredAtOnce() throws {
+        let s = try machine("m1", tests: [a, b, c], plan: [QueuedBatch(tests: [a, b], attempt: 1), QueuedBatch(tests: [c], attempt: 1)],
+                            rules: TestRules(retries: 1))
+        let first = try next(s)
+        XCTAssertFalse(s.attemptFinished(a, attempt: Attempts.passed(1, batch: first.id)))
+        XCTAssertTrue(s.attemptFinished(b, attempt: Attempts.failed(1, batch: first.id)))
+        XCTAssertEqual(try s.queue.snapshot().attempts.map(\.test), [b], "the failure is stored, the pass waits")
+        finish(s, first)
+        XCTAssertEqual(try s.queue.snapshot().batches.count, 0, "the finish waits for the shard's next lease")
+        _ = try next(s)
+        let snapshot = try s.queue.snapshot()
+        XCTAssertEqual(snapshot.attempts.map(\.test).sorted(), [a, b], "the lease carried the pass…")
+        XCTAssertEqual(snapshot.batches.map(\.tests), [[a, b]], "…and the batch's record")
+    }
+
+    /// A shard held back (the concurrency governor) does not hold its finished batch: the
+    /// heartbeat thread sends it once it waited `flushAfter`; closing sends what is left.
+    func testAFinishedBatchWhoseShardDoesNotLeaseAgainIsSentAnyway() throws {
+        let s = try machine("m1", tests: [a, b, c], plan: [QueuedBatch(tests: [a], attempt: 1), QueuedBatch(tests: [b], attempt: 1)])
+        s.startHeartbeat()
+        let first = try next(s)
+        XCTAssertEqual(try XCTUnwrap(s.next(shard: 1)).tests, [b])
+        XCTAssertFalse(s.attemptFinished(a, attempt: Attempts.passed(1, batch: first.id)))
+        finish(s, first)
+        let deadline = Date().addingTimeInterval(5)
+        while try s.queue.snapshot().attempts.isEmpty, Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(try s.queue.snapshot().attempts.map(\.test), [a], "sent by the heartbeat thread, within seconds")
+        XCTAssertEqual(try s.queue.snapshot().batches.count, 1)
+        s.close(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 2, retries: 0, robotciVersion: "", commandLine: []))
+    }
+
     func testAFailureWithARetryLeftIsStoredOnceAndRunsAgainAtTheNextAttempt() throws {
         let s = try machine("m1", tests: [a], plan: [QueuedBatch(tests: [a], attempt: 1)], rules: TestRules(retries: 1),
                             quarantined: [a])

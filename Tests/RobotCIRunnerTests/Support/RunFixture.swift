@@ -65,13 +65,13 @@ final class RunFixture {
 
 /// Attempts as drivers make them.
 enum Attempts {
-    static func passed(_ number: Int = 1, shard: Int = 0, output: String = "") -> Attempt {
-        Attempt(number: number, outcome: .passed, duration: 0.5, start: 0, shard: shard, batch: 0, output: output)
+    static func passed(_ number: Int = 1, shard: Int = 0, batch: Int = 0, output: String = "") -> Attempt {
+        Attempt(number: number, outcome: .passed, duration: 0.5, start: 0, shard: shard, batch: batch, output: output)
     }
 
     static func failed(_ number: Int = 1, _ message: String = "XCTAssertTrue failed", outcome: AttemptOutcome = .failed,
-                       shard: Int = 0, output: String = "") -> Attempt {
-        Attempt(number: number, outcome: outcome, duration: 0.5, start: 0, shard: shard, batch: 0,
+                       shard: Int = 0, batch: Int = 0, output: String = "") -> Attempt {
+        Attempt(number: number, outcome: outcome, duration: 0.5, start: 0, shard: shard, batch: batch,
                 failures: [FailureMessage(message: message)], output: output)
     }
 }
