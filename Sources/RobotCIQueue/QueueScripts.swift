@@ -57,13 +57,16 @@ enum QueueScripts {
         end
         """
 
-    /// Plans the run once. KEYS: plan, batches, queue, seq, since.
-    /// ARGV: nonce, digest, test count, sorted test ids (JSON), then one batch JSON per batch.
+    /// Plans the run once. KEYS: plan, batches, queue, seq, since, alive.
+    /// ARGV: nonce, digest, test count, machine, lease ms, then the sorted test ids (JSON) and
+    /// one batch JSON per batch. Without the last two (a probe: the plan is megabytes, and
+    /// only the first of a fleet's machines needs to send it) a missing plan answers
+    /// {'absent'} and nothing is written. The machine counts as live from its join on.
     /// Returns {'planned', nonce} for the first machine, {'joined', nonce, digest, count} for
     /// the others while the run goes on, and {'finished', nonce, digest, count, finished ms,
     /// 'lost' or ''} once a lease said done (or a machine marked the run lost): a re-run of
     /// a CI job that keeps the queue name must not silently repeat the old run's verdict.
-    static let join = QueueScript(keys: [.plan, .batches, .queue, .seq, .since], inRun: false, """
+    static let join = QueueScript(keys: [.plan, .batches, .queue, .seq, .since, .alive], inRun: false, """
         \(now)
         local existing = redis.call('HMGET', KEYS[1], 'nonce', 'digest', 'tests', 'finished', 'lost')
         if existing[1] or existing[2] then
@@ -71,14 +74,17 @@ enum QueueScripts {
           if existing[4] or existing[5] then
             return {'finished', existing[1] or '', existing[2] or '', existing[3] or '', existing[4] or existing[5], existing[5] and 'lost' or ''}
           end
+          redis.call('ZADD', KEYS[6], now + tonumber(ARGV[5]), ARGV[4])
           return {'joined', existing[1] or '', existing[2] or '', existing[3] or ''}
         end
-        redis.call('HSET', KEYS[1], 'nonce', ARGV[1], 'digest', ARGV[2], 'tests', ARGV[3], 'list', ARGV[4], 'batches', #ARGV - 4, 'planned', now)
+        if #ARGV < 6 then return {'absent'} end
+        redis.call('ZADD', KEYS[6], now + tonumber(ARGV[5]), ARGV[4])
+        redis.call('HSET', KEYS[1], 'nonce', ARGV[1], 'digest', ARGV[2], 'tests', ARGV[3], 'list', ARGV[6], 'batches', #ARGV - 6, 'planned', now)
         \(enqueue)
-        enqueue(KEYS[2], KEYS[3], KEYS[4], KEYS[5], 5)
+        enqueue(KEYS[2], KEYS[3], KEYS[4], KEYS[5], 7)
         -- The expected work of the plan's chunks, which a lease's merge divides.
         local pending = 0
-        for i = 5, #ARGV do pending = pending + (cjson.decode(ARGV[i]).expected or 0) end
+        for i = 7, #ARGV do pending = pending + (cjson.decode(ARGV[i]).expected or 0) end
         redis.call('HSET', KEYS[1], 'pendingms', math.floor(pending))
         return {'planned', ARGV[1]}
         """)
@@ -88,7 +94,8 @@ enum QueueScripts {
     /// KEYS: queue, leases, owner, batches, alive, done, since, results, records, seq.
     /// ARGV: machine, lease ms, avoid ms (how long a retry waits for another machine),
     /// shards of this machine, batches per shard, shortest batch ms, most tests, most bytes
-    /// (how a lease merges the plan's chunks), whether to lease ('1' or '0'); n results, then
+    /// (how a lease merges the plan's chunks), whether to lease ('1' or '0'), the longest
+    /// batch ms this shard may take now (slow start: twice its last); n results, then
     /// n (field, entry, second field) triples (attempts with no retry: `storeResult`);
     /// the finished batch's id or '', its record, then the batch JSONs to queue (leftovers).
     /// Returns {ack, kind, …}: ack is -1 (no batch finished), 0 (another machine finished
@@ -106,11 +113,13 @@ enum QueueScripts {
     /// the plan's remaining work / (live machines × shards × batches per shard), never
     /// shorter than the shortest batch unless the chunks run out: batches are cut for the
     /// fleet that is there when they are asked for, large at the start, small at the end.
+    /// A shard's batch is at most twice its last (slow start): the first machine to lease
+    /// sees itself alone and would otherwise take a fleet's share in one batch.
     static let step = QueueScript(keys: [.queue, .leases, .owner, .batches, .alive, .done, .since, .results, .records, .seq], inRun: true, """
         \(now)
         \(storeResult)
-        local n = tonumber(ARGV[10])
-        local at = 11
+        local n = tonumber(ARGV[11])
+        local at = 12
         for i = 1, n do
           storeResult(KEYS[8], ARGV[at], ARGV[at + 1], ARGV[at + 2])
           at = at + 3
@@ -200,7 +209,7 @@ enum QueueScripts {
     private static let mergeChunks = """
         local pending = tonumber(redis.call('HGET', plan, 'pendingms') or '0')
         local shards = math.max(1, machines * tonumber(ARGV[4]))
-        local target = math.max(pending / (shards * tonumber(ARGV[5])), tonumber(ARGV[6]))
+        local target = math.max(math.min(pending / (shards * tonumber(ARGV[5])), tonumber(ARGV[10])), tonumber(ARGV[6]))
         local maxTests, maxBytes = tonumber(ARGV[7]), tonumber(ARGV[8])
         local tests, sum, bytes = b.tests, b.expected or 0, 0
         for _, t in ipairs(tests) do bytes = bytes + #t + 1 end
@@ -225,7 +234,7 @@ enum QueueScripts {
           redis.call('SADD', KEYS[6], id)
         end
         -- The merged batch is a plain batch: if its lease expires it runs again as it is.
-        redis.call('HSET', KEYS[4], pick, cjson.encode({tests = tests, attempt = 1}))
+        redis.call('HSET', KEYS[4], pick, cjson.encode({tests = tests, attempt = 1, expected = math.floor(sum)}))
         """
 
     /// Re-opens a finished run for its tests that did not pass (CI's "re-run failed jobs"

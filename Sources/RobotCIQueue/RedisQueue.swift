@@ -50,6 +50,12 @@ public struct BatchShape: Sendable, Equatable {
         self.maximumTests = maximumTests
         self.maximumBytes = maximumBytes
     }
+
+    /// Slow start: the longest batch a shard may take after one expected to take `last`
+    /// seconds (nil: its first), twice the last and never under the shortest batch.
+    public func longest(after last: Double?) -> Double {
+        max(minimumBatchSeconds, 2 * (last ?? 0))
+    }
 }
 
 /// A batch a shard finished, as the queue learns it in the shard's next round trip: its
@@ -299,8 +305,12 @@ public final class RedisQueue: Sendable {
     @discardableResult
     public func join(tests: [TestID], plan batches: [QueuedBatch]) throws -> QueueJoin {
         let digest = RunPlan.digest(of: tests)
-        let list = json(tests.sorted())
-        let reply = try run(QueueScripts.join, args: [Self.makeNonce(), digest, String(tests.count), list] + batches.map(json))
+        let head = [Self.makeNonce(), digest, String(tests.count), machine, String(Int(leaseTimeout * 1000))]
+        // A probe first: only the machine that plans sends the plan.
+        var reply = try run(QueueScripts.join, args: head)
+        if reply.array?.first?.text == "absent" {
+            reply = try run(QueueScripts.join, args: head + [json(tests.sorted())] + batches.map(json))
+        }
         let parts = (reply.array ?? []).map { $0.text ?? "" }
         func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
         let joined: QueueJoin
@@ -343,10 +353,11 @@ public final class RedisQueue: Sendable {
         try step(finishing: nil, lease: true).lease
     }
 
-    /// Finishes `batch` and leases the shard's next one, in one round trip. `first` is
-    /// whether this machine finished the batch first (nil without a batch).
-    public func lease(finishing batch: FinishedBatch?) throws -> (lease: Lease, first: Bool?) {
-        let (lease, first) = try step(finishing: batch, lease: true)
+    /// Finishes `batch` and leases the shard's next one, in one round trip. A merged batch
+    /// is expected to take at most `longest` seconds (slow start: `BatchShape.next(after:)`).
+    /// `first` is whether this machine finished the batch first (nil without a batch).
+    public func lease(finishing batch: FinishedBatch?, longest: Double = .infinity) throws -> (lease: Lease, first: Bool?) {
+        let (lease, first) = try step(finishing: batch, lease: true, longest: longest)
         return (lease, first)
     }
 
@@ -371,11 +382,13 @@ public final class RedisQueue: Sendable {
     }
 
     /// `QueueScripts.step`: store, acknowledge, lease.
-    private func step(finishing batch: FinishedBatch?, results extra: [StoredResult] = [], lease: Bool) throws -> (lease: Lease, first: Bool?) {
+    private func step(finishing batch: FinishedBatch?, results extra: [StoredResult] = [], lease: Bool,
+                      longest: Double = .infinity) throws -> (lease: Lease, first: Bool?) {
         let shape = self.shape
+        let longestMs = longest.isFinite ? String(Int(max(0, longest) * 1000)) : "1e15"
         var args = [machine, String(Int(leaseTimeout * 1000)), String(Int(retryAvoidSeconds * 1000)), String(shape.shards),
                     String(shape.batchesPerShard), String(Int(shape.minimumBatchSeconds * 1000)), String(shape.maximumTests),
-                    String(shape.maximumBytes), lease ? "1" : "0"]
+                    String(shape.maximumBytes), lease ? "1" : "0", longestMs]
         let results = extra + (batch?.results ?? [])
         args.append(String(results.count))
         for r in results {

@@ -88,25 +88,32 @@ final class QueueProtocolTests: XCTestCase {
 
     func testALeaseMergesChunksIntoABatchSizedForTheLiveMachines() throws {
         let (tests, chunks) = chunked(10)
-        let a = try machine("a"), b = try machine("b")
-        for m in [a, b] { m.shape = BatchShape(shards: 1, batchesPerShard: 1, minimumBatchSeconds: 0.05) }
-        try a.join(tests: tests, plan: chunks)
-        try b.join(tests: tests, plan: chunks)
-        // a alone is alive: 1 000 ms left / 1 shard = the whole plan in one batch…
-        guard case .batch(_, let first) = try a.lease() else { return XCTFail("a leases") }
-        XCTAssertEqual(first.tests, tests, "one live machine: every chunk merged")
-        XCTAssertNil(first.group, "a merged batch is a plain batch: if its lease expires it runs again whole")
-        XCTAssertEqual(try b.lease(), .wait, "the merged chunks left the queue")
+        func joined(_ name: String, run: String) throws -> RedisQueue {
+            let m = try machine(name, run: run)
+            m.shape = BatchShape(shards: 1, batchesPerShard: 1, minimumBatchSeconds: 0.05)
+            try m.join(tests: tests, plan: chunks)
+            return m
+        }
+        // a alone: 1 000 ms left / 1 shard = the whole plan in one batch…
+        let a = try joined("a", run: "one")
+        guard case .batch(_, let whole) = try a.lease() else { return XCTFail("a leases") }
+        XCTAssertEqual(whole.tests, tests, "one live machine: every chunk merged")
+        XCTAssertNil(whole.group, "a merged batch is a plain batch: if its lease expires it runs again whole")
+        XCTAssertEqual(whole.expected, 1_000)
+        XCTAssertEqual(try a.lease(), .wait, "the merged chunks left the queue")
 
-        // …with two machines alive, each lease takes about half of what is left.
-        let c = try machine("c", run: "two"), d = try machine("d", run: "two")
-        for m in [c, d] { m.shape = BatchShape(shards: 1, batchesPerShard: 1, minimumBatchSeconds: 0.05) }
-        try c.join(tests: tests, plan: chunks)
-        try d.join(tests: tests, plan: chunks)
-        XCTAssertEqual(try d.heartbeat([]), [], "d is alive")
+        // …two machines live from their join: each lease takes about half of what is left…
+        let c = try joined("c", run: "two"), d = try joined("d", run: "two")
         guard case .batch(_, let half) = try c.lease(), case .batch(_, let quarter) = try d.lease() else { return XCTFail("two leases") }
         XCTAssertEqual(half.tests, Array(tests[0..<5]), "1 000 ms / 2 live shards")
         XCTAssertEqual(quarter.tests, Array(tests[5..<7]), "then 500 ms left / 2 live shards: two chunks")
+
+        // …and a shard's batch is at most twice its last (slow start).
+        let e = try joined("e", run: "three")
+        guard case .batch(_, let small) = try e.lease(finishing: nil, longest: 0.2).lease else { return XCTFail("e leases") }
+        XCTAssertEqual(small.tests, Array(tests[0..<2]), "its first batch: at most 200 ms")
+        guard case .batch(_, let next) = try e.lease(finishing: nil, longest: e.shape.longest(after: 0.2)).lease else { return XCTFail() }
+        XCTAssertEqual(next.tests, Array(tests[2..<6]), "then twice that")
     }
 
     func testChunksOfAnotherGroupRetriesAndTheCapsAreNeverMerged() throws {

@@ -35,6 +35,8 @@ final class RedisBatchSource: BatchSource {
         /// A shard's finished batch, sent with its next lease (one round trip), or by the
         /// heartbeat thread when that lease is late (`flushAfter`).
         var pending: [Int: (batch: FinishedBatch, since: Date)] = [:]
+        /// Each shard's last merged batch, expected seconds (slow start: the next is at most twice).
+        var lastExpected: [Int: Double] = [:]
     }
 
     /// A finished batch waits at most this long for its shard's next lease (held back by the
@@ -136,8 +138,8 @@ final class RedisBatchSource: BatchSource {
 
     func next(shard: Int) -> WorkItem? {
         while true {
-            let (stop, finished): (Bool, FinishedBatch?) = state.withLock { s in
-                (s.stopped || s.lost != nil, s.pending.removeValue(forKey: shard)?.batch)
+            let (stop, finished, last): (Bool, FinishedBatch?, Double?) = state.withLock { s in
+                (s.stopped || s.lost != nil, s.pending.removeValue(forKey: shard)?.batch, s.lastExpected[shard])
             }
             if stop {
                 // A batch that finished before the stop is acknowledged, as it would have been.
@@ -145,7 +147,7 @@ final class RedisBatchSource: BatchSource {
                 return nil
             }
             let lease: RedisQueue.Lease
-            do { lease = try queue.lease(finishing: finished).lease } catch {
+            do { lease = try queue.lease(finishing: finished, longest: queue.shape.longest(after: last)).lease } catch {
                 markLost(error)
                 return nil
             }
@@ -174,6 +176,7 @@ final class RedisBatchSource: BatchSource {
                     s.nextLocalID += 1
                     s.held[local] = id
                     s.shardOf[local] = shard
+                    if let ms = batch.expected { s.lastExpected[shard] = Double(ms) / 1000 }
                     s.leasedCount += 1
                     return WorkItem(id: local, tests: batch.tests, attempt: batch.attempt)
                 }

@@ -1,6 +1,5 @@
 import RobotCICore
-import RobotCIQueue
-@testable import RobotCIRunner
+@testable import RobotCIQueue
 import XCTest
 
 /// The queue's plan: small chunks of the longest-first order, one batch group and one

@@ -1,19 +1,18 @@
 import RobotCICore
-import RobotCIQueue
 
 /// The plan a queue run starts from: the tests, longest first, in small chunks that a
 /// lease merges into a batch sized for the machines there are when it is asked for
 /// (`QueueScripts.step`). A chunk holds tests that may share a process: one batch group
 /// (`TestDriver.batchGroup`) and one repetition.
-enum QueueChunks {
+public enum QueueChunks {
     /// A chunk of tests with history closes at this many tests…
-    static let maximumTests = 8
+    public static let maximumTests = 8
     /// …or once they are expected to take this long. A test without history is a chunk of
     /// its own: its guess says nothing of its length, so the lease merges guesses one by one
     /// (by count, in effect, as `BatchCutter` cuts a cold run).
-    static let seconds = 0.1
+    public static let seconds = 0.1
 
-    static func cut(_ planned: [PlannedTest], maximumTests: Int = maximumTests,
+    public static func cut(_ planned: [PlannedTest], maximumTests: Int = maximumTests,
                     group: (TestID) -> Int) -> [QueuedBatch] {
         var open: [String: (tests: [TestID], seconds: Double, known: Bool)] = [:]
         var chunks: [QueuedBatch] = []
