@@ -148,7 +148,8 @@ public final class Runner {
                                      namespaceRequired: config.networkIsolation == .on)
 
         stopSwitch.attach(queue, interruption: interruption)
-        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock)
+        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock,
+                                           learned: pastRuns.heldConcurrency(shards: shards))
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
         metadata.concurrency = governor.stop()

@@ -17,12 +17,31 @@ public struct RunHistory: Codable, Sendable, Equatable {
         /// Seconds since 1970.
         public var startedAt: Double
         public var commit: String?
+        /// How many batches the run held at once (its time-weighted mean, rounded), on how
+        /// many shards: where the next run on as many shards starts its adaptive concurrency.
+        public var concurrency: HeldConcurrency?
 
-        public init(id: String, startedAt: Double, commit: String?) {
+        public init(id: String, startedAt: Double, commit: String?, concurrency: HeldConcurrency? = nil) {
             self.id = id
             self.startedAt = startedAt
             self.commit = commit
+            self.concurrency = concurrency
         }
+    }
+
+    public struct HeldConcurrency: Codable, Sendable, Equatable {
+        public var shards: Int
+        public var held: Int
+
+        public init(shards: Int, held: Int) {
+            self.shards = shards
+            self.held = held
+        }
+    }
+
+    /// What the newest run on `shards` shards held, if one recorded it.
+    public func heldConcurrency(shards: Int) -> Int? {
+        runs.last { $0.concurrency?.shards == shards }?.concurrency?.held
     }
 
     public struct Test: Codable, Sendable, Equatable {
@@ -63,7 +82,12 @@ public struct RunHistory: Codable, Sendable, Equatable {
         let m = result.metadata
         let tests = result.tests.filter { $0.id.repetition == nil }
         guard !tests.isEmpty || result.tests.isEmpty else { return self }
-        var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit)])
+        // A run cut short says little of what the suite can hold.
+        let held = m.concurrency.flatMap { series -> HeldConcurrency? in
+            guard !m.interrupted, m.stoppedEarly == nil, series.mean > 0 else { return nil }
+            return HeldConcurrency(shards: m.shards, held: max(1, Int(series.mean.rounded())))
+        }
+        var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit, concurrency: held)])
         for t in tests {
             single.tests[t.id.rawValue] = Test(
                 o: String(t.outcome.letter), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
@@ -87,6 +111,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
         for r in histories.lazy.flatMap(\.runs) {
             if let i = index[r.id] {
                 if order[i].commit == nil { order[i].commit = r.commit }
+                if order[i].concurrency == nil { order[i].concurrency = r.concurrency }
                 if r.startedAt > 0 && (order[i].startedAt <= 0 || r.startedAt < order[i].startedAt) { order[i].startedAt = r.startedAt }
             } else {
                 index[r.id] = order.count
@@ -262,6 +287,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
             if i > 0 { raw(",") }
             raw("{")
             if let c = r.commit { raw("\"commit\":"); str(c); raw(",") }
+            if let c = r.concurrency { raw("\"concurrency\":{\"held\":\(c.held),\"shards\":\(c.shards)},") }
             raw("\"id\":"); str(r.id)
             raw(",\"startedAt\":"); raw(r.startedAt.isFinite ? (r.startedAt == r.startedAt.rounded() && abs(r.startedAt) < 1e15 ? String(Int(r.startedAt)) : String(r.startedAt)) : "0")
             raw("}")

@@ -35,9 +35,14 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     /// Busy share above which the CPU counts as full even without queueing yet.
     var fullyBusy: Double = 0.85
 
-    init(shards: Int, cores: Int) {
+    /// What the last run of this suite on as many shards held (`RunHistory.Run.concurrency`):
+    /// where this one starts, instead of ramping up from one batch per core again.
+    var learned: Int?
+
+    init(shards: Int, cores: Int, learned: Int? = nil) {
         self.shards = max(1, shards)
         self.cores = max(1, cores)
+        self.learned = learned
     }
 
     /// The limit a run starts with, and the least it falls to: as many batches as cores (never
@@ -47,10 +52,16 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     /// Chromium's headless shell, `--shards 2` on 2 cores was the faster for it, while a floor
     /// of one (the first version) held `--shards 8` at 1.2 batches on average, 15–30 % slower
     /// than `--shards 2` (bench/RESULTS.md, issue 31).
-    var initialLimit: Int { min(shards, cores) }
+    var floor: Int { min(shards, cores) }
+
+    /// The limit a run starts with: the floor, or what the last run held. A sleep- or
+    /// I/O-bound suite then starts every shard at once instead of doubling from the cores
+    /// every window (0.4 s for 8 shards on 2 cores, bench/RESULTS.md); a UI suite starts
+    /// where it settled last time, and the pressure still lowers it.
+    var initialLimit: Int { clamp(learned ?? floor) }
 
     /// The next limit, from the current `limit`, the batches `running` now and the last
-    /// window's `pressure`. Never below `initialLimit`, never above `shards`.
+    /// window's `pressure`. Never below `floor`, never above `shards`.
     /// - saturated: hold back, and let one running batch go without replacement (the limit
     ///   falls to one below what runs, so a shard that finishes does not start another);
     /// - room to spare (low waiting share, idle CPU): double, capped at twice what runs, so
@@ -69,7 +80,7 @@ struct ConcurrencyPolicy: Equatable, Sendable {
         return limit
     }
 
-    private func clamp(_ n: Int) -> Int { min(shards, max(initialLimit, n)) }
+    private func clamp(_ n: Int) -> Int { min(shards, max(floor, n)) }
 }
 
 /// Cumulative counters the sampler turns into a `CPUPressure` per window.
@@ -198,9 +209,10 @@ final class ConcurrencyGovernor: Sendable {
     private let state: LockedCondition<State>
 
     /// `enabled` false: every shard runs as soon as it asks (the series is still recorded).
-    init(shards: Int, enabled: Bool, clock: RunClock, sampler: PressureSampler? = PressureSampler(), interval: Double = 0.1) {
+    init(shards: Int, enabled: Bool, clock: RunClock, sampler: PressureSampler? = PressureSampler(), interval: Double = 0.1,
+         learned: Int? = nil) {
         let cores = sampler?.cores ?? ProcessInfo.processInfo.activeProcessorCount
-        policy = ConcurrencyPolicy(shards: shards, cores: cores)
+        policy = ConcurrencyPolicy(shards: shards, cores: cores, learned: learned)
         let usable = sampler.flatMap { $0.hasSignal ? $0 : nil }
         self.enabled = enabled && usable != nil && shards > 1
         self.sampler = usable

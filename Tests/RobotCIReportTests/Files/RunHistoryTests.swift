@@ -41,6 +41,33 @@ final class RunHistoryTests: XCTestCase {
 
     /// `--repeat-each` burn-ins are no runs of the suite: a test flaking in 3 of 5 repetitions
     /// must not get a 60 % flake rate, and a run of repetitions only adds no column.
+    /// A run records how many batches it held at once (time-weighted mean, rounded) on how many
+    /// shards; the next run on as many shards starts its adaptive concurrency there.
+    func testARunRecordsTheConcurrencyItHeldForTheNextOnAsManyShards() throws {
+        func concurrent(_ id: String, at time: Double, shards: Int, _ series: [(Double, Int)], interrupted: Bool = false) -> RunResult {
+            var r = run(id, at: time, ["M.C/a": [.passed]])
+            r.metadata.shards = shards
+            r.metadata.interrupted = interrupted
+            r.metadata.concurrency = series.map { ConcurrencySample(time: $0.0, running: $0.1) }
+            return r
+        }
+        var history = RunHistory()
+        history = history.recording(concurrent("r1", at: 1, shards: 8, [(0, 2), (0.4, 8), (6, 0)]))
+        XCTAssertEqual(history.heldConcurrency(shards: 8), 8, "2 for 0.4 s, then 8 for 5.6 s: 7.6, rounded")
+        XCTAssertNil(history.heldConcurrency(shards: 4), "nothing learnt on 4 shards")
+        history = history.recording(concurrent("r2", at: 2, shards: 4, [(0, 2), (4, 0)]))
+        XCTAssertEqual(history.heldConcurrency(shards: 4), 2)
+        XCTAssertEqual(history.heldConcurrency(shards: 8), 8, "the newest run on 8 shards")
+        history = history.recording(concurrent("r3", at: 3, shards: 8, [(0, 1), (1, 0)], interrupted: true))
+        XCTAssertEqual(history.heldConcurrency(shards: 8), 8, "an interrupted run teaches nothing")
+
+        let old = Data(#"{"format":"robotci-history-v1","runs":[{"id":"x","startedAt":1}],"tests":{}}"#.utf8)
+        let decoded = try JSONDecoder().decode(RunHistory.self, from: old)
+        XCTAssertNil(decoded.heldConcurrency(shards: 8), "a history from before reads as no knowledge")
+        let again = try JSONDecoder().decode(RunHistory.self, from: history.encoded())
+        XCTAssertEqual(again.heldConcurrency(shards: 8), 8)
+    }
+
     func testRepetitionsStayOutOfTheHistory() {
         var h = RunHistory()
         for k in 0..<5 { h = h.recording(run("r\(k)", at: Double(k + 1), ["A/wobbly": [.passed]])) }

@@ -14,6 +14,18 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: calm), 8)
     }
 
+    /// What the last run held is where the next starts; the floor stays one batch per core,
+    /// so a start learnt too high still falls under pressure.
+    func testStartsWhereTheLastRunSettledAndStillFallsUnderPressure() {
+        let learned = ConcurrencyPolicy(shards: 8, cores: 2, learned: 8)
+        XCTAssertEqual(learned.initialLimit, 8, "a sleep suite: every shard at once")
+        XCTAssertEqual(learned.nextLimit(limit: 8, running: 8, pressure: saturated), 7)
+        XCTAssertEqual(learned.nextLimit(limit: 7, running: 3, pressure: saturated), 2, "down to the floor, as before")
+        XCTAssertEqual(ConcurrencyPolicy(shards: 8, cores: 2, learned: 1).initialLimit, 2, "never below one batch per core")
+        XCTAssertEqual(ConcurrencyPolicy(shards: 4, cores: 2, learned: 9).initialLimit, 4, "never above the shards")
+        XCTAssertEqual(ConcurrencyPolicy(shards: 8, cores: 2, learned: 3).initialLimit, 3, "a UI suite: where it settled")
+    }
+
     /// A sleeping suite (no pressure, idle CPU): 2 → 4 → 8 in two windows.
     func testCalmMachineDoublesWhileEveryAllowedShardRuns() {
         var limit = policy.initialLimit
