@@ -21,10 +21,3 @@ enum ReaderEffect: Equatable {
     /// The attempt runs again alone: its files go, so the new run's are the only ones.
     case discard(TestID)
 }
-
-/// A reader's decision once the process has ended: the effects to apply, then the tests to
-/// run again one per process.
-struct ReaderFinish: Equatable {
-    var effects: [ReaderEffect]
-    var isolate: [TestID]
-}
