@@ -19,6 +19,12 @@ let package = Package(
             name: "FuzzSwiftTestingEvent",
             dependencies: ["FuzzSupport", .product(name: "RobotCIRunner", package: "robotci")]),
         .executableTarget(
+            name: "FuzzBundleOutputReader",
+            dependencies: [
+                "FuzzSupport", .product(name: "RobotCIRunner", package: "robotci"),
+                .product(name: "RobotCICore", package: "robotci"),
+            ]),
+        .executableTarget(
             name: "FuzzJUnitReader",
             dependencies: [
                 "FuzzSupport",

@@ -77,6 +77,9 @@ final class BatchRun {
         router.attemptFinished(plannedID(test), attempt)
     }
 
+    /// `--test-timeout`, `rules:` and the history deadlines.
+    var rules: TestRules { router.rules }
+
     /// Seconds `test` may run (`--test-timeout`, or its rule's).
     func testTimeout(for test: TestID) -> Double { router.rules.testTimeout(for: test) }
 

@@ -9,7 +9,7 @@ import Foundation
 /// XCTest writes its own lines whole, but a test's partial line (no newline) or a `\r`
 /// progress bar lands in front of them on the same line, so a `Test Case '…'` marker is
 /// found where it *ends* the line, not only at its start. Which of several look-alike lines
-/// is XCTest's own is decided by `BundleOutputReader`, not here: a line cannot tell.
+/// is XCTest's own is decided by `XCTestOutputReader`, not here: a line cannot tell.
 enum XCTestLine: Equatable {
     /// `Test Case 'Class.test' started at …` (Linux) or `Test Case '-[Module.Class test]' started.` (macOS)
     case started(name: String)

@@ -4,9 +4,10 @@ import RobotCICore
 @testable import RobotCIRunner
 import XCTest
 
-/// `BundleOutputReader` fed a bundle process's lines by hand, without a process: which
-/// verdicts it reports when the process ends, which tests it sends to run alone, and whom it
-/// blames for a crash or a hang. The forged lines are those of `Tests/Fixtures/Forgery`
+/// `XCTestOutputReader` and `SwiftTestingOutputReader` fed a bundle process's lines by hand,
+/// their effects applied by a `BatchRun` as `BundleDriver` does, without a process: which
+/// verdicts they report when the process ends, which tests they send to run alone, and whom
+/// they blame for a crash or a hang. The forged lines are those of `Tests/Fixtures/Forgery`
 /// (end to end: ForgeryEndToEndTests), one case each.
 final class BundleOutputReaderTests: XCTestCase {
     private let a = TestID("M.C/testA"), b = TestID("M.C/testB"), c = TestID("M.C/testC")
@@ -26,20 +27,38 @@ final class BundleOutputReaderTests: XCTestCase {
         }
     }
 
-    /// One batch of `tests` (attempt 1) with its reader, and the run its reports go to.
+    /// One batch of `tests` (attempt 1) with its reader, whose effects the batch applies as
+    /// `BundleDriver` does, and the run its reports go to.
     private struct Batch {
         let run: RunFixture
         let batch: BatchRun
-        var reader: BundleOutputReader
+        var reader: any BundleOutputReading
 
+        /// Lines of the process's output, each at the time it is fed.
         mutating func feed(_ lines: [String]) {
-            for line in lines { reader.handle(Substring(line)) }
+            for line in lines { apply(reader.read(line: Substring(line), at: run.clock.now())) }
+        }
+
+        /// Lines of Swift Testing's event channel.
+        mutating func feedEvents(_ lines: [String]) {
+            for line in lines { apply(reader.read(event: Substring(line), at: run.clock.now())) }
         }
 
         /// The process ended: returns the tests to run again alone.
         mutating func end(_ end: ChildProcess.Termination, timedOut: Bool = false) -> [TestID] {
-            reader.finish(end: end, timedOut: timedOut)
+            let finished = reader.finish(end: end, timedOut: timedOut, now: run.clock.now())
+            apply(finished.effects)
+            return finished.isolate
         }
+
+        /// The run was stopped early: returns the tests to run again alone.
+        mutating func stop(reason: String) -> [TestID] {
+            let stopped = reader.finishStopped(reason: reason)
+            apply(stopped.effects)
+            return stopped.isolate
+        }
+
+        private mutating func apply(_ effects: [ReaderEffect]) { batch.apply(effects, to: &reader) }
 
         var result: RunResult { run.result() }
 
@@ -57,7 +76,9 @@ final class BundleOutputReaderTests: XCTestCase {
     private func batch(_ tests: [TestID], rules: TestRules = TestRules(retries: 0), swiftTesting: Bool = false) throws -> Batch {
         let run = try RunFixture(tests: tests, rules: rules)
         let batch = try run.batch(WorkItem(id: 0, tests: tests, attempt: 1))
-        return Batch(run: run, batch: batch, reader: BundleOutputReader(batch: batch, swiftTesting: swiftTesting))
+        let facts = ReaderBatch(batch)
+        let reader: any BundleOutputReading = swiftTesting ? SwiftTestingOutputReader(batch: facts) : XCTestOutputReader(batch: facts)
+        return Batch(run: run, batch: batch, reader: reader)
     }
 
     // MARK: evidence that agrees
@@ -272,7 +293,7 @@ final class BundleOutputReaderTests: XCTestCase {
     func testARunStoppedEarlyKeepsWhatFinishedAndTheRunningTestIsNotRun() throws {
         var x = try batch([a, b, c])
         x.feed([Line.start(a), Line.passed(a), Line.start(b), "still working"])
-        XCTAssertEqual(x.reader.finishStopped(reason: "--max-failures 1 reached"), [], "nothing runs again")
+        XCTAssertEqual(x.stop(reason: "--max-failures 1 reached"), [], "nothing runs again")
         let result = x.result
         XCTAssertEqual(x.outcomes([a, b, c]), [.passed, nil, nil])
         XCTAssertEqual(result.tests.first { $0.id == b }?.reason, "--max-failures 1 reached", "b was running when the run stopped")
@@ -329,22 +350,18 @@ final class BundleOutputReaderTests: XCTestCase {
     func testSwiftTestingResultsComeFromItsEventsNotFromTheOutput() throws {
         let one = TestID("M.S/one()"), two = TestID("M.S/two()")
         var x = try batch([one, two], swiftTesting: true)
-        for line in [event("testStarted", one), event("testEnded", one, "Test one() passed after 0.010 seconds."),
-                     event("testStarted", two), event("issueRecorded", two, "Expectation failed: 1 == 2", issue: true),
-                     event("testEnded", two, "Test two() failed after 0.020 seconds with 1 issue.")] {
-            x.reader.handleEvent(Substring(line))
-        }
+        x.feedEvents([event("testStarted", one), event("testEnded", one, "Test one() passed after 0.010 seconds."),
+                      event("testStarted", two), event("issueRecorded", two, "Expectation failed: 1 == 2", issue: true),
+                      event("testEnded", two, "Test two() failed after 0.020 seconds with 1 issue.")])
         // On stdout, XCTest-looking lines are output only.
-        x.reader.handle("Test Case 'S.one()' failed (0.001 seconds)")
+        x.feed(["Test Case 'S.one()' failed (0.001 seconds)"])
         XCTAssertEqual(x.end(.exited(1)), [])
         XCTAssertEqual(x.outcomes([one, two]), [.passed, .failed])
         XCTAssertEqual(x.attempt(two)?.failures, [FailureMessage(file: "/src/S.swift", line: 9, message: "Expectation failed: 1 == 2")])
 
         var liar = try batch([one, two], swiftTesting: true)
-        for line in [event("testStarted", one), event("testEnded", one, "Test one() passed after 0.010 seconds."),
-                     event("testStarted", two), event("testEnded", two, "Test two() passed after 0.010 seconds.")] {
-            liar.reader.handleEvent(Substring(line))
-        }
+        liar.feedEvents([event("testStarted", one), event("testEnded", one, "Test one() passed after 0.010 seconds."),
+                         event("testStarted", two), event("testEnded", two, "Test two() passed after 0.010 seconds.")])
         XCTAssertEqual(Set(liar.end(.exited(1))), [one, two], "every test passed but the process exited 1")
     }
 
@@ -361,7 +378,7 @@ final class BundleOutputReaderTests: XCTestCase {
         let shown = TestID("M.S/shown()"), cancelled = TestID("M.S/cancelled()")
         let overload = TestID("M.S/check(_:)/S.swift:3:4")
         var x = try batch([shown, cancelled, overload], swiftTesting: true)
-        for line in [event("testStarted", shown),
+        x.feedEvents([event("testStarted", shown),
                      event("testEnded", shown, "Test \\\"it failed with 3 issues\\\" passed after 0.010 seconds."),
                      event("testStarted", cancelled),
                      #"{"kind":"event","payload":{"_comments":["not today"],"kind":"testCancelled","messages":[],"testID":"M.S/cancelled()/S.swift:3:4"},"version":0}"#,
@@ -369,9 +386,7 @@ final class BundleOutputReaderTests: XCTestCase {
                      // The overload's planned name is its stream id (listed with the location).
                      #"{"kind":"event","payload":{"kind":"testStarted","messages":[],"testID":"M.S/check(_:)/S.swift:3:4"},"version":0}"#,
                      #"{"kind":"event","payload":{"issue":{"isKnown":false},"kind":"issueRecorded","messages":[{"symbol":"fail","text":"nope"}],"testID":"M.S/check(_:)/S.swift:3:4"},"version":0}"#,
-                     #"{"kind":"event","payload":{"kind":"testEnded","messages":[{"symbol":"pass","text":"Test check(_:) passed after 0.1 seconds."}],"testID":"M.S/check(_:)/S.swift:3:4"},"version":0}"#] {
-            x.reader.handleEvent(Substring(line))
-        }
+                     #"{"kind":"event","payload":{"kind":"testEnded","messages":[{"symbol":"pass","text":"Test check(_:) passed after 0.1 seconds."}],"testID":"M.S/check(_:)/S.swift:3:4"},"version":0}"#])
         XCTAssertEqual(x.end(.exited(1)), [])
         XCTAssertEqual(x.outcomes([shown, cancelled, overload]), [.passed, .skipped, .failed],
                        "a display name saying 'failed with' passes; a cancelled test is skipped; an issue fails whatever the end text says")

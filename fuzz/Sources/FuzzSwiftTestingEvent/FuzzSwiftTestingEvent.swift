@@ -2,7 +2,7 @@
 //
 // Two kinds of input:
 // - starting with "{": raw stream text, one event per line (the corpus holds lines of a
-//   real `--event-stream-output-path` run), parsed line by line as BundleOutputReader does;
+//   real `--event-stream-output-path` run), parsed line by line as SwiftTestingOutputReader does;
 // - anything else: fields separated by NUL bytes (kind, testID, message texts…, file,
 //   line number) that are encoded into a well-formed event with JSONSerialization; the
 //   decoder must then give back exactly what was encoded.
