@@ -20,9 +20,9 @@ public actor MockServer {
     /// The port the server listens on, on 127.0.0.1 and ::1; the requested port (0 when
     /// automatic) until `start()` has bound it.
     ///
-    /// `UInt16`, as SwiftMockServer's; readable without `await` (`await server.port`, as
-    /// SwiftMockServer's tests write it, compiles too).
-    public nonisolated var port: UInt16 { UInt16(clamping: boundPort.withLock { $0 }) }
+    /// Actor-isolated, as SwiftMockServer's, so its spelling `await server.port` compiles
+    /// without a warning; code that cannot await uses the nonisolated ``ipv4BaseURL``.
+    public var port: UInt16 { currentPort }
     let shared: SharedState
     private let portChoice: PortChoice
     private let boundPort: Locked<Int>
@@ -117,8 +117,11 @@ public actor MockServer {
 
     /// `http://127.0.0.1:PORT`, for a client that cannot use IPv6.
     public nonisolated var ipv4BaseURL: String {
-        "http://127.0.0.1:\(port)"
+        "http://127.0.0.1:\(currentPort)"
     }
+
+    /// `port`, readable from any isolation: the lock, not the actor, guards it.
+    private nonisolated var currentPort: UInt16 { UInt16(clamping: boundPort.withLock { $0 }) }
 
     /// Whether the server accepts connections (between `start()` and `stop()`).
     public var isRunning: Bool {

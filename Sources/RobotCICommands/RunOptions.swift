@@ -95,40 +95,55 @@ struct RunOptions: ParsableArguments {
     @Option(help: "YAML config file; default: robotci.yml in the current folder or the package, if present.")
     var config: String?
 
-    /// The flags given, by key name (the last layer). Read off the declared options
-    /// themselves: `testTimeout` is the key `test-timeout`, so a new key's flag is one
-    /// `@Option` line above.
+    /// The flags given, by key name (the last layer), with `--name` as their source.
     var flagLayer: [String: (ConfigLoader.Value, String)] {
         var flags: [String: (ConfigLoader.Value, String)] = [:]
-        for child in Mirror(reflecting: self).children {
-            guard let key = Self.keyName(child.label), key != "config" else { continue }
-            // A flag of no key would be dropped without a word: `flagsWithoutKey` is tested empty.
-            guard ConfigKey.byName[key] != nil else { preconditionFailure("--\(key) is no key of ConfigKey.all: add it there") }
-            let value: ConfigLoader.Value?
-            switch child.value {
-            case let option as Option<String?>: value = option.wrappedValue.map { .scalar($0) }
-            case let option as Option<[String]>: value = option.wrappedValue.isEmpty ? nil : .list(option.wrappedValue)
-            case let flag as Flag<Bool>: value = flag.wrappedValue ? .scalar("true") : nil
-            default: value = nil
-            }
+        for (key, value) in flagValues {
             if let value { flags[key] = (value, "--\(key)") }
         }
         return flags
     }
 
-    /// `testTimeout` (or `_testTimeout`, the property wrapper's storage) → `test-timeout`.
-    private static func keyName(_ label: String?) -> String? {
-        guard let label = label?.drop(while: { $0 == "_" }) else { return nil }
-        return label.reduce(into: "") { name, ch in
-            if ch.isUppercase { name += "-" + ch.lowercased() } else { name.append(ch) }
-        }
+    /// Every flag above but `--config`, by key name: `nil` when not given. One row per
+    /// `@Option`/`@Flag`, written out rather than derived from property names, so a key's
+    /// flag is a name in one table; `CLITests` parses each key's flag and checks that it
+    /// arrives here under its name, and that no option is missing a row.
+    var flagValues: KeyValuePairs<String, ConfigLoader.Value?> {
+        [
+            "package": Self.scalar(package),
+            "shards": Self.scalar(shards),
+            "retries": Self.scalar(retries),
+            "test-timeout": Self.scalar(testTimeout),
+            "report-dir": Self.scalar(reportDir),
+            "history": Self.scalar(history),
+            "adaptive-concurrency": Self.scalar(adaptiveConcurrency),
+            "trace": Self.scalar(trace),
+            "network-isolation": Self.scalar(networkIsolation),
+            "skip-build": Self.toggle(skipBuild),
+            "filter": Self.list(filter),
+            "skip": Self.list(skip),
+            "tag": Self.list(tag),
+            "fail-on-flaky": Self.toggle(failOnFlaky),
+            "max-failures": Self.scalar(maxFailures),
+            "last-failed": Self.toggle(lastFailed),
+            "last-failed-with-flaky": Self.toggle(lastFailedWithFlaky),
+            "repeat-each": Self.scalar(repeatEach),
+            "until-failure": Self.toggle(untilFailure),
+            "partition": Self.scalar(partition),
+            "partition-count": Self.scalar(partitionCount),
+            "partition-timings": Self.scalar(partitionTimings),
+            "reporter": Self.scalar(reporter),
+            "base-port": Self.scalar(basePort),
+            "configuration": Self.scalar(configuration),
+            "max-batch-size": Self.scalar(maxBatchSize),
+            "queue": Self.scalar(queue),
+            "queue-lease-timeout": Self.scalar(queueLeaseTimeout),
+        ]
     }
 
-    /// The options declared here with no config key of their name (besides `--config`): none.
-    static var flagsWithoutKey: [String] {
-        Mirror(reflecting: RunOptions()).children.compactMap { keyName($0.label) }
-            .filter { $0 != "config" && ConfigKey.byName[$0] == nil }
-    }
+    private static func scalar(_ value: String?) -> ConfigLoader.Value? { value.map { .scalar($0) } }
+    private static func list(_ values: [String]) -> ConfigLoader.Value? { values.isEmpty ? nil : .list(values) }
+    private static func toggle(_ on: Bool) -> ConfigLoader.Value? { on ? .scalar("true") : nil }
 
     /// The layers in order: `robotci.yml`, `ROBOTCI_*` environment, flags.
     func layers(environment: [String: String]) throws -> [[String: (ConfigLoader.Value, String)]] {

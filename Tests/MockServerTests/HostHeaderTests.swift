@@ -21,7 +21,7 @@ struct HostHeaderTests {
     func rebindingRefused() async throws {
         let (server, _) = try await makeServer()
         await server.stub(.GET, "/data", response: .text("{\"secret\": \"mock-data-1\"}"))
-        let port = server.port
+        let port = await server.port
         for host in ["evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example",
                      "LOCALHOST.evil.example:\(port)", "[::2]:\(port)", "0.0.0.0:\(port)", "10.0.0.1", "127.0.0.1@evil.example"] {
             let (code, text) = try await status(port, host: host)
@@ -35,7 +35,7 @@ struct HostHeaderTests {
     func loopbackAnswered() async throws {
         let (server, _) = try await makeServer()
         await server.stub(.GET, "/data", response: .text("{\"secret\": \"mock-data-1\"}"))
-        let port = server.port
+        let port = await server.port
         for host in ["127.0.0.1:\(port)", "127.0.0.1", "127.1.2.3:\(port)", "localhost:\(port)", "LocalHost", "localhost.",
                      "[::1]:\(port)", "[::1]", nil] as [String?] {
             let (code, text) = try await status(port, host: host)
@@ -49,7 +49,7 @@ struct HostHeaderTests {
     func configuredHost() async throws {
         let (server, _) = try await makeServer(configuration: .init(allowedHosts: ["app.test"]))
         await server.stub(.GET, "/data", response: .text("{\"secret\": \"mock-data-1\"}"))
-        let port = server.port
+        let port = await server.port
         #expect(try await status(port, host: "APP.test:\(port)").0 == 200)
         let (code, text) = try await status(port, host: "other.test:\(port)")
         #expect(code == 421)

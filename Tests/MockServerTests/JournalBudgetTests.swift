@@ -48,7 +48,7 @@ struct JournalBudgetTests {
     @Test("requests refused for their origin or host count against the same budget")
     func refusedBounded() async throws {
         let (server, _) = try await makeServer(configuration: .init(maxRecordedBodySize: 100, maxRecordedBytes: 32 << 10))
-        let port = server.port
+        let port = await server.port
         let body = String(repeating: "x", count: 5000)
         for _ in 0..<200 {
             _ = try await fetch(port, "POST", "/nothing", headers: ["Origin": "https://evil.example"], body: body)

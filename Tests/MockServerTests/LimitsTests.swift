@@ -10,7 +10,7 @@ struct LimitsTests {
     @Test("a connection that sends nothing is closed after idleTimeout, not before")
     func idleConnectionClosed() async throws {
         let (server, _) = try await makeServer(configuration: .init(idleTimeout: .milliseconds(300)))
-        let port = server.port
+        let port = await server.port
         let (closed, seconds) = try await Offload.run {
             let socket = try RawSocket(port: port)
             let start = Date()
@@ -27,7 +27,7 @@ struct LimitsTests {
     func slowHeadCutOff() async throws {
         let (server, _) = try await makeServer(configuration: .init(idleTimeout: .milliseconds(400)))
         await server.stub(.GET, "/", response: .text("root"))
-        let port = server.port
+        let port = await server.port
         let (closed, seconds) = try await Offload.run {
             let socket = try RawSocket(port: port)
             let start = Date()
@@ -49,7 +49,7 @@ struct LimitsTests {
     func slowBodyCutOff() async throws {
         let (server, _) = try await makeServer(configuration: .init(idleTimeout: .milliseconds(400)))
         await server.register(.POST, "/upload") { _ in .status(.ok) }
-        let port = server.port
+        let port = await server.port
         let (status, seconds) = try await Offload.run {
             let socket = try RawSocket(port: port)
             let start = Date()
@@ -71,7 +71,7 @@ struct LimitsTests {
         let (server, _) = try await makeServer(configuration: .init(idleTimeout: .milliseconds(300)))
         await server.stub(.GET, "/slow", response: .text("slow").delayed(by: .milliseconds(700)))
         await server.stub(.GET, "/fast", response: .text("fast"))
-        let port = server.port
+        let port = await server.port
         let (bodies, closedLater) = try await Offload.run {
             let socket = try RawSocket(port: port)
             var bodies: [String] = []
@@ -94,7 +94,7 @@ struct LimitsTests {
         configuration.warningHandler = warnings.record
         let (server, _) = try await makeServer(configuration: configuration)
         await server.stub(.GET, "/", response: .text("root"))
-        let port = server.port
+        let port = await server.port
         let (held, served) = try await Offload.run {
             let sockets = try (0..<3).map { _ in try RawSocket(port: port) }
             let served = try sockets.map { socket in
@@ -132,7 +132,7 @@ struct LimitsTests {
     func contentLengthRefusedAtHead() async throws {
         let (server, _) = try await makeServer(configuration: .init(maxBodySize: 1024))
         await server.register(.POST, "/upload") { _ in .status(.ok) }
-        let port = server.port
+        let port = await server.port
         let (response, seconds, closed) = try await Offload.run {
             let socket = try RawSocket(port: port)
             let start = Date()
@@ -155,7 +155,7 @@ struct LimitsTests {
     @Test("a client still sending its oversized body reads the 413, then the connection closes")
     func oversizedBodyDrained() async throws {
         let (server, _) = try await makeServer(configuration: .init(maxBodySize: 1024))
-        let port = server.port
+        let port = await server.port
         let (status, closed) = try await Offload.run {
             let socket = try RawSocket(port: port)
             // 8 MB in one go (more than the socket buffers hold): the server must read and
@@ -175,7 +175,7 @@ struct LimitsTests {
     func chunkedRefusedMidway() async throws {
         let (server, _) = try await makeServer(configuration: .init(maxBodySize: 16))
         await server.register(.POST, "/upload") { _ in .status(.ok) }
-        let port = server.port
+        let port = await server.port
         let (status, closed) = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -193,7 +193,7 @@ struct LimitsTests {
     func oversizedAfterPipelined() async throws {
         let (server, _) = try await makeServer(configuration: .init(maxBodySize: 8))
         await server.register(.POST, "/echo") { request in .text(request.bodyString ?? "") }
-        let port = server.port
+        let port = await server.port
         let answers = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send(

@@ -15,7 +15,7 @@ struct LoopbackTests {
     func bothLoopbacks() async throws {
         let (server, _) = try await makeServer()
         await server.stub(.GET, "/", response: .text("root"))
-        let port = server.port
+        let port = await server.port
         #expect(try await fetch(port, "GET", "/").text == "root")
         if Self.hostHasIPv6 {
             #expect(await server.baseURL == "http://[::1]:\(port)")
@@ -35,7 +35,7 @@ struct LoopbackTests {
     @Test("no other interface answers, IPv4 or IPv6")
     func loopbackOnly() async throws {
         let (server, _) = try await makeServer()
-        let port = server.port
+        let port = await server.port
         for address in nonLoopbackIPv4Addresses() + nonLoopbackIPv6Addresses() {
             #expect(throws: RawSocket.Failure.self, "reachable on \(address)") {
                 _ = try RawSocket(host: address, port: port, timeout: 1)
@@ -48,7 +48,7 @@ struct LoopbackTests {
     func ipv4Fallback() async throws {
         let (server, _) = try await makeServer(configuration: .init(ipv6: false))
         await server.stub(.GET, "/", response: .text("v4"))
-        let port = server.port
+        let port = await server.port
         #expect(await server.baseURL == "http://127.0.0.1:\(port)")
         #expect(try await fetch(port, "GET", "/").text == "v4")
         if Self.hostHasIPv6 {
@@ -77,7 +77,7 @@ struct LoopbackTests {
         #expect(error?.message.contains("::1") == true)
         // 127.0.0.1 was released: the port is free there again.
         let again = try await MockServer.create(port: Int(holder.port), configuration: .init(ipv6: false))
-        #expect(again.port == holder.port)
+        #expect(await again.port == holder.port)
         await again.stop()
     }
 }

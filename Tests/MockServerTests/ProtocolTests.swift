@@ -8,7 +8,7 @@ struct ProtocolTests {
     func garbage() async throws {
         let (server, _) = try await makeServer()
         await server.stub(.GET, "/ok", response: .text("ok"))
-        let port = server.port
+        let port = await server.port
         let (status, closed) = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send([0x00, 0x01, 0xFF, 0x47, 0x45, 0x20] + Array("\r\n\r\n not http at all\r\n\r\n".utf8))
@@ -40,7 +40,7 @@ struct ProtocolTests {
     func chunkedBodyLimit() async throws {
         let (server, _) = try await makeServer(configuration: .init(maxBodySize: 16))
         await server.register(.POST, "/upload") { _ in .status(.ok) }
-        let port = server.port
+        let port = await server.port
         let status = try await Offload.run {
             let socket = try RawSocket(port: port)
             let chunk = String(repeating: "y", count: 20)
@@ -55,7 +55,7 @@ struct ProtocolTests {
     func keepAlive() async throws {
         let (server, _) = try await makeServer()
         await server.register(.GET, "/n") { request in .text(request.query ?? "") }
-        let port = server.port
+        let port = await server.port
         let bodies = try await Offload.run {
             let socket = try RawSocket(port: port)
             return try (1...3).map { index in
@@ -75,7 +75,7 @@ struct ProtocolTests {
             try await Task.sleep(for: .milliseconds(milliseconds))
             return .text("\(milliseconds)")
         }
-        let port = server.port
+        let port = await server.port
         let bodies = try await Offload.run {
             let socket = try RawSocket(port: port)
             let batch = [80, 0, 30].map { "GET /wait/\($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined()
@@ -90,7 +90,7 @@ struct ProtocolTests {
     func connectionClose() async throws {
         let (server, _) = try await makeServer()
         await server.stub(.GET, "/", response: .text("root"))
-        let port = server.port
+        let port = await server.port
         let closed = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send("GET / HTTP/1.0\r\n\r\n")
@@ -105,7 +105,7 @@ struct ProtocolTests {
     func stopClosesConnections() async throws {
         let (server, _) = try await makeServer()
         await server.stub(.GET, "/", response: .text("root"))
-        let port = server.port
+        let port = await server.port
         let socket = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
@@ -162,7 +162,7 @@ struct ProtocolTests {
     func expectContinue() async throws {
         let (server, _) = try await makeServer()
         await server.register(.POST, "/upload") { request in .text(request.bodyString ?? "") }
-        let port = server.port
+        let port = await server.port
         let response = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello")
@@ -179,7 +179,8 @@ struct ProtocolTests {
             _ = try await MockServer.create(port: first.port)
         }
         #expect(taken?.code == .portInUse)
-        #expect(taken?.message.contains("port \(first.port)") == true)
+        let firstPort = await first.port
+        #expect(taken?.message.contains("port \(firstPort)") == true)
         let invalid = await #expect(throws: MockServerError.self) {
             _ = try await MockServer.create(port: 70000)
         }

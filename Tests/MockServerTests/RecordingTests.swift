@@ -78,7 +78,7 @@ struct RecordingTests {
         await server.stub(.GET, "/character", response: .json("[]"))
         _ = try await fetch(server.port, "GET", "/character?page=1")
         _ = try await fetch(server.port, "POST", "/upload", body: "\u{1}\u{2}")
-        let port = server.port
+        let port = await server.port
         _ = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send("POST /bytes HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nConnection: close\r\n\r\n")
@@ -114,7 +114,7 @@ struct RecordingTests {
         let (server, folder) = try await makeServer()
         defer { try? FileManager.default.removeItem(at: folder) }
         await server.stub(.GET, "/me", response: .json("{}"))
-        let port = server.port
+        let port = await server.port
         _ = try await Offload.run {
             let socket = try RawSocket(port: port)
             try socket.send("GET /me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer tok-SECRET-1\r\n"

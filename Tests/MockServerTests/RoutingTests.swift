@@ -11,7 +11,7 @@ struct RoutingTests {
         await server.registerPrefix(.GET, "/character") { _ in .text("prefix") }
         await server.registerParameterized(.GET, "/character/:id") { _ in .text("param") }
         await server.registerCatchAll { _ in .text("catch-all") }
-        let port = server.port
+        let port = await server.port
 
         #expect(try await fetch(port, "GET", "/character").text == "exact")
         #expect(try await fetch(port, "GET", "/character/7").text == "param")

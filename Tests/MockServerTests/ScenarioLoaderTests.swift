@@ -34,7 +34,7 @@ struct ScenarioLoaderTests {
 
         let (server, _) = try await makeServer()
         await server.load(scenario)
-        let port = server.port
+        let port = await server.port
 
         let list = try await fetch(port, "GET", "/character")
         #expect(list.status == 200)

@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIRunner
 @testable import RobotCICommands
 import XCTest
 
@@ -13,8 +14,39 @@ final class CLITests: XCTestCase {
         return url
     }
 
-    func testEveryRunOptionIsAConfigKey() {
-        XCTAssertEqual(RunOptions.flagsWithoutKey, [], "a flag without a key of ConfigKey.all would be dropped")
+    /// `--name VALUE` (or `--name`) of every key with a flag parses and reaches that key, once.
+    func testEveryKeysFlagReachesItsKey() throws {
+        for key in ConfigKey.all {
+            let arguments: [String]
+            let expected: ConfigLoader.Value
+            switch key.flag {
+            case .none: continue
+            case .toggle:
+                arguments = ["--\(key.name)"]
+                expected = .scalar("true")
+            case .option(_, let repeated):
+                arguments = ["--\(key.name)", "value-of-\(key.name)"]
+                expected = repeated ? .list(["value-of-\(key.name)"]) : .scalar("value-of-\(key.name)")
+            }
+            let layer = try RunOptions.parse(arguments).flagLayer
+            XCTAssertEqual(Array(layer.keys), [key.name], "\(arguments) sets exactly its key")
+            XCTAssertEqual(layer[key.name]?.0, expected, "\(arguments)")
+            XCTAssertEqual(layer[key.name]?.1, "--\(key.name)", "\(arguments) is the source errors name")
+        }
+    }
+
+    /// The flag table has one row per option (but `--config`), each a key with a flag: an
+    /// option without a row would be parsed and dropped without a word.
+    func testTheFlagTableHasARowPerOptionEachAKeyWithAFlag() throws {
+        let rows = try RunOptions.parse([]).flagValues.map(\.key)
+        XCTAssertEqual(Set(rows).count, rows.count, "a key has two rows")
+        XCTAssertEqual(Set(rows), Set(ConfigKey.all.filter { $0.flag != .none }.map(\.name)))
+        // Reflection only here, to count the declared options.
+        XCTAssertEqual(Mirror(reflecting: try RunOptions.parse([])).children.count, rows.count + 1, "an option has no row")
+    }
+
+    func testNoFlagsGivenIsAnEmptyLayer() throws {
+        XCTAssertTrue(try RunOptions.parse([]).flagLayer.isEmpty)
     }
 
     func testUsageErrorsAreTwoNotArgumentParsersSixtyFour() async {

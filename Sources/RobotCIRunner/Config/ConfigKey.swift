@@ -9,8 +9,9 @@ import Yams
 /// help text, `robotci config` and the table in docs/configuration.md all come from `ConfigKey.all`.
 ///
 /// A new key: a property in `RunConfiguration`, an entry in `ConfigKey.all`, and (when it has
-/// a flag) an `@Option` in `RunOptions` whose help is `ConfigKey.help(name)`; a test fails
-/// when the flag, the sample `config/robotci.yml` or docs/configuration.md's table is missing it.
+/// a flag) an `@Option` in `RunOptions` whose help is `ConfigKey.help(name)` and its row in
+/// `RunOptions.flagValues`; a test fails when the flag, its row, the sample
+/// `config/robotci.yml` or docs/configuration.md's table is missing it.
 public struct ConfigKey: Sendable {
     /// How a key's value is written (for the docs; the parser checks it).
     public enum Kind: Sendable { case string, int, number, bool, list, rules }
