@@ -7,16 +7,11 @@ import RobotCICore
 /// status still has a say (`OutputReaderCore` holds the rules). Events name a test by its
 /// listed id.
 struct SwiftTestingOutputReader: BundleOutputReading {
-    private var core: OutputReaderCore
+    var core: OutputReaderCore
 
     init(batch: ReaderBatch) {
         core = OutputReaderCore(batch: batch, name: \.rawValue)
     }
-
-    func deadline() -> Double { core.deadline() }
-    var timeoutInForce: Double { core.timeoutInForce }
-    var unstarted: [TestID] { core.unstarted }
-    var noTestStarted: Bool { core.noTestStarted }
 
     /// A line of the process's output: only the tests' output, results come on the event channel.
     mutating func read(line: Substring, at time: Double) -> [ReaderEffect] {
@@ -41,15 +36,11 @@ struct SwiftTestingOutputReader: BundleOutputReading {
         core.byOutputName[streamID] != nil ? streamID : SwiftTestingEvent.listedID(streamID)
     }
 
-    mutating func attach(_ artifacts: [Artifact], to test: TestID) { core.attach(artifacts, to: test) }
-
     /// The one test of a batch was skipped when its events said so.
     mutating func finish(end: ChildProcess.Termination, timedOut: Bool, now: Double) -> ReaderFinish {
         core.finish(end: end, timedOut: timedOut, now: now, loneSkipped: { $0.outcome == .skipped },
                     disagreement: { exitCode, held, _ in Self.disagreement(exitCode: exitCode, held: held) })
     }
-
-    mutating func finishStopped(reason: String) -> ReaderFinish { core.finishStopped(reason: reason) }
 
     /// Swift Testing's events are their own channel; the exit status still has a say.
     static func disagreement(exitCode: Int32, held: [Attempt]) -> String? {

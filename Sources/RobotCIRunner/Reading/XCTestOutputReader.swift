@@ -5,18 +5,13 @@ import RobotCICore
 /// `Executed …` line the summary, and the exit status has the last word
 /// (`OutputReaderCore` holds the rules). Lines name a test `Class.test`.
 struct XCTestOutputReader: BundleOutputReading {
-    private var core: OutputReaderCore
+    var core: OutputReaderCore
     /// The last `Executed …` line: the whole process's counts, XCTest's own when it ended normally.
     private var summary: (executed: Int, skipped: Int, failures: Int)?
 
     init(batch: ReaderBatch) {
         core = OutputReaderCore(batch: batch, name: \.outputName)
     }
-
-    func deadline() -> Double { core.deadline() }
-    var timeoutInForce: Double { core.timeoutInForce }
-    var unstarted: [TestID] { core.unstarted }
-    var noTestStarted: Bool { core.noTestStarted }
 
     mutating func read(line: Substring, at time: Double) -> [ReaderEffect] {
         var effects: [ReaderEffect] = [.log(line)]
@@ -33,15 +28,11 @@ struct XCTestOutputReader: BundleOutputReading {
     /// XCTest has no event channel.
     mutating func read(event: Substring, at time: Double) -> [ReaderEffect] { [] }
 
-    mutating func attach(_ artifacts: [Artifact], to test: TestID) { core.attach(artifacts, to: test) }
-
     mutating func finish(end: ChildProcess.Termination, timedOut: Bool, now: Double) -> ReaderFinish {
         let summary = summary
         return core.finish(end: end, timedOut: timedOut, now: now, loneSkipped: { _ in summary?.skipped == 1 },
                            disagreement: { Self.disagreement(summary: summary, exitCode: $0, held: $1, doubted: $2) })
     }
-
-    mutating func finishStopped(reason: String) -> ReaderFinish { core.finishStopped(reason: reason) }
 
     /// Why the held results cannot be trusted as a whole, or nil when XCTest's summary, the
     /// exit status and the result lines agree.
