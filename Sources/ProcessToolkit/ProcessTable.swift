@@ -16,7 +16,7 @@ public enum ProcessTable {
     /// The fields of `/proc/PID/stat` after the command name (which may hold spaces and
     /// parentheses): state first, then the parent pid.
     static func stat(of pid: pid_t) -> [Substring]? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let data = contents(of: "/proc/\(pid)/stat"), case let text = String(decoding: data, as: UTF8.self),
               let close = text.lastIndex(of: ")") else { return nil }
         return text[text.index(after: close)...].split(separator: " ")
     }
@@ -47,9 +47,16 @@ public enum ProcessTable {
         nulSeparated("/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// A procfs file's whole contents, or nil if it cannot be opened. procfs reports size 0 and
+    /// Foundation's `Data(contentsOf:)`, `String(contentsOfFile:)` and `FileManager.contents`
+    /// then stop after one page (about 4 KB): a busy socket table, a long environment or
+    /// Chromium's command line would be cut short. This reads to the end.
+    public static func contents(of path: String) -> Data? {
+        FileHandle(forReadingAtPath: path)?.readDataToEndOfFile()
+    }
+
     private static func nulSeparated(_ path: String) -> [[UInt8]] {
-        // procfs reports size 0: read to the end rather than by size.
-        guard let data = FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() else { return [] }
+        guard let data = contents(of: path) else { return [] }
         return data.split(separator: 0).map(Array.init)
     }
 }

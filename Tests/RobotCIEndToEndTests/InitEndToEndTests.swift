@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -116,7 +117,7 @@ final class InitEndToEndTests: XCTestCase {
             guard Int32(pid) != nil, Int32(pid) != getpid(),
                   let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
                   cwd == folder || cwd.hasPrefix(folder + "/"),
-                  let cmd = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+                  let cmd = ProcessTable.contents(of: "/proc/\(pid)/cmdline") else { return nil }
             return "\(pid): " + String(decoding: cmd.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
         }
     }

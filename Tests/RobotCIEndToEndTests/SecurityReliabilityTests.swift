@@ -81,10 +81,11 @@ final class SecurityReliabilityTests: XCTestCase {
         let mock = try Background(["mock", "--scenario", scenario.path, "--port", String(port)], env: [:], logs: dir)
         defer { kill(mock.pid, SIGTERM); _ = mock.wait(timeout: 10) }
         var listeners: [String] = []
+        // The server binds 127.0.0.1 and then ::1: wait for the first before checking them all.
         XCTAssertTrue(waitUntil(20) {
-            listeners = PortProbe.listeners(port: port)
-            return !listeners.isEmpty
-        }, "robotci mock listens on \(port): \(mock.stderr)")
+            listeners = SocketTable.listeners(port: port)
+            return listeners.contains("127.0.0.1")
+        }, "robotci mock listens on 127.0.0.1:\(port) (saw \(listeners)): \(mock.stderr)")
         XCTAssertTrue(listeners.contains("127.0.0.1"), "\(listeners)")
         for address in listeners { XCTAssertTrue(address == "127.0.0.1" || address == "::1", "listening on \(address)") }
         reliabilityRow("mock server binding", repetitions: 1, "robotci mock on port \(port) listens on \(listeners.sorted().joined(separator: " and ")) only (from /proc/net/tcp{,6})")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(FoundationXML)
 import FoundationXML
@@ -136,7 +137,7 @@ enum E2E {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         var found: [String] = []
         for e in entries where Int(e) != nil {
-            guard let data = FileManager.default.contents(atPath: "/proc/\(e)/cmdline"), !data.isEmpty else { continue }
+            guard let data = ProcessTable.contents(of: "/proc/\(e)/cmdline"), !data.isEmpty else { continue }
             let cmd = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
             if cmd.contains(needle) && !cmd.contains("robotci-e2e-probe") { found.append("\(e): \(cmd)") }
         }
@@ -149,8 +150,8 @@ enum E2E {
         let needle = Data(entry.utf8)
         var found: [String] = []
         for e in entries where Int(e) != nil && Int32(e) != getpid() {
-            guard let env = FileManager.default.contents(atPath: "/proc/\(e)/environ"), env.range(of: needle) != nil,
-                  let cmd = FileManager.default.contents(atPath: "/proc/\(e)/cmdline") else { continue }
+            guard let env = ProcessTable.contents(of: "/proc/\(e)/environ"), env.range(of: needle) != nil,
+                  let cmd = ProcessTable.contents(of: "/proc/\(e)/cmdline") else { continue }
             found.append("\(e): " + String(decoding: cmd.map { $0 == 0 ? 32 : $0 }, as: UTF8.self))
         }
         return found

@@ -197,7 +197,7 @@ enum Proc {
     }
 
     static func commandLine(_ pid: pid_t) -> String {
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+        guard let data = ProcessTable.contents(of: "/proc/\(pid)/cmdline") else { return "" }
         return String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
     }
 
@@ -245,42 +245,5 @@ enum Mount {
         var s = statvfs()
         guard statvfs(at.path, &s) == 0 else { return 0 }
         return Int(s.f_bavail) * Int(s.f_frsize)
-    }
-}
-
-/// Bad input: each case exits 2 with a message that names the culprit (file:line and key,
-/// flag, path) and writes nothing.
-
-enum PortProbe {
-    /// Local addresses of sockets listening on `port`, from /proc/net/tcp and tcp6.
-    static func listeners(port: Int) -> [String] {
-        var found: [String] = []
-        for (file, v6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let fields = line.split(separator: " ")
-                guard fields.count > 3, fields[3] == "0A" else { continue }  // 0A: LISTEN
-                let local = fields[1].split(separator: ":")
-                guard local.count == 2, Int(local[1], radix: 16) == port else { continue }
-                found.append(address(String(local[0]), v6: v6))
-            }
-        }
-        return found
-    }
-
-    /// /proc/net's hex address (32-bit words in host byte order) as text.
-    private static func address(_ hex: String, v6: Bool) -> String {
-        var bytes: [UInt8] = []
-        var i = hex.startIndex
-        while i < hex.endIndex {
-            let j = hex.index(i, offsetBy: 8)
-            let word = UInt32(hex[i..<j], radix: 16) ?? 0
-            bytes += [UInt8(word & 0xff), UInt8((word >> 8) & 0xff), UInt8((word >> 16) & 0xff), UInt8(word >> 24)]
-            i = j
-        }
-        if !v6 { return bytes.map(String.init).joined(separator: ".") }
-        if bytes == [UInt8](repeating: 0, count: 15) + [1] { return "::1" }
-        if bytes == [UInt8](repeating: 0, count: 16) { return "::" }
-        return bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 @testable import RobotKit
 import XCTest
 
@@ -9,19 +10,8 @@ final class LoopbackTests: XCTestCase {
         let endpoint = try ChromeDriverService.shared.endpoint()
         let port = try XCTUnwrap(URLComponents(string: endpoint.baseURL)?.port)
         XCTAssertTrue(endpoint.baseURL.hasPrefix("http://127.0.0.1:"), endpoint.baseURL)
-        let loopback: Set<String> = ["0100007F", "00000000000000000000000001000000"]
-        var bound: [String] = []
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            let rows = (try? String(contentsOfFile: table, encoding: .utf8))?.split(separator: "\n").dropFirst() ?? []
-            for row in rows {
-                let columns = row.split(separator: " ")
-                // columns[1] is local "ADDRESS:PORT" in hex, columns[3] the state (0A: listening).
-                guard columns.count > 3, columns[3] == "0A" else { continue }
-                let local = columns[1].split(separator: ":")
-                if local.count == 2, Int(local[1], radix: 16) == port { bound.append(String(local[0])) }
-            }
-        }
+        let bound = SocketTable.listeners(port: port)
         XCTAssertFalse(bound.isEmpty, "chromedriver on \(port) is listening")
-        for address in bound { XCTAssertTrue(loopback.contains(address), "chromedriver also listens on \(address)") }
+        for address in bound { XCTAssertTrue(address == "127.0.0.1" || address == "::1", "chromedriver also listens on \(address)") }
     }
 }
