@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CProcessSupport.h"
 #include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -31,4 +33,22 @@ int robotci_become_subreaper(void) {
 #else
     return -1;
 #endif
+}
+
+static atomic_int robotci_fatal_signal_victim = 0;
+static atomic_flag robotci_fatal_handlers_installed = ATOMIC_FLAG_INIT;
+
+static void robotci_fatal_signal_handler(int received) {
+    pid_t pid = (pid_t)atomic_load(&robotci_fatal_signal_victim);
+    if (pid > 0) kill(pid, SIGKILL);
+    signal(received, SIG_DFL);
+    raise(received);
+}
+
+void robotci_kill_on_fatal_signal(pid_t pid) {
+    atomic_store(&robotci_fatal_signal_victim, (int)pid);
+    if (atomic_flag_test_and_set(&robotci_fatal_handlers_installed)) return;
+    signal(SIGTERM, robotci_fatal_signal_handler);
+    signal(SIGINT, robotci_fatal_signal_handler);
+    signal(SIGHUP, robotci_fatal_signal_handler);
 }

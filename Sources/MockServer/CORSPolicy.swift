@@ -34,7 +34,7 @@ struct CORSPolicy: Sendable {
 
     /// `allowedOrigins` as ``MockServer/Configuration/allowedOrigins`` holds them (already
     /// validated; an entry that does not parse is ignored).
-    init(allowedOrigins: [String], launchedPages: LaunchedPages = .shared) {
+    init(allowedOrigins: [String], launchedPages: LaunchedPages = MockServerProcess.current.launchedPages) {
         let configured = allowedOrigins.compactMap(OriginRule.init)
         rules = Self.loopbackRules + configured
         allowsEvery = configured.contains(.any)

@@ -7,8 +7,6 @@ import Locks
 /// Chromium RobotKit starts (`--allow-file-access-from-files`; without that switch it would
 /// send `null`), and not as `null`, which a sandboxed frame of any web site also sends.
 package final class LaunchedPages: Sendable {
-    package static let shared = LaunchedPages()
-
     /// A process launches a handful of apps; past this many origins no more are added.
     private static let limit = 64
 
@@ -47,6 +45,6 @@ extension MockServer {
     /// Lets the page at `url` read every server of this process (RobotKit calls it when it
     /// opens the app under test, so a `file://` app needs no configuration).
     package static func allowOrigin(ofLaunchedPage url: URL) {
-        LaunchedPages.shared.add(pageAt: url)
+        MockServerProcess.current.launchedPages.add(pageAt: url)
     }
 }

@@ -160,7 +160,7 @@ public actor MockServer {
         }
         listener = bound
         boundPort.withLock { $0 = bound.port }
-        RunningServers.shared.add(self)
+        MockServerProcess.current.servers.add(self)
     }
 
     /// SwiftMockServer's convenience: `start()`, then `baseURL`.
@@ -187,7 +187,7 @@ public actor MockServer {
     public func stopOrThrow() async throws {
         guard let running = listener else { return }
         listener = nil
-        RunningServers.shared.remove(self)
+        MockServerProcess.current.servers.remove(self)
         await running.close()
         await connections.closeAll()
         if let artifactsDirectory {

@@ -4,8 +4,6 @@ import Locks
 /// The servers of this process that are listening, so a test's first failure can save
 /// their journals before `tearDown` stops them (RobotKit's failure evidence).
 final class RunningServers: Sendable {
-    static let shared = RunningServers()
-
     private struct Entry {
         weak var server: MockServer?
     }
@@ -40,7 +38,7 @@ extension MockServer {
     /// ``writeJournal()`` for every server of this process that is running; returns the
     /// errors as messages. RobotKit calls it at a test's first failure.
     public static func writeRunningJournals() -> [String] {
-        RunningServers.shared.all.compactMap { server in
+        MockServerProcess.current.servers.all.compactMap { server in
             do {
                 try server.writeJournal()
                 return nil
@@ -55,7 +53,7 @@ extension MockServer {
     /// The requests this process's running servers answered after `after` and no later
     /// than `until` (not preflights), oldest first: what a trace step saw of the mock.
     public static func answeredRequests(after: Date, until: Date) -> [RecordedRequest] {
-        RunningServers.shared.all
+        MockServerProcess.current.servers.all
             .flatMap { $0.shared.journal.answered }
             .filter { $0.timestamp > after && $0.timestamp <= until }
             .sorted { $0.timestamp < $1.timestamp }

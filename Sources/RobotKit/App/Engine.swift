@@ -121,7 +121,7 @@ struct Engine {
     /// While a trace records: whether it has a snapshot already (the query's reply then brings
     /// the page's state along, `QueryScript.runTraced`); nil when tracing is off.
     static var traceKnown: Bool? {
-        TraceRecorder.shared.mode == .off ? nil : TraceRecorder.shared.hasSnapshot
+        RobotKitProcess.current.trace.mode == .off ? nil : RobotKitProcess.current.trace.hasSnapshot
     }
 
     static func spec(_ chain: [QueryStep]) -> [String: Any] {

@@ -84,12 +84,12 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         // under --allow-file-access-from-files, below).
         MockServer.allowOrigin(ofLaunchedPage: url)
         let target = launchURL.absoluteString
-        let opened = try SharedBrowser.shared.openPage(arguments: chromiumArguments(), url: target)
+        let opened = try RobotKitProcess.current.browser.openPage(arguments: chromiumArguments(), url: target)
         page = opened
         do {
             try Self.waitForLoad(opened.session, of: target)
             state = .runningForeground
-            FailureEvidence.shared.launched(self)
+            RobotKitProcess.current.evidence.launched(self)
         } catch {
             shutDown()
             throw error
@@ -141,9 +141,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let started = Date()
         let wasRunning = state == .runningForeground
         // The console lines no step fetched yet go to the steps they were logged in.
-        if wasRunning, TraceRecorder.shared.wantsConsole, let session, let fresh = try? session.browserLog() {
+        if wasRunning, RobotKitProcess.current.trace.wantsConsole, let session, let fresh = try? session.browserLog() {
             consoleBuffer += fresh
-            TraceRecorder.shared.attachConsole(fresh)
+            RobotKitProcess.current.trace.attachConsole(fresh)
         }
         shutDown()
         if wasRunning { traceStep("terminate", "", file: "\(file)", line: line, started: started, error: nil, capture: false) }
@@ -243,7 +243,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// Console messages logged since the last call.
     public func consoleLog() throws(RobotKitError) -> [BrowserLogEntry] {
         let fresh = try requireSession().browserLog()
-        TraceRecorder.shared.attachConsole(fresh)
+        RobotKitProcess.current.trace.attachConsole(fresh)
         defer { consoleBuffer = [] }
         return consoleBuffer + fresh
     }
@@ -308,7 +308,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// Adds a step to the test's trace, with the page's state after it (`capture`).
     func traceStep(_ name: String, _ target: String, arguments: [String] = [], function: String = "", file: String, line: UInt,
                    started: Date, error: String?, capture: Bool = true) {
-        let tracer = TraceRecorder.shared
+        let tracer = RobotKitProcess.current.trace
         guard tracer.mode != .off else { return }
         // An action that went through (tap, typing, a swipe) changes the page after the fact:
         // its page state is what the next step finds (one round trip fewer per action; the
@@ -331,11 +331,11 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         var state = TraceRecorder.PageState(console: [])
         guard let session else { return state }
         // A query in this step may have brought the snapshot along (no page command since).
-        let result = session.takeTraceSnapshot() ?? (try? session.executeScript(Self.snapshotScript, [TraceRecorder.shared.hasSnapshot]))
+        let result = session.takeTraceSnapshot() ?? (try? session.executeScript(Self.snapshotScript, [RobotKitProcess.current.trace.hasSnapshot]))
         if let parts = result as? [Any], parts.count == 2 {
             state.snapshot = parts[0] as? String
             state.text = parts[1] as? String
-        } else if result is NSNull || result as? String == TraceSnapshot.unchanged, TraceRecorder.shared.hasSnapshot {
+        } else if result is NSNull || result as? String == TraceSnapshot.unchanged, RobotKitProcess.current.trace.hasSnapshot {
             state.unchanged = true
         }
         if screenshot { state.screenshot = try? session.jpegScreenshot(quality: 40) }
@@ -376,8 +376,8 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     }
 
     private func shutDown() {
-        if state == .runningForeground { FailureEvidence.shared.terminated(self) }
-        if let page { SharedBrowser.shared.close(page) }
+        if state == .runningForeground { RobotKitProcess.current.evidence.terminated(self) }
+        if let page { RobotKitProcess.current.browser.close(page) }
         page = nil
         state = .notRunning
     }

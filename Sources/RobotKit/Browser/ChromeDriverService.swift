@@ -14,7 +14,8 @@ import Glibc
 /// launched through a wrapper that gives it the same parent-death signal, so
 /// killing chromedriver takes its browsers along.
 final class ChromeDriverService: Sendable {
-    static let shared = ChromeDriverService()
+    /// Told the driver's pid and scratch folder, to stop and remove them when the process ends.
+    private let exit: ExitCleanup
 
     /// What a new browser session needs to know.
     struct Endpoint: Sendable {
@@ -30,7 +31,10 @@ final class ChromeDriverService: Sendable {
     /// launch.
     private let running = Locked<(driver: ChromeDriver, endpoint: Endpoint)?>(nil)
 
-    private init() {}
+    /// Made by `RobotKitProcess`: one per test process.
+    init(exit: ExitCleanup) {
+        self.exit = exit
+    }
 
     /// The running driver, starting it (again) when needed.
     func endpoint() throws(RobotKitError) -> Endpoint {
@@ -72,7 +76,7 @@ final class ChromeDriverService: Sendable {
         } catch {
             throw .driverStart(error.description)
         }
-        ExitCleanup.register(pid: driver.process.pid, scratch: scratch.path, installSignalHandlers: tools.setpriv == nil)
+        exit.register(pid: driver.process.pid, scratch: scratch.path, installSignalHandlers: tools.setpriv == nil)
         return (driver, Endpoint(baseURL: driver.url, chromiumLauncher: launcher, scratch: scratch))
     }
 

@@ -1,33 +1,34 @@
+import CProcessSupport
 import Foundation
 import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// Read by atexit and signal handlers, which cannot capture context.
-nonisolated(unsafe) private var driverPID: pid_t = 0
-nonisolated(unsafe) private var scratchPath: String?
-nonisolated(unsafe) private var atexitInstalled = false
+/// Stops this process's chromedriver (and, through their parent-death signal, its browsers)
+/// and removes its scratch folder when the process ends. Owned by `RobotKitProcess`, which
+/// the `atexit` handler reaches; a signal that ends the process is handled in C
+/// (`robotci_kill_on_fatal_signal`), where the handler reads only an atomic.
+final class ExitCleanup: Sendable {
+    private struct State {
+        var driverPID: pid_t = 0
+        var scratchPath: String?
+        var atexitInstalled = false
+    }
 
-/// Stops chromedriver (and, through their parent-death signal, its browsers) when the process ends.
-enum ExitCleanup {
-    /// Called with `ChromeDriverService`'s state locked, so registration is serialized.
-    static func register(pid: pid_t, scratch: String, installSignalHandlers: Bool) {
-        driverPID = pid
-        scratchPath = scratch
-        guard !atexitInstalled else { return }
-        atexitInstalled = true
-        atexit { ExitCleanup.run() }
-        // Without setpriv nothing else reaches chromedriver when a signal ends us.
-        if installSignalHandlers {
-            for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
-                signal(signalNumber) { received in
-                    if driverPID > 0 { kill(driverPID, SIGKILL) }
-                    signal(received, SIG_DFL)
-                    raise(received)
-                }
-            }
+    private let state = Locked(State())
+
+    /// Called with `ChromeDriverService`'s state locked, so registrations are serialized.
+    func register(pid: pid_t, scratch: String, installSignalHandlers: Bool) {
+        let first = state.withLock { s -> Bool in
+            s.driverPID = pid
+            s.scratchPath = scratch
+            defer { s.atexitInstalled = true }
+            return !s.atexitInstalled
         }
+        // Without setpriv nothing else reaches chromedriver when a signal ends us.
+        if installSignalHandlers { robotci_kill_on_fatal_signal(pid) }
+        if first { atexit { RobotKitProcess.current.exit.run() } }
     }
 
     /// Kills processes whose command line names our scratch folder: the browsers and helpers
@@ -51,15 +52,18 @@ enum ExitCleanup {
         }
     }
 
-    private static func run() {
-        if driverPID > 0 {
-            kill(driverPID, SIGKILL)
+    private func run() {
+        let (pid, scratchPath) = state.withLock { s -> (pid_t, String?) in
+            defer { s.driverPID = 0 }
+            return (s.driverPID, s.scratchPath)
+        }
+        if pid > 0 {
+            kill(pid, SIGKILL)
             var status: Int32 = 0
-            waitpid(driverPID, &status, 0)
-            driverPID = 0
+            waitpid(pid, &status, 0)
         }
         guard let scratchPath else { return }
-        killProcesses(mentioning: scratchPath)
+        Self.killProcesses(mentioning: scratchPath)
         for _ in 0..<10 {
             try? FileManager.default.removeItem(atPath: scratchPath)
             if !FileManager.default.fileExists(atPath: scratchPath) { return }

@@ -26,7 +26,13 @@ import Glibc
 /// seconds has its browser process killed and is replaced, so only the test that was using
 /// it is affected.
 final class SharedBrowser: Sendable {
-    static let shared = SharedBrowser()
+    /// This process's own chromedriver, for when robotci has not given the shard one.
+    private let driver: ChromeDriverService
+
+    /// Made by `RobotKitProcess`: one per test process.
+    init(driver: ChromeDriverService) {
+        self.driver = driver
+    }
 
     /// A launched page: its own browser context, current in `session`.
     struct Page {
@@ -74,14 +80,14 @@ final class SharedBrowser: Sendable {
             // A second try covers a browser that died between two tests (crash, kill).
             for _ in 0..<2 {
                 do throws(RobotKitError) {
-                    let browser = try Self.ready(&state, arguments: arguments)
+                    let browser = try ready(&state, arguments: arguments)
                     let fresh = try Self.newContext(browser.devtools, url: url)
                     // chromedriver names windows by DevTools target id.
                     try browser.session.switchToWindow(fresh.targetID)
                     return Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID)
                 } catch {
                     lastError = error
-                    Self.discard(&state, reason: "\(error)")
+                    discard(&state, reason: "\(error)")
                 }
             }
             throw lastError ?? .noSession("could not open a page")
@@ -117,18 +123,18 @@ final class SharedBrowser: Sendable {
 
     /// A live, checked browser for `arguments`: the one in this process, the shard's
     /// (from `session.json`), or a new one.
-    private static func ready(_ state: inout State, arguments: [String]) throws(RobotKitError) -> Live {
+    private func ready(_ state: inout State, arguments: [String]) throws(RobotKitError) -> Live {
         let endpoint = try endpoint()
         let key = [endpoint.url] + arguments
         if let live = state.live, live.record.key == key, live.record.driverURL == endpoint.url {
             if live.verified && !live.session.isSuspect { return live }
-            if answers(live.session) {
+            if Self.answers(live.session) {
                 state.live?.verified = true
                 return live
             }
         }
         if state.live != nil { discard(&state, reason: "the browser stopped answering") }
-        if let recordURL = endpoint.recordURL, let attached = attach(recordURL: recordURL, key: key) {
+        if let recordURL = endpoint.recordURL, let attached = Self.attach(recordURL: recordURL, key: key) {
             state.live = attached
             return attached
         }
@@ -143,9 +149,9 @@ final class SharedBrowser: Sendable {
             let record = try? JSONDecoder().decode(Record.self, from: data)
         else { return nil }
         guard record.key == key, let session = try? WebDriverSession.attach(driverURL: record.driverURL, id: record.sessionID),
-            answers(session), let devtools = try? connect(debuggerAddress: record.debuggerAddress)
+            Self.answers(session), let devtools = try? Self.connect(debuggerAddress: record.debuggerAddress)
         else {
-            abandon(record: record)
+            Self.abandon(record: record)
             try? FileManager.default.removeItem(at: recordURL)
             return nil
         }
@@ -156,10 +162,10 @@ final class SharedBrowser: Sendable {
         return Live(record: record, session: session, devtools: devtools, verified: true)
     }
 
-    private static func start(endpoint: Endpoint, key: [String], arguments: [String], profileNumber: Int)
+    private func start(endpoint: Endpoint, key: [String], arguments: [String], profileNumber: Int)
         throws(RobotKitError) -> Live
     {
-        let profile = try newProfile(in: endpoint.profiles, number: profileNumber)
+        let profile = try Self.newProfile(in: endpoint.profiles, number: profileNumber)
         let capabilities: [String: Any] = [
             "browserName": "chrome",
             "pageLoadStrategy": "none",
@@ -177,7 +183,7 @@ final class SharedBrowser: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: profile)
             if error.webDriverCode == "session not created" {
-                throw .driverStart("\(error.message)\nchromedriver log:\n\(ChromeDriverService.shared.logTail())")
+                throw .driverStart("\(error.message)\nchromedriver log:\n\(driver.logTail())")
             }
             throw error
         }
@@ -190,9 +196,9 @@ final class SharedBrowser: Sendable {
             key: key, profile: profile.path)
         let devtools: DevToolsSocket
         do {
-            devtools = try connect(debuggerAddress: address)
+            devtools = try Self.connect(debuggerAddress: address)
         } catch {
-            abandon(record: record)
+            Self.abandon(record: record)
             throw error
         }
         if let recordURL = endpoint.recordURL, let data = try? JSONEncoder().encode(record) {
@@ -203,10 +209,10 @@ final class SharedBrowser: Sendable {
 
     /// Ends the current browser: asks chromedriver to close it; one that does not answer
     /// (hung) or is half gone has its process killed.
-    private static func discard(_ state: inout State, reason: String) {
+    private func discard(_ state: inout State, reason: String) {
         guard let current = state.live else { return }
         state.live = nil
-        abandon(record: current.record)
+        Self.abandon(record: current.record)
         if let recordURL = (try? endpoint())?.recordURL { try? FileManager.default.removeItem(at: recordURL) }
     }
 
@@ -261,7 +267,7 @@ final class SharedBrowser: Sendable {
     }
 
     /// robotci's chromedriver for this shard while it runs, else this process's own.
-    static func endpoint(environment: WorkerEnvironment = WorkerEnvironment()) throws(RobotKitError) -> Endpoint {
+    func endpoint(environment: WorkerEnvironment = WorkerEnvironment()) throws(RobotKitError) -> Endpoint {
         if let url = environment.webDriverURL, let directory = environment.browserDirectory,
             environment.webDriverPID.map(ProcessTable.isRunning) ?? true
         {
@@ -269,12 +275,12 @@ final class SharedBrowser: Sendable {
             return Endpoint(
                 url: url, launcher: launcher, profiles: directory, recordURL: directory.appendingPathComponent("session.json"))
         }
-        let own = try ChromeDriverService.shared.endpoint()
+        let own = try driver.endpoint()
         return Endpoint(url: own.baseURL, launcher: own.chromiumLauncher, profiles: own.scratch, recordURL: nil)
     }
 
     /// When `url` belongs to a chromedriver that has died, a sentence that says so.
-    static func deathNotice(for url: String) -> String? {
+    func deathNotice(for url: String) -> String? {
         let environment = WorkerEnvironment()
         if let slotURL = environment.webDriverURL, url.hasPrefix(slotURL + "/"), let pid = environment.webDriverPID,
             !ProcessTable.isRunning(pid)
@@ -282,6 +288,6 @@ final class SharedBrowser: Sendable {
             return "the shard's chromedriver (pid \(pid), \(slotURL)) is no longer running: it exited or was killed "
                 + "while the test used it; the browser went with it, and the next launch() starts a new chromedriver"
         }
-        return ChromeDriverService.shared.deathNotice(for: url)
+        return driver.deathNotice(for: url)
     }
 }

@@ -16,8 +16,6 @@ import WorkerContract
 /// `MockServer`. Captured when the failure is recorded, before `tearDown` can terminate
 /// the app.
 final class FailureEvidence: Sendable {
-    static let shared = FailureEvidence()
-
     private struct LiveApp {
         weak var app: WebApp?
         /// The test that launched it; `nil` when launched outside a test (class setUp).

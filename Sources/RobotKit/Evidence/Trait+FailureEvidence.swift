@@ -15,11 +15,11 @@ extension Trait where Self == IssueHandlingTrait {
     public static var failureEvidence: Self {
         .compactMapIssues { issue in
             if issue.isFailure, let test = TestIdentity.current {
-                TraceRecorder.shared.recordFailure(issue.description)
+                RobotKitProcess.current.trace.recordFailure(issue.description)
                 let name = Test.current.map { "\($0.id)" } ?? test
-                if !FailureEvidence.shared.hasCaptured(test) {
+                if !RobotKitProcess.current.evidence.hasCaptured(test) {
                     let directory = FailureEvidence.directory(for: name, fresh: true)
-                    let problems = FailureEvidence.shared.captureFirstFailure(of: test, into: directory)
+                    let problems = RobotKitProcess.current.evidence.captureFirstFailure(of: test, into: directory)
                     FailureEvidence.announce(name, directory, problems: problems)
                 }
             }

@@ -11,8 +11,6 @@ import WorkerContract
 ///
 /// One trace per test: a new test (another `TestIdentity.current`) starts a new one.
 final class TraceRecorder: Sendable {
-    static let shared = TraceRecorder(mode: WorkerEnvironment().trace)
-
     private struct Open {
         var test: String
         var directory: URL

@@ -58,7 +58,7 @@ open class UITestCase: XCTestCase {
         if let artifactsDirectory {
             // The evidence was saved at the first failure (RobotKitTestObserver); here only
             // the steps, unless that capture did not happen.
-            let captured = FailureEvidence.shared.hasCaptured(name)
+            let captured = RobotKitProcess.current.evidence.hasCaptured(name)
             let problems = FailureArtifacts.write(
                 app: app, failed: failed && !captured, recorder: recorder, to: artifactsDirectory)
             for problem in problems {

@@ -112,7 +112,7 @@ final class WebDriverSession {
             response = try client.send(request)
         } catch {
             // Connection refused usually means the driver is gone: say so rather than curl's words alone.
-            let notice = SharedBrowser.deathNotice(for: url).map { "\($0); " } ?? ""
+            let notice = RobotKitProcess.current.browser.deathNotice(for: url).map { "\($0); " } ?? ""
             throw .transport("\(notice)webdriver \(command): \(error)")
         }
         let json = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])

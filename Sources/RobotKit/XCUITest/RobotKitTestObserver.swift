@@ -9,20 +9,23 @@ import XCTest
 /// of the test's live apps (`FailureEvidence`), whatever the test's base class.
 /// Registered with XCTest on first use (an app's launch, `XCUIApplication()`).
 final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
-    static let shared: RobotKitTestObserver = {
-        let observer = RobotKitTestObserver()
-        XCTestObservationCenter.shared.addTestObserver(observer)
-        return observer
-    }()
+    private let evidence: FailureEvidence
+    private let trace: TraceRecorder
+
+    /// Made and registered by `RobotKitProcess.observer`.
+    init(evidence: FailureEvidence, trace: TraceRecorder) {
+        self.evidence = evidence
+        self.trace = trace
+    }
 
     /// Makes sure the observer is registered with XCTest.
     static func register() {
-        _ = shared
+        _ = RobotKitProcess.current.observer
     }
 
     /// The name of the XCTest case running now, if the observer saw it start.
     static var runningTest: String? {
-        shared.state.withLock { $0.current == nil ? nil : $0.currentName }
+        RobotKitProcess.current.observer.state.withLock { $0.current == nil ? nil : $0.currentName }
     }
 
     private struct WeakApp {
@@ -84,7 +87,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
     }
 
     func testCaseWillStart(_ testCase: XCTestCase) {
-        FailureEvidence.shared.reset(testCase.name)
+        evidence.reset(testCase.name)
         state.withLock { s in
             s.current = ObjectIdentifier(testCase)
             s.currentName = testCase.name
@@ -97,7 +100,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
     func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
         // Before anything else, so the evidence shows the screen that failed.
         captureEvidence(of: testCase)
-        TraceRecorder.shared.recordFailure(description)
+        trace.recordFailure(description)
         let stopsAtFirstFailure = (testCase as? UITestCase)?.stopsAtFirstFailure ?? true
         guard stopsAtFirstFailure else { return }
         let halted = state.withLock { $0.apps.compactMap(\.app) }
@@ -108,10 +111,10 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
 
     private func captureEvidence(of testCase: XCTestCase) {
         let test = testCase.name
-        guard !FailureEvidence.shared.hasCaptured(test) else { return }
+        guard !evidence.hasCaptured(test) else { return }
         let directory = (testCase as? UITestCase)?.artifactsDirectory
             ?? FailureEvidence.directory(for: test, fresh: true)
-        let problems = FailureEvidence.shared.captureFirstFailure(of: test, into: directory)
+        let problems = evidence.captureFirstFailure(of: test, into: directory)
         if !(testCase is UITestCase) {
             FailureEvidence.announce(test, directory, problems: problems)
         } else {
@@ -122,7 +125,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
     }
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
-        TraceRecorder.shared.finish(test: testCase.name)
+        trace.finish(test: testCase.name)
         state.withLock { s in
             if s.current == ObjectIdentifier(testCase) {
                 s.current = nil

@@ -30,6 +30,6 @@ extension WebApp {
                     + "XCUIApplication.appURL (for example in `override class func setUp()`), or use WebApp(url:)",
                 file: file, line: line)
         }
-        RobotKitTestObserver.shared.adopt(self)
+        RobotKitProcess.current.observer.adopt(self)
     }
 }

@@ -22,8 +22,8 @@ extension XCTestCase {
     /// XCTest failure line and its process ends, so robotci reports it at once instead of
     /// waiting for its own `--test-timeout`.
     public var executionTimeAllowance: TimeInterval {
-        get { RobotKitTestObserver.shared.allowance(for: self) ?? 600 }
-        set { RobotKitTestObserver.shared.setAllowance(newValue, for: self) }
+        get { RobotKitProcess.current.observer.allowance(for: self) ?? 600 }
+        set { RobotKitProcess.current.observer.setAllowance(newValue, for: self) }
     }
 }
 #endif

@@ -70,7 +70,7 @@ final class LaunchTests: XCTestCase {
     }
 
     func testChromedriverRunsInThisProcessGroupWithAParentDeathSignal() throws {
-        _ = try ChromeDriverService.shared.endpoint()
+        _ = try RobotKitProcess.current.driver.endpoint()
         let processes = try childProcesses(of: getpid())
         let driver = try XCTUnwrap(processes.first { $0.command.contains("chromedriver") }, "\(processes)")
         XCTAssertEqual(getpgid(driver.pid), getpgrp(), "robotci's group kill must reach chromedriver")
@@ -92,7 +92,7 @@ final class LaunchTests: XCTestCase {
             XCTAssertTrue(app.buttons["home.characterButton"].exists)
             let page = try XCTUnwrap(app.currentPage)
             samples.append(Date().timeIntervalSince(start))
-            browsers.insert(try XCTUnwrap(SharedBrowser.shared.browserProcessID))
+            browsers.insert(try XCTUnwrap(RobotKitProcess.current.browser.browserProcessID))
             let quit = Date()
             app.terminate()
             samples[samples.count - 1] += Date().timeIntervalSince(quit)
@@ -114,7 +114,7 @@ final class LaunchTests: XCTestCase {
         let url = try XCTUnwrap(URL(string: base + StoragePage.path))
         let first = WebApp(url: url)
         try first.launchOrThrow()
-        let browser = SharedBrowser.shared.browserProcessID
+        let browser = RobotKitProcess.current.browser.browserProcessID
         try first.evaluate("return writeEverything()")
         let written = try XCTUnwrap(first.evaluate("return readEverything()") as? [String: Any])
         XCTAssertEqual(written["cookie"] as? String, "robot=1")
@@ -126,7 +126,7 @@ final class LaunchTests: XCTestCase {
         let second = WebApp(url: url)
         try second.launchOrThrow()
         defer { second.terminate() }
-        XCTAssertEqual(SharedBrowser.shared.browserProcessID, browser, "the same browser")
+        XCTAssertEqual(RobotKitProcess.current.browser.browserProcessID, browser, "the same browser")
         let seen = try XCTUnwrap(second.evaluate("return readEverything()") as? [String: Any])
         XCTAssertEqual(seen["cookie"] as? String, "", "\(seen)")
         for kind in ["local", "session", "indexedDB", "caches", "workers"] {
@@ -139,14 +139,14 @@ final class LaunchTests: XCTestCase {
     func testADeadBrowserIsReplacedAtTheNextLaunch() throws {
         let app = WebApp(url: Fixture.url("app.html"))
         try app.launchOrThrow()
-        let first = try XCTUnwrap(SharedBrowser.shared.browserProcessID)
+        let first = try XCTUnwrap(RobotKitProcess.current.browser.browserProcessID)
         kill(first, SIGKILL)
         usleep(200_000)
         app.terminate()
         try app.launchOrThrow()
         defer { app.terminate() }
         XCTAssertTrue(app.buttons["home.characterButton"].exists)
-        XCTAssertNotEqual(SharedBrowser.shared.browserProcessID, first)
+        XCTAssertNotEqual(RobotKitProcess.current.browser.browserProcessID, first)
     }
 
     private func childProcesses(of parent: pid_t) throws -> [(pid: pid_t, command: String)] {

@@ -7,7 +7,7 @@ import XCTest
 /// port (read from the kernel's table, not from its own word) is bound to 127.0.0.1 or ::1.
 final class LoopbackTests: XCTestCase {
     func testChromedriverListensOnLoopbackOnly() throws {
-        let endpoint = try ChromeDriverService.shared.endpoint()
+        let endpoint = try RobotKitProcess.current.driver.endpoint()
         let port = try XCTUnwrap(URLComponents(string: endpoint.baseURL)?.port)
         XCTAssertTrue(endpoint.baseURL.hasPrefix("http://127.0.0.1:"), endpoint.baseURL)
         let bound = SocketTable.listeners(port: port)

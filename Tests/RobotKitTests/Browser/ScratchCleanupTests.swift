@@ -50,7 +50,7 @@ final class ScratchCleanupTests: XCTestCase {
 
     /// The scratch folder is new and unpredictable (mkdtemp), not `/tmp/robotkit-PID`.
     func testScratchFolderIsMadeByMkdtemp() throws {
-        let scratch = try ChromeDriverService.shared.endpoint().scratch
+        let scratch = try RobotKitProcess.current.driver.endpoint().scratch
         let name = scratch.lastPathComponent
         XCTAssertTrue(name.hasPrefix("robotkit-\(getpid())-") && name.count == "robotkit-\(getpid())-".count + 6, name)
         let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: scratch.path)[.posixPermissions] as? Int)

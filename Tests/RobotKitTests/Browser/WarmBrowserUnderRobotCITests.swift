@@ -57,7 +57,7 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
     func testC_BrowserCrashesMidTest() throws {
         launch()
         reportBrowser()
-        let pid = try XCTUnwrap(SharedBrowser.shared.browserProcessID)
+        let pid = try XCTUnwrap(RobotKitProcess.current.browser.browserProcessID)
         kill(pid, SIGKILL)
         usleep(300_000)
         app.buttons["never"].tap()  // fails: the browser is gone
@@ -100,7 +100,7 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
     }
 
     private func reportBrowser() {
-        print("warm-browser: pid \(SharedBrowser.shared.browserProcessID.map(String.init) ?? "none")")
+        print("warm-browser: pid \(RobotKitProcess.current.browser.browserProcessID.map(String.init) ?? "none")")
     }
 }
 

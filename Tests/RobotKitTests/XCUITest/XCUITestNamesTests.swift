@@ -73,7 +73,7 @@ final class XCUITestNamesTests: XCTestCase {
     func testAnAppStopsActingAfterTheTestsFirstFailure() throws {
         // What XCTest tells its observers when an assertion fails (called directly here, so
         // this test itself does not fail): from then on the app's actions are skipped.
-        RobotKitTestObserver.shared.testCase(self, didFailWithDescription: "simulated", inFile: nil, atLine: 0)
+        RobotKitProcess.current.observer.testCase(self, didFailWithDescription: "simulated", inFile: nil, atLine: 0)
         app.buttons["counter.button"].tap()
         let label = try XCTUnwrap(app.evaluate(
             "return document.querySelector('[data-testid=\"counter.label\"]').textContent") as? String)
