@@ -8,6 +8,11 @@ import Darwin
 
 /// The process groups this process has alive (children spawned with `Group.own`), so an
 /// interrupt can kill them all, and the lock every spawn takes.
+///
+/// Process-wide by nature, so `shared` is one of the project's two singletons (with
+/// `SpawnThread`): descriptors leak into any child spawned at the same moment from anywhere
+/// in the process, so one lock must cover every spawn, and the orphans a subreaper inherits
+/// belong to the process, not to a run.
 public final class ChildRegistry: Sendable {
     public static let shared = ChildRegistry()
 
