@@ -149,7 +149,7 @@ struct RunOptions: ParsableArguments {
     func layers(environment: [String: String]) throws -> [[String: (ConfigLoader.Value, String)]] {
         var layers: [[String: (ConfigLoader.Value, String)]] = []
         if let path = try configPath() { layers.append(try ConfigLoader.readYAML(at: path)) }
-        layers.append(ConfigLoader.readEnvironment(environment))
+        layers.append(try ConfigLoader.readEnvironment(environment))
         layers.append(flagLayer)
         return layers
     }

@@ -47,7 +47,7 @@ final class BadInputReliabilityTests: XCTestCase {
         }
         let newer = "written by a newer robotci (format 'robotci-results-v3'; this robotci reads up to 'robotci-results-v2')"
 
-        struct Case { var name: String; var yaml: String?; var args: [String]; var expect: [String] }
+        struct Case { var name: String; var yaml: String?; var args: [String]; var env: [String: String] = [:]; var expect: [String] }
         let run = ["run", "--package", fixture, "--skip-build", "--report-dir", out.path]
         let withConfig = run + ["--config", config.path]
         let cases: [Case] = [
@@ -63,6 +63,8 @@ final class BadInputReliabilityTests: XCTestCase {
                  expect: ["\(config.path):1: key 'filter' needs a value or a list, not a mapping"]),
             Case(name: "not a boolean", yaml: "fail-on-flaky: perhaps\n", args: withConfig,
                  expect: ["\(config.path):1 key 'fail-on-flaky': 'fail-on-flaky' must be true or false, got 'perhaps'"]),
+            Case(name: "misspelt variable", args: run, env: ["ROBOTCI_SHRADS": "3"],
+                 expect: ["environment variable ROBOTCI_SHRADS is not one of robotci's, and ROBOTCI_SHARDS is"]),
             Case(name: "--shards 0", args: run + ["--shards", "0"], expect: ["--shards: 'shards' must be an integer ≥ 1, got '0'"]),
             Case(name: "--partition 4/3", args: run + ["--partition", "4/3"], expect: ["--partition: partition 4/3 is out of range"]),
             Case(name: "--test-timeout 0", args: run + ["--test-timeout", "0"], expect: ["--test-timeout: 'test-timeout' must be a positive number of seconds"]),
@@ -84,7 +86,7 @@ final class BadInputReliabilityTests: XCTestCase {
         for c in cases {
             try? FileManager.default.removeItem(at: config)
             if let yaml = c.yaml { try yaml.write(to: config, atomically: true, encoding: .utf8) }
-            let r = try E2E.run(c.args)
+            let r = try E2E.run(c.args, env: c.env)
             XCTAssertEqual(r.status, 2, "\(c.name): \(r.stderr)")
             for text in c.expect { XCTAssertTrue(r.stderr.contains(text), "\(c.name): expected «\(text)» in\n\(r.stderr)") }
             XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "\(c.name): nothing is written")

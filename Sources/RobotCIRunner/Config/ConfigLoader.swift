@@ -1,5 +1,8 @@
 import Foundation
+import ProcessToolkit
 import RobotCICore
+import RobotCIQueue
+import WorkerContract
 import Yams
 
 /// Layers configuration: defaults < `robotci.yml` < `ROBOTCI_*` environment < flags.
@@ -113,25 +116,46 @@ public enum ConfigLoader {
 
     /// The known key nearest to a misspelt one (edit distance ≤ 2).
     static func closestKey(to key: String) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
+        closest(to: key, among: keys.keys, within: 2)
+    }
+
+    /// The candidate nearest to `word` within `limit` edits (insert, delete, replace), the
+    /// alphabetically first of equals; nil if none is that near.
+    static func closest(to word: String, among candidates: some Sequence<String>, within limit: Int) -> String? {
+        let a = Array(word)
+        func distance(_ b: [Character]) -> Int {
+            guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
             var row = Array(0...b.count)
-            for i in 1...max(1, a.count) where !a.isEmpty {
-                var prev = row[0]
+            for i in 1...a.count {
+                var previous = row[0]
                 row[0] = i
-                for j in 1...max(1, b.count) where !b.isEmpty {
-                    let cur = row[j]
-                    row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    prev = cur
+                for j in 1...b.count {
+                    let above = row[j]
+                    row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    previous = above
                 }
             }
             return row[b.count]
         }
-        let scored = keys.keys.map { ($0, distance(Array(key), Array($0))) }.filter { $0.1 <= 2 }
+        let scored = candidates.map { ($0, distance(Array($0))) }.filter { $0.1 <= limit }
         return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
     }
 
+    /// `ROBOTCI_*` names that are robotci's without being config keys: what it sets for each
+    /// worker (`ROBOTCI_RUN_ID` among them), the machine's name in a queue, the queue's
+    /// password and the tag of robotci's children.
+    static let otherVariables: Set<String> = Set(WorkerVariable.allCases.map(\.name)).union([
+        "ROBOTCI_MACHINE", QueueAddress.passwordVariable, ChildRegistry.tagVariable,
+    ])
+
     /// `ROBOTCI_*` variables that name a config key.
-    public static func readEnvironment(_ env: [String: String]) -> [String: (Value, String)] {
+    ///
+    /// - Throws: `ConfigError` for a variable that is none of robotci's yet one or two letters
+    ///   from a config key's (`ROBOTCI_SHRADS`): a setting that would otherwise be dropped
+    ///   without a word. Other `ROBOTCI_*` names are taken for the test suite's own (the
+    ///   example's `ROBOTCI_DEMO_FAIL`) and left alone; names of up to five letters after the
+    ///   prefix are matched within one letter, so `ROBOTCI_BIN` is not `ROBOTCI_RUN`.
+    public static func readEnvironment(_ env: [String: String]) throws -> [String: (Value, String)] {
         var out: [String: (Value, String)] = [:]
         for key in ConfigKey.all {
             let name = key.environmentName
@@ -141,6 +165,17 @@ public enum ConfigLoader {
             } else {
                 out[key.name] = (.scalar(v), "environment variable \(name)")
             }
+        }
+        let known = Set(ConfigKey.all.map(\.environmentName))
+        let prefix = "ROBOTCI_"
+        for name in env.keys.sorted() where name.hasPrefix(prefix) && !known.contains(name) && !otherVariables.contains(name) {
+            let suffixes = known.map { String($0.dropFirst(prefix.count)) }
+            let suffix = String(name.dropFirst(prefix.count))
+            guard let near = closest(to: suffix, among: suffixes, within: suffix.count > 5 ? 2 : 1) else { continue }
+            throw ConfigError(
+                "environment variable \(name) is not one of robotci's, and \(prefix + near) is: rename it to "
+                    + "\(prefix + near) to set the '\(near.lowercased().replacingOccurrences(of: "_", with: "-"))' key, or unset it "
+                    + "(robotci reads the ROBOTCI_* variables that name a config key; see docs/configuration.md)")
         }
         return out
     }

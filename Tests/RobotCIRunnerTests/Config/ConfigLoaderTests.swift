@@ -1,6 +1,7 @@
 import Foundation
 import RobotCICore
 @testable import RobotCIRunner
+import WorkerContract
 import XCTest
 
 final class ConfigLoaderTests: XCTestCase {
@@ -178,11 +179,11 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testRulesFromTheEnvironmentAreYAMLFlowText() throws {
-        let env = ConfigLoader.readEnvironment(["ROBOTCI_RULES": "[{match: Slow, test-timeout: 60}, {match: Net, retry-on: ECONNRESET}]"])
+        let env = try ConfigLoader.readEnvironment(["ROBOTCI_RULES": "[{match: Slow, test-timeout: 60}, {match: Net, retry-on: ECONNRESET}]"])
         var c = RunConfiguration(shards: 2)
         try ConfigLoader.apply([env], to: &c)
         XCTAssertEqual(c.rules, [TestRule(match: "Slow", testTimeout: 60), TestRule(match: "Net", retryOn: "ECONNRESET")])
-        let bad = ConfigLoader.readEnvironment(["ROBOTCI_RULES": "Slow"])
+        let bad = try ConfigLoader.readEnvironment(["ROBOTCI_RULES": "Slow"])
         XCTAssertEqual(configError { try ConfigLoader.apply([bad], to: &c) },
                        "environment variable ROBOTCI_RULES: 'rules' must be a YAML list of mappings, e.g. [{match: 'CheckoutUITests/', retries: 0}]")
     }
@@ -336,13 +337,13 @@ final class ConfigLoaderTests: XCTestCase {
 
     // MARK: readEnvironment
 
-    func testReadEnvironmentMapsROBOTCIVariables() {
+    func testReadEnvironmentMapsROBOTCIVariables() throws {
         let env = [
             "ROBOTCI_TEST_TIMEOUT": "30", "ROBOTCI_FILTER": "Mod.A/.*,Mod.B/test1", "ROBOTCI_SKIP_BUILD": "1",
             "ROBOTCI_MAX_BATCH_SIZE": "10", "ROBOTCI_BUILD_ARGUMENTS": "-Xswiftc,-g", "ROBOTCI_PARTITION": "1/2",
             "PATH": "/usr/bin", "ROBOTCI_BOGUS": "x", "robotci_shards": "3", "ROBOTCI_WORKER_INDEX": "0",
         ]
-        let raw = ConfigLoader.readEnvironment(env)
+        let raw = try ConfigLoader.readEnvironment(env)
         XCTAssertEqual(values(raw), [
             "test-timeout": .scalar("30"), "filter": .list(["Mod.A/.*", "Mod.B/test1"]), "skip-build": .scalar("1"),
             "max-batch-size": .scalar("10"), "build-arguments": .list(["-Xswiftc", "-g"]), "partition": .scalar("1/2"),
@@ -351,21 +352,47 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(raw["max-batch-size"]?.1, "environment variable ROBOTCI_MAX_BATCH_SIZE")
     }
 
-    func testEveryKeyHasAnEnvironmentVariable() {
+    /// A `ROBOTCI_*` variable one or two letters from a key's is a misspelt setting: an error
+    /// naming the variable and the key, not a setting dropped without a word.
+    func testAMisspeltVariableIsAnErrorNamingTheKey() {
+        for (typo, meant) in [("ROBOTCI_SHRADS", "ROBOTCI_SHARDS"), ("ROBOTCI_RETIRES", "ROBOTCI_RETRIES"),
+                              ("ROBOTCI_TEST_TIMOUT", "ROBOTCI_TEST_TIMEOUT"), ("ROBOTCI_FILTERS", "ROBOTCI_FILTER"),
+                              ("ROBOTCI_RUNS", "ROBOTCI_RUN")] {
+            XCTAssertThrowsError(try ConfigLoader.readEnvironment([typo: "3", "PATH": "/usr/bin"]), typo) { error in
+                let message = String(describing: error)
+                XCTAssertTrue(message.contains("environment variable \(typo) is not one of robotci's"), message)
+                XCTAssertTrue(message.contains("rename it to \(meant)"), message)
+            }
+        }
+    }
+
+    /// What is robotci's without being a key (the worker variables, the machine name, the
+    /// queue password) and what is plainly the suite's own is left alone, short names
+    /// included (`ROBOTCI_BIN` is two letters from `ROBOTCI_RUN`).
+    func testOtherVariablesAreNotTakenForTypos() throws {
+        var env = ["ROBOTCI_MACHINE": "m1", "ROBOTCI_QUEUE_PASSWORD": "p",
+                   "ROBOTCI_PROCESS_TAG": "1-2", "ROBOTCI_BIN": "/usr/bin/robotci", "ROBOTCI_DEMO_FAIL": "1",
+                   "ROBOTCI_SECRET_PROBE": "x", "ROBOTCI_KEEP_REPORT": "/tmp/r", "ROBOTCI_URL": "http://x"]
+        for variable in WorkerVariable.allCases { env[variable.name] = "1" }
+        // ROBOTCI_TRACE is both a key and what each worker gets; the rest set nothing.
+        XCTAssertEqual(Set(try ConfigLoader.readEnvironment(env).keys), ["trace"])
+    }
+
+    func testEveryKeyHasAnEnvironmentVariable() throws {
         var env: [String: String] = [:]
         for key in ConfigLoader.keys.keys { env["ROBOTCI_" + key.uppercased().replacingOccurrences(of: "-", with: "_")] = "v" }
-        XCTAssertEqual(Set(ConfigLoader.readEnvironment(env).keys), Set(ConfigLoader.keys.keys))
+        XCTAssertEqual(Set(try ConfigLoader.readEnvironment(env).keys), Set(ConfigLoader.keys.keys))
     }
 
-    func testEnvironmentListsDropEmptyItems() {
-        XCTAssertEqual(values(ConfigLoader.readEnvironment(["ROBOTCI_SKIP": "a,,b,"])), ["skip": .list(["a", "b"])])
-        XCTAssertEqual(values(ConfigLoader.readEnvironment(["ROBOTCI_QUARANTINE": ""])), ["quarantine": .list([])])
-        XCTAssertEqual(values(ConfigLoader.readEnvironment(["ROBOTCI_SHARDS": ""])), ["shards": .scalar("")])
+    func testEnvironmentListsDropEmptyItems() throws {
+        XCTAssertEqual(values(try ConfigLoader.readEnvironment(["ROBOTCI_SKIP": "a,,b,"])), ["skip": .list(["a", "b"])])
+        XCTAssertEqual(values(try ConfigLoader.readEnvironment(["ROBOTCI_QUARANTINE": ""])), ["quarantine": .list([])])
+        XCTAssertEqual(values(try ConfigLoader.readEnvironment(["ROBOTCI_SHARDS": ""])), ["shards": .scalar("")])
     }
 
-    func testEnvironmentErrorNamesTheVariable() {
+    func testEnvironmentErrorNamesTheVariable() throws {
         var c = RunConfiguration(shards: 2)
-        let layer = ConfigLoader.readEnvironment(["ROBOTCI_SHARDS": "0"])
+        let layer = try ConfigLoader.readEnvironment(["ROBOTCI_SHARDS": "0"])
         XCTAssertEqual(configError { try ConfigLoader.apply([layer], to: &c) },
                        "environment variable ROBOTCI_SHARDS: 'shards' must be an integer ≥ 1, got '0'")
     }
@@ -374,7 +401,7 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testLaterLayersWin() throws {
         let yaml = try ConfigLoader.readYAML(at: try write("shards: 4\nretries: 1\nfilter: [a]\ntest-timeout: 60\n"))
-        let env = ConfigLoader.readEnvironment(["ROBOTCI_SHARDS": "6", "ROBOTCI_FILTER": "b,c", "ROBOTCI_TEST_TIMEOUT": "30"])
+        let env = try ConfigLoader.readEnvironment(["ROBOTCI_SHARDS": "6", "ROBOTCI_FILTER": "b,c", "ROBOTCI_TEST_TIMEOUT": "30"])
         let flags: [String: (ConfigLoader.Value, String)] = ["shards": (.scalar("8"), "--shards")]
         var c = RunConfiguration(shards: 2)
         try ConfigLoader.apply([yaml, env, flags], to: &c)
@@ -419,13 +446,13 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testQueueKeysFromTheEnvironmentAndTheirErrors() throws {
-        let env = ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380/run-7", "ROBOTCI_QUEUE_LEASE_TIMEOUT": "5"])
+        let env = try ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380/run-7", "ROBOTCI_QUEUE_LEASE_TIMEOUT": "5"])
         var c = RunConfiguration(shards: 2)
         try ConfigLoader.apply([env], to: &c)
         XCTAssertEqual(c.queue, "redis://10.1.2.3:6380/run-7")
         XCTAssertEqual(c.queueLeaseTimeout, 5)
         XCTAssertEqual(RunConfiguration(shards: 1).queueLeaseTimeout, 30)
-        let bad = ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380"])
+        let bad = try ConfigLoader.readEnvironment(["ROBOTCI_QUEUE": "redis://10.1.2.3:6380"])
         XCTAssertEqual(configError { try ConfigLoader.apply([bad], to: &c) },
                        "environment variable ROBOTCI_QUEUE: queue 'redis://10.1.2.3:6380' has no NAME: write redis://HOST:PORT/NAME (NAME is the run, the same on every machine), e.g. redis://127.0.0.1:6379/pipeline-1234")
         XCTAssertNotNil(configError { _ = try self.applying(["queue-lease-timeout": .scalar("0")]) })
