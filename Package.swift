@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "RobotCICore", dependencies: ["WorkerContract"]),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "ProcessToolkit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2", "Locks"]),
         .target(
@@ -52,13 +52,18 @@ let package = Package(
         .target(name: "CProcessSupport"),
         // `Locked` and `LockedCondition`: the one lock type, for every module that shares state.
         .target(name: "Locks"),
+        // Spawning and watching processes: ChildProcess, the child registry, /proc, namespaces.
         .target(name: "ProcessToolkit", dependencies: ["CProcessSupport", "Locks"]),
+        // Ports on 127.0.0.1 / ::1 (free port, holder, probe) and the kernel's socket table.
+        .target(name: "LoopbackSockets"),
+        // Finding Chromium and chromedriver, and starting chromedriver.
+        .target(name: "BrowserTools", dependencies: ["ProcessToolkit", "LoopbackSockets"]),
         // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.
         .target(name: "RobotCIInit"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
-        .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis", "ProcessToolkit"]),
+        .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis", "Locks"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "ProcessToolkit", "CProcessSupport"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "CProcessSupport"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
@@ -73,17 +78,17 @@ let package = Package(
         ),
         .testTarget(name: "RobotCIQueueTests", dependencies: ["RobotCIQueue", "RobotCICore", "TestSupport"]),
         // A real redis-server for the queue's unit and end-to-end tests.
-        .target(name: "TestSupport", dependencies: ["ProcessToolkit"], path: "Tests/Support/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ProcessToolkit", "LoopbackSockets"], path: "Tests/Support/TestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "WorkerContract", "TestSupport"]),
-        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "ProcessToolkit"]),
+        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
         .testTarget(name: "RobotCICommandsTests", dependencies: ["RobotCICommands", "RobotCICore", "RobotCIRunner"]),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ProcessToolkit"]),
-        .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit"]),
-        .testTarget(name: "ProcessToolkitTests", dependencies: ["ProcessToolkit"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ProcessToolkit", "LoopbackSockets"]),
+        .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
+        .testTarget(name: "ProcessToolkitTests", dependencies: ["ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "MockServer"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 import Foundation
-import ProcessToolkit
+import Locks
 import RobotCICore
 
 /// A batch as it travels through the queue.

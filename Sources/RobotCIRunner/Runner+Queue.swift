@@ -1,5 +1,4 @@
 import Foundation
-import ProcessToolkit
 import RobotCICore
 import RobotCIQueue
 import RobotCIReport

@@ -1,4 +1,5 @@
 import Foundation
+import BrowserTools
 import ProcessToolkit
 import XCTest
 

@@ -1,4 +1,6 @@
 import Foundation
+import BrowserTools
+import LoopbackSockets
 import ProcessToolkit
 import XCTest
 #if canImport(Glibc)

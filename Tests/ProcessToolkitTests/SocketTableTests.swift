@@ -1,4 +1,5 @@
 import Foundation
+@testable import LoopbackSockets
 @testable import ProcessToolkit
 import XCTest
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackSockets
 import ProcessToolkit
 import XCTest
 

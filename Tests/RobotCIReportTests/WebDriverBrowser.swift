@@ -1,4 +1,6 @@
 import Foundation
+import BrowserTools
+import LoopbackSockets
 import ProcessToolkit
 @testable import RobotKit
 import XCTest

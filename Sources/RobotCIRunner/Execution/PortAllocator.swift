@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackSockets
 import ProcessToolkit
 #if canImport(Glibc)
 import Glibc

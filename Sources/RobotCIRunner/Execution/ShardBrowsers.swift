@@ -1,4 +1,5 @@
 import Foundation
+import BrowserTools
 import ProcessToolkit
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import ProcessToolkit
+import LoopbackSockets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

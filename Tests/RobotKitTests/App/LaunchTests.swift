@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import BrowserTools
 import ProcessToolkit
 @testable import RobotKit
 import XCTest

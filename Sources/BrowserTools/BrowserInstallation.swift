@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 
 /// Where chromium, chromedriver and setpriv live on this machine: the one search RobotKit,
 /// the runner's shard chromedrivers and the tests use.

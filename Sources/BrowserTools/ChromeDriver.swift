@@ -1,4 +1,6 @@
 import Foundation
+import LoopbackSockets
+import ProcessToolkit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

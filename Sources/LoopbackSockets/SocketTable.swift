@@ -8,8 +8,9 @@ public enum SocketTable {
     public static func listeners(port: Int) -> [String] {
         var found: [String] = []
         for (file, v6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
-            // The table of a busy machine runs to hundreds of kilobytes: read it to the end.
-            guard let data = ProcessTable.contents(of: file) else { continue }
+            // The table of a busy machine runs to hundreds of kilobytes, and Foundation's file
+            // readers stop after one page of a procfs file (see `ProcessTable.contents(of:)`).
+            guard let data = FileHandle(forReadingAtPath: file)?.readDataToEndOfFile() else { continue }
             found += listeners(port: port, table: String(decoding: data, as: UTF8.self), v6: v6)
         }
         return found
