@@ -68,8 +68,44 @@ public final class Runner {
         return false
     }
 
-    /// Runs the suite and returns the process exit code.
+    /// Runs the suite and returns the process exit code: prepares (checks, build, discovery,
+    /// the queue, the report folder), runs the batches on the shards, then writes the report.
     public func run() throws -> Int32 {
+        switch try prepare() {
+        case .done(let code):
+            return code
+        case .ready(let setup):
+            return try report(execute(setup), setup)
+        }
+    }
+
+    /// What `prepare` found: all that the batches and the report need before anything runs.
+    struct RunSetup {
+        var driver: any TestDriver
+        var tests: [TestID]
+        var total: Int
+        var partition: Partition?
+        var redis: RedisQueue?
+        var joined: (join: QueueJoin, batches: Int)?
+        var rules: TestRules
+        var quarantine: [NSRegularExpression]
+        var isolated: Bool
+        var reportURL: URL
+        var layout: ReportLayout
+        var previous: Timings
+        var pastRuns: RunHistory
+        var historyURL: URL?
+    }
+
+    enum Prepared {
+        case ready(RunSetup)
+        /// Nothing to run here (no test failed last time; the queue's run is over): the code.
+        case done(Int32)
+    }
+
+    /// Everything before the first batch: the checks that fail fast (exit 2), the build and
+    /// discovery, joining the queue, the history, and the report folder made ready.
+    private func prepare() throws -> Prepared {
         ChildRegistry.becomeSubreaper()
         if !redactor.unmaskable.isEmpty {
             say("robotci: warning: \(redactor.unmaskable.joined(separator: ", ")) hold\(redactor.unmaskable.count == 1 ? "s" : "") a secret of 1 or 2 "
@@ -77,11 +113,11 @@ public final class Runner {
                 + "(use a longer secret, or do not pass it to the tests)")
         }
         if config.lastFailed {
-            guard let last = try loadLastFailed() else { return 0 }
+            guard let last = try loadLastFailed() else { return .done(0) }
             lastFailed = last
         }
         let quarantine = try compile(config.quarantine, flag: "quarantine")
-        var rules = try TestRules(config)
+        let rules = try TestRules(config)
         let isolated = try networkIsolation()
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
@@ -93,7 +129,7 @@ public final class Runner {
         var joined = try redis.map { try joinQueue($0, tests: tests, driver: info.driver) }
         if let redis, case .finished(let nonce, let at, let lost)? = joined?.join {
             guard !lost, let reopened = try reopenQueue(redis, nonce: nonce, at: at, shards: max(1, config.shards)) else {
-                return finishedQueue(redis, nonce: nonce, at: at, lost: lost)
+                return .done(finishedQueue(redis, nonce: nonce, at: at, lost: lost))
             }
             joined = (.joined(nonce: nonce), reopened)
         }
@@ -101,24 +137,44 @@ public final class Runner {
         let layout = ReportLayout(directory: reportURL)
         let previous = previousTimings
         let (pastRuns, historyURL) = loadHistory(reportURL: reportURL)
-        // A test whose history says it takes 20 ms is hung long before --test-timeout.
-        rules = rules.learningDeadlines(from: pastRuns.passingDurations())
         try layout.prepare()
+        // A test whose history says it takes 20 ms is hung long before --test-timeout.
+        return .ready(RunSetup(driver: info.driver, tests: tests, total: total, partition: partition, redis: redis, joined: joined,
+                               rules: rules.learningDeadlines(from: pastRuns.passingDurations()), quarantine: quarantine,
+                               isolated: isolated, reportURL: reportURL, layout: layout, previous: previous, pastRuns: pastRuns,
+                               historyURL: historyURL))
+    }
 
+    /// What the batches left: the run's metadata (its journal closed) and who recorded it.
+    struct ExecutedRun {
+        var metadata: RunMetadata
+        var recorder: RunRecorder
+        var shared: RedisBatchSource?
+        var governor: ConcurrencyGovernor
+        var isQuarantined: @Sendable (TestID) -> Bool
+        var reportName: @Sendable (TestID) -> TestID
+        var clock: RunClock
+        var planTime: Double
+    }
+
+    /// Plans, builds the collaborators (who records, who queues, who routes, who runs), runs
+    /// every batch on the shards and cleans up after them.
+    private func execute(_ setup: RunSetup) throws -> ExecutedRun {
+        let (tests, layout, redis) = (setup.tests, setup.layout, setup.redis)
         let clock = RunClock()
         let shards = max(1, min(config.shards, max(tests.count, 1)))
-        var metadata = makeMetadata(clock: clock, shards: shards, partition: partition)
+        var metadata = makeMetadata(clock: clock, shards: shards, partition: setup.partition)
         let journal = try JournalWriter(url: layout.journal)
         journal.append(.run(metadata))
 
         let planStart = clock.now()
-        let planned = Planner.order(tests, timings: previous)
-        let partitionText = partition.map { " (partition \($0) of \(total) tests)" } ?? ""
+        let planned = Planner.order(tests, timings: setup.previous)
+        let partitionText = setup.partition.map { " (partition \($0) of \(setup.total) tests)" } ?? ""
         let rulesText = config.rules.isEmpty ? "" : " (\(config.rules.count) rule\(config.rules.count == 1 ? "" : "s") override per test: robotci config shows them)"
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s\(rulesText); report in \(config.reportDir)/")
 
-        // The collaborators, each built whole: who records, who queues, who routes, who runs.
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
+        let quarantine = setup.quarantine
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.base.rawValue) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
         // run's and this machine reports only what it ran; the whole-run verdict accounts.
@@ -127,29 +183,29 @@ public final class Runner {
         let reportName = redactor.renaming(tests)
         let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor,
                                    rename: reportName)
-        let driver = info.driver
+        let driver = setup.driver
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
-                                              joined: joined, metadata: metadata, quarantined: isQuarantined, rules: rules)
+                                              joined: setup.joined, metadata: metadata, quarantined: isQuarantined, rules: setup.rules)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
-                                   rules: rules, untilFailure: config.untilFailure, interruption: interruption)
+                                   rules: setup.rules, untilFailure: config.untilFailure, interruption: interruption)
         // Another machine of the queue stopped the run (--max-failures): so does this one.
         shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
         let planTime = clock.now() - planStart
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
         let browsers: ShardBrowsers? = driver.usesShardBrowser
             ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
-        let namespaces = isolated ? ShardNamespaces() : nil
+        let namespaces = setup.isolated ? ShardNamespaces() : nil
         // Tests have no use for the queue's login; what they are not given they cannot print.
         var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
         testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
-                                     runID: metadata.runID, layout: layout, clock: clock, router: router, history: previous,
+                                     runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
                                      redactor: redactor, browsers: browsers, namespaces: namespaces,
                                      namespaceRequired: config.networkIsolation == .on)
 
         stopSwitch.attach(queue, interruption: interruption)
         let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock,
-                                           learned: pastRuns.heldConcurrency(shards: shards))
+                                           learned: setup.pastRuns.heldConcurrency(shards: shards))
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
         metadata.concurrency = governor.stop()
@@ -170,26 +226,35 @@ public final class Runner {
         journal.append(.finished(metadata))
         journal.close()
         shared?.close(metadata)
+        return ExecutedRun(metadata: metadata, recorder: recorder, shared: shared, governor: governor, isQuarantined: isQuarantined,
+                           reportName: reportName, clock: clock, planTime: planTime)
+    }
+
+    /// The run's result from what was recorded, written (results.json, JUnit, the report,
+    /// timings and history), summed up on the console; returns the exit code.
+    private func report(_ run: ExecutedRun, _ setup: RunSetup) throws -> Int32 {
+        let metadata = run.metadata
         let notRunReason = metadata.interrupted
             ? "the run was interrupted (SIGINT/SIGTERM) before this test had a result"
             : metadata.stoppedEarly ?? "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
-        var result = TraceRetention.apply(config.trace, to: recorder.result(metadata: metadata) { _ in notRunReason }, in: reportURL)
-        if let redis {
+        var result = TraceRetention.apply(config.trace, to: run.recorder.result(metadata: metadata) { _ in notRunReason }, in: setup.reportURL)
+        if let redis = setup.redis {
             // What this machine ran, as part of the whole queue run: a merge of the machines'
             // folders then accounts for every test of the run, and notices a folder left out.
             result.plan = RunPlan(tests: result.tests.map(\.id),
-                                  queue: QueueRunPlan(name: redis.address.name, nonce: redis.nonce ?? "", suite: tests))
+                                  queue: QueueRunPlan(name: redis.address.name, nonce: redis.nonce ?? "", suite: setup.tests))
         }
-        result = result.renamingTests(reportName)
-        let writeStart = clock.now()
-        let history = pastRuns.recording(result)
-        try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history, historyURL: historyURL, to: reportURL)
-        let writeTime = clock.now() - writeStart
+        result = result.renamingTests(run.reportName)
+        let writeStart = run.clock.now()
+        let history = setup.pastRuns.recording(result)
+        try ReportWriter.write(result, timings: setup.previous.updated(with: result.tests), history: history, historyURL: setup.historyURL,
+                               to: setup.reportURL)
+        let writeTime = run.clock.now() - writeStart
 
-        Summary(result: result, reportDir: config.reportDir, planTime: planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
-                queueShare: redis != nil, adaptive: governor.enabled ? governor.signal : nil).print(to: stderr)
-        announce(result, history: history, isQuarantined: isQuarantined)
-        return exitCode(result, shared: shared, redis: redis)
+        Summary(result: result, reportDir: config.reportDir, planTime: run.planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
+                queueShare: setup.redis != nil, adaptive: run.governor.enabled ? run.governor.signal : nil).print(to: stderr)
+        announce(result, history: history, isQuarantined: run.isQuarantined)
+        return exitCode(result, shared: run.shared, redis: setup.redis)
     }
 
     /// What follows the summary: repetitions, a re-run's then → now, quarantine suggestions,
