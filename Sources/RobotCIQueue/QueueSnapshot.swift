@@ -79,7 +79,8 @@ public struct QueueSnapshot: Sendable {
             interrupted: lost || machines.values.contains { $0.interrupted } || assembly.missing.count > 0)
         metadata.repetitions = RepetitionSummary.merged(labels.map { machines[$0]?.repetitions })
         let reason = notRunReason
-        return assembly.result(metadata: metadata) { _ in reason }
+        // Machines say whether they repeated only when they finish: the ids alone decide.
+        return assembly.result(metadata: metadata) { _ in reason }.resolvingRepetitions(metadataIsFinal: false)
     }
 
     /// Why a planned test has no result in the queue, from what the queue knows of the run.

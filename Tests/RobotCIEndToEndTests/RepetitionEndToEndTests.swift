@@ -356,3 +356,61 @@ final class TagEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("--tag selects Swift Testing tests by their tags; driver: command lists ids only"), r.stderr)
     }
 }
+
+/// A test whose own name ends like a repetition (`x (repeat 1 of 2)`, which a command
+/// driver's `list` may print) is that test: it runs under its own name, keeps its verdict
+/// apart from `x`'s, is re-run by `--last-failed`, and repeats as `x (repeat 1 of 2) (repeat k
+/// of n)`. Before, robotci took it for a repetition of `x` and ran `x` in its place.
+final class RepetitionLookalikeEndToEndTests: XCTestCase {
+    func testATestNamedLikeARepetitionRunsAsItselfAndIsAccountedFor() throws {
+        let dir = E2E.temporaryDirectory("lookalike")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let package = dir.appendingPathComponent("suite")
+        let ran = package.appendingPathComponent("ran.log")
+        // Each run of the lookalike fails; x and y pass. run.sh logs the ids it was given.
+        try E2E.commandSuite(at: package, list: "printf 'look::x (repeat 1 of 2)\\nlook::x\\nlook::y\\n'", script: """
+            out="$1"; shift
+            printf '%s\\n' "$@" >> ran.log
+            printf '<testsuite name="look">' > "$out"
+            for id in "$@"; do
+              case "$id" in
+                *"(repeat 1 of 2)") printf '<testcase classname="look" name="%s"><failure message="lookalike fails"/></testcase>' "${id#look::}" >> "$out" ;;
+                *) printf '<testcase classname="look" name="%s"/>' "${id#look::}" >> "$out" ;;
+              esac
+            done
+            printf '</testsuite>' >> "$out"
+            """)
+        let report = dir.appendingPathComponent("report")
+        let base = ["run", "--package", package.path, "--retries", "0", "--shards", "1", "--report-dir", report.path]
+
+        let plain = try E2E.run(base, timeout: 120)
+        XCTAssertEqual(plain.status, 1, plain.stderr)
+        XCTAssertTrue(plain.stderr.contains("robotci: 3 planned, 3 accounted for"), plain.stderr)
+        XCTAssertEqual(Set(try String(contentsOf: ran, encoding: .utf8).split(separator: "\n")),
+                       ["look::x (repeat 1 of 2)", "look::x", "look::y"], "each test ran under its own name")
+        var tests = try E2E.attemptsByTest(in: report)
+        XCTAssertEqual(Set(tests.keys), ["look::x (repeat 1 of 2)", "look::x", "look::y"])
+        XCTAssertEqual(tests["look::x (repeat 1 of 2)"]?.first?["outcome"] as? String, "failed")
+        XCTAssertEqual(tests["look::x"]?.first?["outcome"] as? String, "passed")
+        let verdicts = try E2E.junitVerdicts(report.appendingPathComponent("junit.xml")).mapValues(\.verdict)
+        XCTAssertEqual(verdicts, ["look/x (repeat 1 of 2)": "failed", "look/x": "passed", "look/y": "passed"])
+
+        // results.json read back (a run without repetitions): the lookalike is what runs again.
+        try Data().write(to: ran)
+        let again = try E2E.run(base + ["--last-failed"], timeout: 120)
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertTrue(again.stderr.contains("robotci: 1 planned, 1 accounted for"), again.stderr)
+        XCTAssertEqual(try String(contentsOf: ran, encoding: .utf8), "look::x (repeat 1 of 2)\n")
+
+        // Repeated, it is a test like any other: 3 tests × 2, each accounted for once.
+        let repeated = try E2E.run(base + ["--repeat-each", "2"], timeout: 120)
+        XCTAssertEqual(repeated.status, 1, repeated.stderr)
+        XCTAssertTrue(repeated.stderr.contains("robotci: 6 planned, 6 accounted for"), repeated.stderr)
+        tests = try E2E.attemptsByTest(in: report)
+        XCTAssertEqual(tests.count, 6)
+        for k in 1...2 {
+            XCTAssertEqual(tests["look::x (repeat 1 of 2) (repeat \(k) of 2)"]?.first?["outcome"] as? String, "failed")
+            XCTAssertEqual(tests["look::x (repeat \(k) of 2)"]?.first?["outcome"] as? String, "passed")
+        }
+    }
+}

@@ -256,3 +256,20 @@ extension RunResult {
         return r
     }
 }
+
+extension RunResult {
+    /// This result as read back from text (results.json, the journal, the queue), where every
+    /// id ending in ` (repeat k of n)` was taken for a repetition (`TestID.parsing`). A run
+    /// repeats all its tests or none, and its `metadata.repetitions` says which; so every id
+    /// is its test's own, whatever its end says, when the run did not repeat and that is
+    /// certain: `metadataIsFinal` (written when the run ended: not a journal cut short, nor a
+    /// queue whose machines may not have said yet), or its planned tests mix repetitions with
+    /// tests that are none.
+    public func resolvingRepetitions(metadataIsFinal: Bool) -> RunResult {
+        guard metadata.repetitions == nil else { return self }
+        let ids = plan?.tests ?? tests.map(\.id)
+        guard ids.contains(where: { $0.repetition != nil }),
+              metadataIsFinal || ids.contains(where: { $0.repetition == nil }) else { return self }
+        return renamingTests { TestID($0.rawValue) }
+    }
+}

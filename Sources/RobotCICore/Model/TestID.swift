@@ -1,12 +1,57 @@
-/// A test's identity as XCTest names it: `Module.Class/testMethod`.
+/// A test's identity as XCTest names it: `Module.Class/testMethod`, and with `--repeat-each`
+/// or `--until-failure`, which repetition of that test it is.
 ///
-/// The raw string is what `--list-tests` prints and what a test bundle accepts as a
-/// filter, so it is kept verbatim; the parts are derived for reports.
+/// The test's own id is what `--list-tests` prints and what a test bundle accepts as a
+/// filter, so it is kept verbatim; the parts are derived for reports. A repetition is typed
+/// data (`repetition`), never read out of the text inside the program: a test whose own name
+/// ends in ` (repeat 1 of 2)` is that test. `rawValue` is the text form that goes out
+/// (results.json, JUnit, the journal, the queue, the console), `Module.Class/testFoo (repeat 2
+/// of 5)` for a repetition; `parsing(_:)` and decoding read it back (`TestID+Repetition`).
 public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
-    /// `Module.Class/testMethod`, exactly as XCTest lists it.
+    /// The text form: the test's own id exactly as XCTest lists it, followed for a repetition
+    /// by ` (repeat k of n)`.
     public let rawValue: String
+    /// A repetition's test and which run of it this is; nil for a test's own id. Boxed, so an
+    /// id is 24 bytes, not 56, in the plans, sets and dictionaries of runs without repetitions.
+    private let repeated: Repeated?
 
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    private final class Repeated: Sendable {
+        let ownID: String
+        let repetition: Repetition
+
+        init(ownID: String, repetition: Repetition) {
+            self.ownID = ownID
+            self.repetition = repetition
+        }
+    }
+
+    /// The test `rawValue` names, verbatim: a test's own id, never a repetition (listings and
+    /// test output name tests this way; `parsing(_:)` reads text robotci wrote).
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+        self.repeated = nil
+    }
+
+    /// The `repetition` of the test whose own id is `ownID`.
+    init(ownID: String, repetition: Repetition) {
+        self.rawValue = "\(ownID) (repeat \(repetition.index) of \(repetition.count))"
+        self.repeated = Repeated(ownID: ownID, repetition: repetition)
+    }
+
+    /// Which of the runs of its test this is (`--repeat-each`, `--until-failure`); nil for
+    /// the test's own id.
+    public var repetition: Repetition? { repeated?.repetition }
+
+    /// The test this id runs: the id itself, or the test a repetition repeats.
+    public var base: TestID { repeated.map { TestID($0.ownID) } ?? self }
+
+    // A repetition and a test whose own name reads like it share their text, not their
+    // identity. (One text and one repetition: one own id.)
+    public static func == (lhs: TestID, rhs: TestID) -> Bool { lhs.rawValue == rhs.rawValue && lhs.repetition == rhs.repetition }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+        hasher.combine(repetition)
+    }
 
     /// `Module.Class` for `Module.Class/testMethod` (JUnit's `classname`).
     public var className: String {
@@ -107,15 +152,17 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
     /// XCTest-style names, `class::name` for node ids (a classname with `::`, or a test file:
     /// pytest's `tests/test_a.py::TestX` + `test_y`). When neither splits back (a name holding
     /// `::` or `/`), the id is the one that `class/name` splits into, which is stable from then on.
+    /// A JUnit file is text coming in: a name ending in ` (repeat k of n)` is a repetition
+    /// (`parsing(_:)`).
     public init(junitClassname classname: String, name: String) {
         func matching(_ c: String, _ n: String) -> TestID? {
             let slash = TestID(c + "/" + n), colons = TestID(c + "::" + n)
             let nodeStyle = c.contains("::") || TestID.isTestFilePath(c)
             return (nodeStyle ? [colons, slash] : [slash, colons]).first { $0.className == c && $0.name == n }
         }
-        if let id = matching(classname, name) { self = id; return }
         let fallback = TestID(classname + "/" + name)
-        self = matching(fallback.className, fallback.name) ?? fallback
+        let text = matching(classname, name) ?? matching(fallback.className, fallback.name) ?? fallback
+        self = .parsing(text.rawValue)
     }
 
     /// `tests/ui/test_login.py`, `login.robot`, `spec/login_spec.rb`: a file other runners name tests by.
@@ -127,10 +174,15 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
     }
 
     public var description: String { rawValue }
-    public static func < (lhs: TestID, rhs: TestID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// By text; of two ids with one text, the test's own id first.
+    public static func < (lhs: TestID, rhs: TestID) -> Bool {
+        lhs.rawValue != rhs.rawValue ? lhs.rawValue < rhs.rawValue : lhs.repetition == nil && rhs.repetition != nil
+    }
 
+    /// The id `rawValue` text names (`parsing(_:)`); a report read back settles test names
+    /// that only look like repetitions (`RunResult.resolvingRepetitions`).
     public init(from decoder: Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
+        self = .parsing(try decoder.singleValueContainer().decode(String.self))
     }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()

@@ -15,7 +15,7 @@ public struct Timings: Codable, Sendable, Equatable {
     /// new test of a class the suite already timed (a UI class's new test is no 1 ms unit test).
     public var classMedians: [String: Double] {
         var byClass: [String: [Double]] = [:]
-        for (id, seconds) in tests { byClass[TestID(id).base.className, default: []].append(seconds) }
+        for (id, seconds) in tests { byClass[TestID(id).className, default: []].append(seconds) }
         return byClass.compactMapValues(Self.median)
     }
 
@@ -78,12 +78,11 @@ public enum Planner {
         let fallback = timings.median ?? defaultEstimate
         let classes = timings.classMedians
         return tests.map { id -> (test: PlannedTest, repetition: Int) in
-            let repetition = id.repetition
-            let base = repetition?.base ?? id
+            let base = id.base
             let planned = timings[base].map { PlannedTest(id: id, expected: $0, known: true) }
                 ?? classes[base.className].map { PlannedTest(id: id, expected: $0, known: false, informed: true) }
                 ?? PlannedTest(id: id, expected: fallback, known: false)
-            return (planned, repetition?.index ?? 0)
+            return (planned, id.repetition?.index ?? 0)
         }
         .sorted { a, b in
             if a.repetition != b.repetition { return a.repetition < b.repetition }

@@ -109,7 +109,9 @@ public enum ReportReader {
         do {
             let decoder = JSONDecoder()
             if let knownSuite { decoder.userInfo[PartitionPlan.knownSuiteKey] = knownSuite }
-            return try decoder.decode(RunResult.self, from: data)
+            // A run rebuilt from a journal cut short is marked interrupted: its metadata has no say.
+            let result = try decoder.decode(RunResult.self, from: data)
+            return result.resolvingRepetitions(metadataIsFinal: !result.metadata.interrupted)
         } catch {
             throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(describe(error))")
         }
@@ -151,7 +153,10 @@ public enum ReportReader {
         guard !entries.isEmpty else {
             throw Error(description: "\(path): the journal has no readable entries" + (skipped > 0 ? " (\(skipped) corrupt lines)" : ""))
         }
-        return Loaded(result: RunResult(journal: entries), fromJournal: true, warnings: warnings)
+        // The `finished` entry carries the run's final metadata (`repetitions` included).
+        let finished = entries.contains { if case .finished = $0 { true } else { false } }
+        return Loaded(result: RunResult(journal: entries).resolvingRepetitions(metadataIsFinal: finished), fromJournal: true,
+                      warnings: warnings)
     }
 
     private static func describe(_ error: Swift.Error) -> String {

@@ -52,13 +52,16 @@ final class RedisBatchSource: BatchSource {
 
     /// Whether a test is quarantined (stored with its results, for the merged report).
     let quarantine: @Sendable (TestID) -> Bool
-    /// The tests this machine discovered: it runs no other id, whatever a batch says.
-    let discovered: Set<TestID>
+    /// The tests this machine discovered, by the text a batch names them by: it runs no other
+    /// id, whatever a batch says. The text is read back through this machine's own ids, not
+    /// parsed, so a test whose own name ends in ` (repeat 1 of 2)` stays that test (a run
+    /// repeats all its tests or none, so no two of them share a text).
+    let discovered: [String: TestID]
 
     init(queue: RedisQueue, rules: TestRules, discovered: [TestID], quarantine: @escaping @Sendable (TestID) -> Bool) {
         self.queue = queue
         self.rules = rules
-        self.discovered = Set(discovered)
+        self.discovered = Dictionary(discovered.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
         self.quarantine = quarantine
     }
 
@@ -160,7 +163,8 @@ final class RedisBatchSource: BatchSource {
             case .wait:
                 state.sleep(atMost: 0.2)
             case .batch(let id, let batch):
-                let foreign = batch.tests.filter { !discovered.contains($0) }
+                let tests = batch.tests.compactMap { discovered[$0.rawValue] }
+                let foreign = batch.tests.filter { discovered[$0.rawValue] == nil }
                 guard foreign.isEmpty else {
                     // Running an id this machine never listed would run code nobody asked
                     // for, and its result could not be trusted: the queue was tampered with.
@@ -178,7 +182,7 @@ final class RedisBatchSource: BatchSource {
                     s.shardOf[local] = shard
                     if let ms = batch.expected { s.lastExpected[shard] = Double(ms) / 1000 }
                     s.leasedCount += 1
-                    return WorkItem(id: local, tests: batch.tests, attempt: batch.attempt)
+                    return WorkItem(id: local, tests: tests, attempt: batch.attempt)
                 }
             }
         }

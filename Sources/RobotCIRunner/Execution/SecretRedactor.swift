@@ -123,10 +123,11 @@ public struct SecretRedactor: Sendable {
 
     /// `id` with any secret in it masked: a pytest id can carry a token (`test_api[ghp_…]`).
     /// Report files, the journal and the console name the test by this id; the run itself
-    /// still selects the test by its real one.
+    /// still selects the test by its real one. A repetition stays that repetition of the
+    /// masked test.
     public func redact(_ id: TestID) -> TestID {
-        let masked = redact(id.rawValue)
-        return masked == id.rawValue ? id : TestID(masked)
+        let own = id.base.rawValue, masked = redact(own)
+        return masked == own ? id : TestID(masked).repeated(as: id.repetition)
     }
 
     /// How report files name each of `ids`: `redact(_:)`, except that ids which would mask to the
@@ -145,7 +146,7 @@ public struct SecretRedactor: Sendable {
             var n = 1
             while taken.contains(name) {
                 n += 1
-                name = TestID("\(masked.rawValue)~\(n)")
+                name = TestID("\(masked.base.rawValue)~\(n)").repeated(as: id.repetition)
             }
             taken.insert(name)
             renamed[id] = name

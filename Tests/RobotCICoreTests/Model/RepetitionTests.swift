@@ -10,7 +10,7 @@ final class RepetitionTests: XCTestCase {
             let second = test.repetition(2, of: 5)
             XCTAssertEqual(second.rawValue, raw + " (repeat 2 of 5)")
             let parsed = try XCTUnwrap(second.repetition, raw)
-            XCTAssertEqual(parsed.base, test)
+            XCTAssertEqual(TestID.parsing(second.rawValue), second, "its text reads back as the same repetition")
             XCTAssertEqual(parsed.index, 2)
             XCTAssertEqual(parsed.count, 5)
             XCTAssertEqual(second.base, test)
@@ -26,9 +26,92 @@ final class RepetitionTests: XCTestCase {
     func testOnlyAWellFormedSuffixIsARepetition() {
         for raw in ["M.C/test", "M.C/test (repeat 0 of 5)", "M.C/test (repeat 6 of 5)", "M.C/test (repeat 2 of 5) ", "M.C/test (repeat two of 5)",
                     "M.C/test (repeat 2 of)", " (repeat 1 of 2)", "M.C/test (repeat -1 of 5)", "M.C/test (repeat 1 of 2 of 3)"] {
-            XCTAssertNil(TestID(raw).repetition, raw)
-            XCTAssertEqual(TestID(raw).base, TestID(raw))
+            XCTAssertNil(TestID.parsing(raw).repetition, raw)
+            XCTAssertEqual(TestID.parsing(raw).base, TestID(raw))
         }
+    }
+
+    func testTheBaseOfARepetitionIsItsTestsOwnID() {
+        let test = TestID("M.C/testFoo"), third = test.repetition(3, of: 4)
+        XCTAssertEqual(third.base, test)
+        XCTAssertNil(third.base.repetition)
+        XCTAssertEqual(third.repetition, TestID.Repetition(index: 3, count: 4))
+        XCTAssertEqual(test.base, test, "a test's own id is its own base")
+        XCTAssertEqual(third.repetition(1, of: 4), test.repetition(1, of: 4), "a repetition's repetition is of its test")
+        XCTAssertNotEqual(third, test.repetition(3, of: 5))
+        XCTAssertEqual(Set([third, test.repetition(3, of: 4), test]).count, 2)
+    }
+
+    /// A test whose own name ends like a repetition is that test inside the program: it runs
+    /// under its own name, and nothing takes it for another test's repetition.
+    func testATestNamedLikeARepetitionIsItsOwnTest() {
+        let named = TestID("M.C/x (repeat 1 of 2)"), repetition = TestID("M.C/x").repetition(1, of: 2)
+        XCTAssertEqual(named.rawValue, repetition.rawValue, "the same text goes out")
+        XCTAssertNil(named.repetition)
+        XCTAssertEqual(named.base, named)
+        XCTAssertNotEqual(named, repetition)
+        XCTAssertEqual(Set([named, repetition]).count, 2)
+        XCTAssertEqual([repetition, named].sorted(), [named, repetition], "one text: the test's own id first")
+        // Repeated, it is the repetition of itself, and that text reads back unambiguously.
+        let repeated = named.repetition(2, of: 3)
+        XCTAssertEqual(repeated.rawValue, "M.C/x (repeat 1 of 2) (repeat 2 of 3)")
+        XCTAssertEqual(repeated.base, named)
+        XCTAssertEqual(TestID.parsing(repeated.rawValue), repeated)
+        // Text alone cannot tell them apart: parsed, it is the repetition (a report read back
+        // settles it: `RunResult.resolvingRepetitions`).
+        XCTAssertEqual(TestID.parsing(named.rawValue), repetition)
+        // Planned beside the test it looks like a repetition of, both are accounted for.
+        var assembly = RunAssembly(plan: RunPlan(tests: [named, TestID("M.C/x")]))
+        XCTAssertTrue(assembly.add(named, quarantined: false, attempt: attempt(.failed)))
+        XCTAssertTrue(assembly.add(TestID("M.C/x"), quarantined: false, attempt: attempt(.passed)))
+        XCTAssertFalse(assembly.add(repetition, quarantined: false, attempt: attempt(.passed)), "no repetition was planned")
+        let result = assembly.result(metadata: metadata()) { _ in "never ran" }
+        XCTAssertEqual(result.tests.map(\.id), [TestID("M.C/x"), named])
+        XCTAssertEqual(result.tests.map(\.outcome), [.passed, .failed])
+        XCTAssertTrue(result.accounting.isComplete, result.accounting.description)
+        XCTAssertEqual(result.accounting.planned, 2)
+    }
+
+    /// Ids go out as text and come back typed: JSON (results.json, the journal, the queue).
+    func testARepetitionRoundTripsThroughJSONAndTheJournal() throws {
+        let ids = [TestID("M.C/a").repetition(2, of: 5), TestID("Mod.free()").repetition(1, of: 2), TestID("M.C/a")]
+        let text = try JSONEncoder().encode(ids)
+        XCTAssertEqual(String(decoding: text, as: UTF8.self), #"["M.C\/a (repeat 2 of 5)","Mod.free() (repeat 1 of 2)","M.C\/a"]"#)
+        XCTAssertEqual(try JSONDecoder().decode([TestID].self, from: text), ids)
+        let entry = JournalEntry.attempt(test: ids[0], quarantined: false, attempt: attempt(.passed))
+        XCTAssertEqual(try JSONDecoder().decode(JournalEntry.self, from: JSONEncoder().encode(entry)), entry)
+        let plan = RunPlan(tests: ids)
+        XCTAssertEqual(try JSONDecoder().decode(RunPlan.self, from: JSONEncoder().encode(plan)), plan)
+        // Text alone takes a test named like a repetition for one.
+        let named = [TestID("M.C/x (repeat 1 of 2)")]
+        XCTAssertEqual(try JSONDecoder().decode([TestID].self, from: JSONEncoder().encode(named)), [TestID("M.C/x").repetition(1, of: 2)])
+    }
+
+    /// A run repeats all its tests or none: read back, a result settles which ids were test
+    /// names that only looked like repetitions, when it can be sure.
+    func testAResultReadBackSettlesTestsNamedLikeRepetitions() {
+        let named = TestID("M.C/x (repeat 1 of 2)"), lookalike = TestID.parsing(named.rawValue), y = TestID("M.C/y")
+        func readBack(_ ids: [TestID], repetitions: RepetitionSummary? = nil, interrupted: Bool = false) -> RunResult {
+            var run = RunResult(metadata: metadata(interrupted: interrupted), tests: ids.map { TestRecord(id: $0, attempts: [attempt(.passed)]) },
+                                batches: [], plan: RunPlan(tests: ids))
+            run.metadata.repetitions = repetitions
+            return run
+        }
+        // The finished run did not repeat: every id is the test's own.
+        var r = readBack([lookalike]).resolvingRepetitions(metadataIsFinal: true)
+        XCTAssertEqual(r.tests.map(\.id), [named])
+        XCTAssertEqual(r.plan?.tests, [named])
+        XCTAssertTrue(r.accounting.isComplete)
+        // Beside a test that is no repetition, it cannot be one, whatever the metadata.
+        r = readBack([lookalike, y], interrupted: true).resolvingRepetitions(metadataIsFinal: false)
+        XCTAssertEqual(r.tests.map(\.id), [named, y])
+        // Unsure (a journal cut short), or a run that did repeat: the repetitions stay.
+        XCTAssertEqual(readBack([lookalike]).resolvingRepetitions(metadataIsFinal: false).tests.map(\.id), [lookalike])
+        let repeated = TestID.repeating([TestID("M.C/x"), y], count: 2)
+        let summary = RepetitionSummary(count: 2, untilFailure: false, ran: 2)
+        XCTAssertEqual(readBack(repeated, repetitions: summary).resolvingRepetitions(metadataIsFinal: true).tests.map(\.id), repeated)
+        XCTAssertEqual(readBack(repeated, interrupted: true).resolvingRepetitions(metadataIsFinal: false).tests.map(\.id), repeated,
+                       "a burn-in killed before it said so is still a burn-in")
     }
 
     func testRepeatingGoesRepetitionByRepetition() {

@@ -37,6 +37,50 @@ final class ReportInputTests: XCTestCase {
         XCTAssertFalse(loaded.fromJournal)
     }
 
+    /// results.json names repetitions by text; read back they are typed again. A run that did
+    /// not repeat (no `metadata.repetitions`) has no repetitions, whatever a test's name ends in.
+    func testRepetitionsAndTestsNamedLikeThemReadBackAsWritten() throws {
+        let named = TestID("M.C/x (repeat 1 of 2)")
+        var plain = RunResult(metadata: RunMetadata(runID: "r", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t", commandLine: []),
+                              tests: [TestRecord(id: named, attempts: [Attempt(number: 1, outcome: .passed, duration: 1, start: 0, shard: 0, batch: 0)])],
+                              batches: [])
+        plain.plan = RunPlan(tests: [named])
+        let url = dir.appendingPathComponent("results.json")
+        try JSONEncoder().encode(plain).write(to: url)
+        let loaded = try ReportReader.load(url).result
+        XCTAssertEqual(loaded, plain)
+        XCTAssertNil(loaded.tests.first?.id.repetition)
+        XCTAssertTrue(loaded.accounting.isComplete)
+
+        var repeated = plain
+        let ids = TestID.repeating([named, TestID("M.C/y")], count: 2)
+        repeated.tests = ids.map { TestRecord(id: $0, attempts: plain.tests[0].attempts) }
+        repeated.plan = RunPlan(tests: ids)
+        repeated.metadata.repetitions = RepetitionSummary(count: 2, untilFailure: false, ran: 2)
+        try JSONEncoder().encode(repeated).write(to: url)
+        let again = try ReportReader.load(url).result
+        XCTAssertEqual(again, repeated)
+        XCTAssertEqual(Set(again.tests.map(\.id.base)), [named, TestID("M.C/y")])
+        XCTAssertEqual(again.accounting.planned, 4)
+        XCTAssertTrue(again.accounting.isComplete)
+
+        // The journal: a finished run that did not repeat reads as results.json does; one cut
+        // short (no `finished`) cannot tell, and reads the suffix as a repetition, plan and
+        // results alike, so every planned test is still accounted for.
+        let plan = try XCTUnwrap(String(data: JSONEncoder().encode(JournalEntry.plan(RunPlan(tests: [named]))), encoding: .utf8))
+        var lines = try journalLines(plain)
+        lines.insert(plan, at: 1)
+        let journal = try file("results.jsonl", lines.joined(separator: "\n") + "\n")
+        let rebuilt = try ReportReader.load(journal).result
+        XCTAssertEqual(rebuilt.tests.map(\.id), [named])
+        XCTAssertTrue(rebuilt.accounting.isComplete, rebuilt.accounting.description)
+        let cut = try file("cut.jsonl", lines.dropLast().joined(separator: "\n") + "\n")
+        let cutShort = try ReportReader.load(cut).result
+        XCTAssertEqual(cutShort.tests.map(\.id), [TestID("M.C/x").repetition(1, of: 2)])
+        XCTAssertEqual(cutShort.tests.map(\.outcome), [.passed])
+        XCTAssertTrue(cutShort.accounting.isComplete, cutShort.accounting.description)
+    }
+
     func testForeignJSONIsRejectedNamingTheFile() throws {
         let url = try file("other.json", #"{"format":"something-else","tests":[]}"#)
         XCTAssertThrowsError(try ReportReader.load(url)) { error in

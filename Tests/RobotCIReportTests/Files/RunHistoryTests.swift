@@ -4,9 +4,10 @@ import RobotCICore
 import XCTest
 
 final class RunHistoryTests: XCTestCase {
+    /// A run with `outcomes` by id as results.json writes it (` (repeat k of n)`: a repetition).
     private func run(_ id: String, at time: Double, _ outcomes: [String: [AttemptOutcome]], commit: String? = nil) -> RunResult {
         let tests = outcomes.keys.sorted().map { name in
-            TestRecord(id: TestID(name), attempts: outcomes[name]!.enumerated().map { n, o in
+            TestRecord(id: TestID.parsing(name), attempts: outcomes[name]!.enumerated().map { n, o in
                 Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, shard: 0, batch: 0)
             })
         }

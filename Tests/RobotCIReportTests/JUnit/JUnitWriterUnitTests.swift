@@ -105,6 +105,14 @@ final class JUnitWriterUnitTests: XCTestCase {
         }
     }
 
+    func testARepetitionReadsBackFromJUnitAsThatRepetition() throws {
+        let ids = TestID.repeating([TestID("App.LoginTests/testSignIn"), TestID("Mod.Suite/check()")], count: 2)
+        let data = try JUnitWriter.render(run(ids.map { TestRecord(id: $0, attempts: [attempt(1, .passed)]) }))
+        let back = try JUnitReader.parse(data, name: "junit.xml", machine: nil).map(\.id)
+        XCTAssertEqual(Set(back), Set(ids))
+        XCTAssertEqual(Set(back.map(\.base)), [TestID("App.LoginTests/testSignIn"), TestID("Mod.Suite/check()")])
+    }
+
     func testQuarantineOnlyHidesFailuresAndANotRunTestStaysAnError() throws {
         try written([
             TestRecord(id: TestID("M.C/testQuarantinedPasses"), attempts: [attempt(1, .passed)], quarantined: true),

@@ -41,6 +41,22 @@ final class BatchRunTests: XCTestCase {
         XCTAssertEqual(result.tests.last?.reason, "the run stopped early")
     }
 
+    /// A listed test whose own name ends like a repetition runs under that name, not stripped
+    /// to another test's, and is reported and accounted for as itself.
+    func testATestNamedLikeARepetitionRunsUnderItsOwnName() throws {
+        let named = TestID("M.C/testA (repeat 1 of 2)")
+        let f = try RunFixture(tests: [named, a])
+        let batch = try f.batch(WorkItem(id: 0, tests: [named, a], attempt: 1))
+        XCTAssertEqual(batch.item.tests.map(\.rawValue), ["M.C/testA (repeat 1 of 2)", "M.C/testA"])
+        XCTAssertEqual(batch.plannedID(named), named)
+        batch.report(named, Attempts.failed(1))
+        batch.report(a, Attempts.passed(1))
+        let result = f.result()
+        XCTAssertEqual(Set(result.tests.map(\.id)), [named, a])
+        XCTAssertEqual(result.tests.first { $0.id == named }?.outcome, .failed)
+        XCTAssertTrue(result.accounting.isComplete, result.accounting.description)
+    }
+
     func testEachTestsTimeoutIsItsRulesElseTheGlobalOne() throws {
         let rules = try TestRules(retries: 0, testTimeout: 120, rules: [TestRule(match: "/testA$", testTimeout: 15)])
         let f = try RunFixture(tests: [a, b], rules: rules)

@@ -56,6 +56,18 @@ final class RedisBatchSourceTests: XCTestCase {
         XCTAssertNil(s.lost)
     }
 
+    /// The queue names tests by text; a machine reads a leased id back as its own test, so a
+    /// repetition stays that repetition and a test whose own name ends like one stays itself.
+    func testLeasedIDsAreThisMachinesOwnTests() throws {
+        let named = TestID("M.C/x (repeat 1 of 2)"), repetition = a.repetition(2, of: 3)
+        let s = try machine("m1", tests: [named, repetition], plan: [QueuedBatch(tests: [named, repetition], attempt: 1)])
+        let item = try next(s)
+        XCTAssertEqual(item.tests, [named, repetition])
+        XCTAssertNil(item.tests[0].repetition, "its own test, not x's repetition")
+        XCTAssertEqual(item.tests[1].repetition, TestID.Repetition(index: 2, count: 3))
+        XCTAssertNil(s.lost, "nothing was taken for a test this machine did not discover")
+    }
+
     /// One round trip per batch: a pass waits for its batch's finish, which waits for the
     /// shard's next lease; a failure that earns a retry is stored at once (its retry is queued
     /// for another machine now).
