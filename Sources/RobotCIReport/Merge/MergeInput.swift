@@ -17,11 +17,25 @@ public struct MergeInput {
     /// Things worth a warning that do not stop the merge (an unusable history, a journal's
     /// skipped lines, a results.json older than the folder's journal).
     public var warnings: [String] = []
+    /// What this input read that the run's other inputs may carry again.
+    public var shareable: Shared { Shared(suite: partitionSuite) }
+    /// Its partition's suite as its results.json wrote it.
+    var partitionSuite: PartitionSuite? = nil
+
+    /// What one input read that the other partitions of its run carry again, byte for byte:
+    /// the whole suite in results.json.
+    public struct Shared: Sendable {
+        public var suite: PartitionSuite?
+
+        public init(suite: PartitionSuite? = nil) {
+            self.suite = suite
+        }
+    }
 
     /// Loads and validates an input; every problem names the path and the reason. A
-    /// partition's suite with `knownSuite`'s digest (another partition's, read before) is
-    /// shared, not read again.
-    public static func load(_ path: String, knownSuite: PartitionPlan.KnownSuite? = nil) throws -> MergeInput {
+    /// partition's suite written as `sharing`'s (another partition's, read before) is shared,
+    /// not decoded again (`ReportReader.partitionResults`).
+    public static func load(_ path: String, sharing: Shared = Shared()) throws -> MergeInput {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
@@ -30,7 +44,7 @@ public struct MergeInput {
         if isDir.boolValue {
             let results = url.appendingPathComponent("results.json")
             if FileManager.default.fileExists(atPath: results.path) {
-                return try loadResults(results, folder: url, knownSuite: knownSuite)
+                return try loadResults(results, folder: url, sharing: sharing)
             }
             let journal = url.appendingPathComponent("results.jsonl")
             if FileManager.default.fileExists(atPath: journal.path) { return try loadJournal(journal, folder: url) }
@@ -38,7 +52,7 @@ public struct MergeInput {
             if FileManager.default.fileExists(atPath: junit.path) { return try loadJUnit(junit) }
             throw MergeError("\(path): not a robotci report folder (no results.json, results.jsonl or junit.xml in it)")
         }
-        if url.pathExtension == "json" { return try loadResults(url, folder: url.deletingLastPathComponent(), knownSuite: knownSuite) }
+        if url.pathExtension == "json" { return try loadResults(url, folder: url.deletingLastPathComponent(), sharing: sharing) }
         if url.pathExtension == "jsonl" { return try loadJournal(url, folder: url.deletingLastPathComponent()) }
         return try loadJUnit(url)
     }
@@ -52,9 +66,10 @@ public struct MergeInput {
         return input
     }
 
-    private static func loadResults(_ url: URL, folder: URL, knownSuite: PartitionPlan.KnownSuite?) throws -> MergeInput {
+    private static func loadResults(_ url: URL, folder: URL, sharing: Shared) throws -> MergeInput {
         let result: RunResult
-        do { result = try ReportReader.results(at: url, knownSuite: knownSuite) } catch { throw MergeError("\(error)") }
+        let suite: PartitionSuite?
+        do { (result, suite) = try ReportReader.partitionResults(at: url, sharing: sharing.suite) } catch { throw MergeError("\(error)") }
         // A run clears the folder's journal when it starts and writes results.json when it
         // ends: a journal of another run beside results.json means a later run started here
         // and never finished, so results.json is the earlier run's. Use the journal.
@@ -74,7 +89,9 @@ public struct MergeInput {
             default: break
             }
         }
-        return try validated(result, from: url, folder: folder)
+        var input = try validated(result, from: url, folder: folder)
+        input.partitionSuite = suite
+        return input
     }
 
     /// The metadata of the run that wrote a journal (its first entry), nil when it has none.

@@ -180,18 +180,18 @@ public enum ReportMerger {
     }
 
     /// Every input, in the order given. The first is read alone: a partition's suite in it is
-    /// shared with the rest (`KnownSuite`: every partition carries the whole suite). The rest
-    /// are read on every core, each into its own slot; the first error in input order is the
-    /// one thrown, so the message does not depend on which thread finished first.
+    /// shared with the rest (`PartitionSuite`: every partition carries the whole suite). The
+    /// rest are read on every core, each into its own slot; the first error in input order is
+    /// the one thrown, so the message does not depend on which thread finished first.
     static func loadAll(_ paths: [String]) throws -> [MergeInput] {
         let first = try MergeInput.load(paths[0])
-        let knownSuite = first.result.plan?.partition.map { PartitionPlan.KnownSuite(digest: $0.suiteDigest, suite: $0.suite) }
+        let shared = first.shareable
         let rest = Array(paths.dropFirst())
         let slots = Locked([Result<MergeInput, Error>?](repeating: nil, count: rest.count))
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rest.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: rest.count, by: workers) {
-                let loaded = Result { try MergeInput.load(rest[index], knownSuite: knownSuite) }
+                let loaded = Result { try MergeInput.load(rest[index], sharing: shared) }
                 slots.withLock { $0[index] = loaded }
             }
         }
