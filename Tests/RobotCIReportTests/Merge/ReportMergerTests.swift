@@ -259,12 +259,20 @@ final class ReportMergerTests: XCTestCase {
         XCTAssertEqual(merged.result.tests.map(\.id), suite.sorted())
         XCTAssertEqual(Set(merged.result.tests.map(\.outcome)), [.passed])
         XCTAssertEqual(ReportReader.timings(in: out)?.tests.count, suite.count)
+        // A first input with nothing to share (a JUnit file): the partitions still merge.
+        let junit = directory.appendingPathComponent("other.xml")
+        try Data(#"<testsuites><testsuite name="O"><testcase classname="O.T" name="testOne" time="0.5"/></testsuite></testsuites>"#.utf8)
+            .write(to: junit)
+        let withJUnit = try ReportMerger.run(inputs: [junit.path] + folders.map(\.path), output: directory.appendingPathComponent("merged-2"))
+        XCTAssertEqual(withJUnit.result.tests.count, suite.count + 1)
 
         let results = folders[2].appendingPathComponent("results.json")
         let digest = RunPlan.digest(of: suite)
         let text = try String(contentsOf: results, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "\"suiteDigest\":\"\(digest)\"", with: "\"suiteDigest\":\"0-12\"").utf8).write(to: results)
-        let message = refusal(folders.map(\.path))
-        XCTAssertTrue(message.hasPrefix("\(results.path): the partition's suiteDigest '0-12' is not the digest"), message)
+        for inputs in [folders.map(\.path), [junit.path] + folders.map(\.path)] {
+            let message = refusal(inputs)
+            XCTAssertTrue(message.hasPrefix("\(results.path): the partition's suiteDigest '0-12' is not the digest"), message)
+        }
     }
 }
