@@ -93,4 +93,54 @@ final class PartitionSuiteTests: XCTestCase {
         XCTAssertThrowsError(try ReportReader.partitionResults(at: broken, sharing: shared)) { XCTAssertEqual("\($0)", full) }
         XCTAssertFalse(full.isEmpty)
     }
+
+    /// Damaged copies of a partition's results.json (bytes changed, cut out or repeated, at
+    /// random but the same every run): reading one with the shared suite gives what reading it
+    /// whole gives (the same run, or the same error), or refuses a suiteDigest that is not
+    /// its list's. Never another list.
+    func testADamagedFileReadsAsAFullReadOrIsRefused() throws {
+        let (_, shared) = try ReportReader.partitionResults(at: try file("p1", partition(1, of: 2)), sharing: nil)
+        let original = Array(try Data(contentsOf: try file("p2", partition(2, of: 2))))
+        let url = directory.appendingPathComponent("damaged.json")
+        var state: UInt64 = 41
+        func random(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let bytes = Array(#"[]{},:"\ a0/"#.utf8)
+        var cut = 0, cutAndRead = 0
+        for _ in 0..<400 {
+            var damaged = original
+            for _ in 0..<(1 + random(3)) {
+                let at = random(damaged.count)
+                switch random(3) {
+                case 0: damaged[at] = bytes[random(bytes.count)]
+                case 1: damaged.removeSubrange(at..<min(damaged.count, at + 1 + random(40)))
+                default: damaged.insert(contentsOf: damaged[at..<min(damaged.count, at + 1 + random(40))], at: random(damaged.count))
+                }
+            }
+            try Data(damaged).write(to: url)
+            let known = damaged.withUnsafeBytes { d in shared?.json.withUnsafeBytes { SuiteScanner.find(in: d, known: $0) } }?.isKnown == true
+            if known { cut += 1 }
+            let full = Result { try ReportReader.results(at: url) }
+            let read = Result { try ReportReader.partitionResults(at: url, sharing: shared).0 }
+            switch (full, read) {
+            case (.failure(let f), .failure(let r)):
+                XCTAssertEqual("\(r)", "\(f)")
+            case (.success(let f), .success(let r)):
+                XCTAssertEqual(r, f)
+                if known { cutAndRead += 1 }
+            case (.success(let f), .failure(let r)):
+                let partition = try XCTUnwrap(f.plan?.partition, "\(r)")
+                XCTAssertNotEqual(RunPlan.digest(of: partition.suite), partition.suiteDigest, "\(r)")
+                XCTAssertTrue("\(r)".contains("is not the digest of the"), "\(r)")
+            case (.failure(let f), .success):
+                XCTFail("read a file a full read refuses (\(f))")
+            }
+        }
+        // Damaged elsewhere, the suite is still cut out: then the cut copy is what is read.
+        XCTAssertGreaterThan(cut, 100)
+        XCTAssertGreaterThan(cutAndRead, 5)
+    }
 }
+
