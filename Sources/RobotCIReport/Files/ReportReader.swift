@@ -65,10 +65,9 @@ public enum ReportReader {
         return try JSONDecoder().decode(Timings.self, from: data)
     }
 
-    /// Reads and checks a `results.json`; a partition's suite equal to `knownSuite` (by digest)
-    /// is that one, not read again.
-    public static func results(at url: URL, knownSuite: PartitionPlan.KnownSuite? = nil) throws -> RunResult {
-        try results(read(url), path: url.path, knownSuite: knownSuite)
+    /// Reads and checks a `results.json`.
+    public static func results(at url: URL) throws -> RunResult {
+        try results(read(url), path: url.path)
     }
 
     /// Loads `url`: a journal when its name ends in `.jsonl`, a `results.json` otherwise.
@@ -80,7 +79,7 @@ public enum ReportReader {
 
     /// A regular file of at most `RegularFile.resultsLimit` bytes: a FIFO would block the read,
     /// a huge file fill the memory.
-    private static func read(_ url: URL) throws -> Data {
+    static func read(_ url: URL) throws -> Data {
         do {
             return try RegularFile.read(url.path, limit: RegularFile.resultsLimit, what: "results file")
         } catch let e as RegularFileError {
@@ -90,7 +89,7 @@ public enum ReportReader {
 
     private struct FormatProbe: Decodable { var format: String? }
 
-    static func results(_ data: Data, path: String, knownSuite: PartitionPlan.KnownSuite? = nil) throws -> RunResult {
+    static func results(_ data: Data, path: String) throws -> RunResult {
         let probe: FormatProbe
         do {
             probe = try JSONDecoder().decode(FormatProbe.self, from: data)
@@ -107,10 +106,8 @@ public enum ReportReader {
                 + "pass the results.json or results.jsonl that robotci wrote")
         }
         do {
-            let decoder = JSONDecoder()
-            if let knownSuite { decoder.userInfo[PartitionPlan.knownSuiteKey] = knownSuite }
             // A run rebuilt from a journal cut short is marked interrupted: its metadata has no say.
-            let result = try decoder.decode(RunResult.self, from: data)
+            let result = try JSONDecoder().decode(RunResult.self, from: data)
             return result.resolvingRepetitions(metadataIsFinal: !result.metadata.interrupted)
         } catch {
             throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(describe(error))")

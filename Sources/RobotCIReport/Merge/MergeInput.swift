@@ -9,19 +9,38 @@ public struct MergeInput {
     public var result: RunResult
     /// The folder whose `attachments/` artifact paths are relative to (nil for JUnit files).
     public var reportDirectory: URL?
-    /// The folder's `timings.json` as read; `ReportMerger` checks and folds them all at once
-    /// (`TimingsFold`), so 1,000 copies of the suite's timings are not 1,000 dictionaries.
+    /// The folder's `timings.json` as read (the first input's bytes when equal to them,
+    /// `Shared`); `ReportMerger` checks and folds them all at once (`TimingsFold`), so 1,000
+    /// copies of the suite's timings are not 1,000 dictionaries.
     public var timings: Data?
     /// The folder's `history.json` (nil: none, or unreadable; see `warnings`).
     public var history: RunHistory? = nil
     /// Things worth a warning that do not stop the merge (an unusable history, a journal's
     /// skipped lines, a results.json older than the folder's journal).
     public var warnings: [String] = []
+    /// What this input read that the run's other inputs may carry again.
+    public var shareable: Shared { Shared(suite: partitionSuite, timings: timings) }
+    /// Its partition's suite as its results.json wrote it.
+    var partitionSuite: PartitionSuite? = nil
+
+    /// What one input read that the other partitions of its run carry again, byte for byte:
+    /// the whole suite in results.json, and timings.json (a CI cache restores the same one on
+    /// every machine). An input that carries the same shares it, so 1,000 partitions hold one
+    /// copy in memory, not 1,000, and `TimingsFold` skips the repeats.
+    public struct Shared: Sendable {
+        public var suite: PartitionSuite?
+        public var timings: Data?
+
+        public init(suite: PartitionSuite? = nil, timings: Data? = nil) {
+            self.suite = suite
+            self.timings = timings
+        }
+    }
 
     /// Loads and validates an input; every problem names the path and the reason. A
-    /// partition's suite with `knownSuite`'s digest (another partition's, read before) is
-    /// shared, not read again.
-    public static func load(_ path: String, knownSuite: PartitionPlan.KnownSuite? = nil) throws -> MergeInput {
+    /// partition's suite written as `sharing`'s (another partition's, read before) is shared,
+    /// not decoded again (`ReportReader.partitionResults`); so is a timings.json equal to it.
+    public static func load(_ path: String, sharing: Shared = Shared()) throws -> MergeInput {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
@@ -30,31 +49,32 @@ public struct MergeInput {
         if isDir.boolValue {
             let results = url.appendingPathComponent("results.json")
             if FileManager.default.fileExists(atPath: results.path) {
-                return try loadResults(results, folder: url, knownSuite: knownSuite)
+                return try loadResults(results, folder: url, sharing: sharing)
             }
             let journal = url.appendingPathComponent("results.jsonl")
-            if FileManager.default.fileExists(atPath: journal.path) { return try loadJournal(journal, folder: url) }
+            if FileManager.default.fileExists(atPath: journal.path) { return try loadJournal(journal, folder: url, sharing: sharing) }
             let junit = url.appendingPathComponent("junit.xml")
             if FileManager.default.fileExists(atPath: junit.path) { return try loadJUnit(junit) }
             throw MergeError("\(path): not a robotci report folder (no results.json, results.jsonl or junit.xml in it)")
         }
-        if url.pathExtension == "json" { return try loadResults(url, folder: url.deletingLastPathComponent(), knownSuite: knownSuite) }
-        if url.pathExtension == "jsonl" { return try loadJournal(url, folder: url.deletingLastPathComponent()) }
+        if url.pathExtension == "json" { return try loadResults(url, folder: url.deletingLastPathComponent(), sharing: sharing) }
+        if url.pathExtension == "jsonl" { return try loadJournal(url, folder: url.deletingLastPathComponent(), sharing: sharing) }
         return try loadJUnit(url)
     }
 
     /// A run's journal, for a machine whose robotci was killed before it wrote results.json.
-    private static func loadJournal(_ url: URL, folder: URL) throws -> MergeInput {
+    private static func loadJournal(_ url: URL, folder: URL, sharing: Shared) throws -> MergeInput {
         let loaded: ReportReader.Loaded
         do { loaded = try ReportReader.load(url) } catch { throw MergeError("\(error)") }
-        var input = try validated(loaded.result, from: url, folder: folder)
+        var input = try validated(loaded.result, from: url, folder: folder, sharing: sharing)
         input.warnings = loaded.warnings + input.warnings
         return input
     }
 
-    private static func loadResults(_ url: URL, folder: URL, knownSuite: PartitionPlan.KnownSuite?) throws -> MergeInput {
+    private static func loadResults(_ url: URL, folder: URL, sharing: Shared) throws -> MergeInput {
         let result: RunResult
-        do { result = try ReportReader.results(at: url, knownSuite: knownSuite) } catch { throw MergeError("\(error)") }
+        let suite: PartitionSuite?
+        do { (result, suite) = try ReportReader.partitionResults(at: url, sharing: sharing.suite) } catch { throw MergeError("\(error)") }
         // A run clears the folder's journal when it starts and writes results.json when it
         // ends: a journal of another run beside results.json means a later run started here
         // and never finished, so results.json is the earlier run's. Use the journal.
@@ -62,7 +82,7 @@ public struct MergeInput {
         if FileManager.default.fileExists(atPath: journal.path) {
             switch journalRun(journal) {
             case .some(let m) where m.runID != result.metadata.runID || m.startedAt != result.metadata.startedAt:
-                var input = try loadJournal(journal, folder: folder)
+                var input = try loadJournal(journal, folder: folder, sharing: sharing)
                 input.warnings.insert("\(url.path) is from an earlier run (run id '\(result.metadata.runID)', \(MergeCheck.started(result.metadata))); "
                     + "a later run (run id '\(m.runID)', \(MergeCheck.started(m))) began in \(folder.path) and did not finish: "
                     + "merging its journal results.jsonl instead", at: 0)
@@ -74,7 +94,9 @@ public struct MergeInput {
             default: break
             }
         }
-        return try validated(result, from: url, folder: folder)
+        var input = try validated(result, from: url, folder: folder, sharing: sharing)
+        input.partitionSuite = suite
+        return input
     }
 
     /// The metadata of the run that wrote a journal (its first entry), nil when it has none.
@@ -93,7 +115,7 @@ public struct MergeInput {
         return m
     }
 
-    private static func validated(_ result: RunResult, from url: URL, folder: URL) throws -> MergeInput {
+    private static func validated(_ result: RunResult, from url: URL, folder: URL, sharing: Shared) throws -> MergeInput {
         // Attachments are copied into the merged report: a path that leads out of this
         // report folder ("../../etc/passwd", "/etc/passwd", a symlink out) would copy a file
         // from anywhere, or write one anywhere under the output. Refuse the input.
@@ -106,8 +128,11 @@ public struct MergeInput {
             }
         }
         var timingsWarning: String?
-        let timings: Data?
-        do { timings = try ReportReader.timingsData(at: folder.appendingPathComponent("timings.json")) } catch {
+        var timings: Data?
+        do {
+            timings = try ReportReader.timingsData(at: folder.appendingPathComponent("timings.json"))
+            if let shared = sharing.timings, timings == shared { timings = shared }
+        } catch {
             timings = nil
             timingsWarning = "\(error); merging without it"
         }

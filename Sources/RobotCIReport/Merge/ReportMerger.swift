@@ -179,19 +179,32 @@ public enum ReportMerger {
         return Merged(result: result, notes: check.notes)
     }
 
-    /// Every input, in the order given. The first is read alone: a partition's suite in it is
-    /// shared with the rest (`KnownSuite`: every partition carries the whole suite). The rest
-    /// are read on every core, each into its own slot; the first error in input order is the
-    /// one thrown, so the message does not depend on which thread finished first.
+    /// Every input, in the order given. The first is read alone: what it carries that the
+    /// others carry again (`MergeInput.Shared`: every partition holds the whole suite, and
+    /// most the same timings.json) is shared with the rest. The rest are read on every core,
+    /// each into its own slot; the first error in input order is the one thrown, so the
+    /// message does not depend on which thread finished first. When the first has nothing to
+    /// share (a JUnit file), the first input that has is shared from then on: sharing changes
+    /// what is held in memory and decoded, never what an input reads as, so the order the
+    /// workers take does not show.
     static func loadAll(_ paths: [String]) throws -> [MergeInput] {
         let first = try MergeInput.load(paths[0])
-        let knownSuite = first.result.plan?.partition.map { PartitionPlan.KnownSuite(digest: $0.suiteDigest, suite: $0.suite) }
+        let shared = Locked(first.shareable)
         let rest = Array(paths.dropFirst())
         let slots = Locked([Result<MergeInput, Error>?](repeating: nil, count: rest.count))
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rest.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: rest.count, by: workers) {
-                let loaded = Result { try MergeInput.load(rest[index], knownSuite: knownSuite) }
+                let sharing = shared.withLock { $0 }
+                let loaded = Result<MergeInput, Error> {
+                    var input = try MergeInput.load(rest[index], sharing: sharing)
+                    shared.withLock { s in
+                        if s.suite == nil { s.suite = input.partitionSuite }
+                        if s.timings == nil { s.timings = input.timings }
+                    }
+                    input.partitionSuite = nil
+                    return input
+                }
                 slots.withLock { $0[index] = loaded }
             }
         }

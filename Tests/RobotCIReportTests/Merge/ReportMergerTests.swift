@@ -237,4 +237,42 @@ final class ReportMergerTests: XCTestCase {
         let good = try folder("good", run("r", host: "h", plan: [b], results: [(b, attempt(.passed))]))
         XCTAssertTrue(refusal([good.path, sneakyFolder.path]).contains("leads outside"), "one bad input refuses the whole merge")
     }
+
+    /// Partition folders as robotci writes them (one suite, one timings.json in each) merge
+    /// into one run with the suite read once; a partition whose suiteDigest is not its
+    /// list's refuses the merge, and nothing is written.
+    func testPartitionFoldersShareTheirSuiteAndAForgedDigestRefusesTheMerge() throws {
+        let suite = (1...12).map { TestID("M.P/test\($0)") }
+        let timings = Timings(tests: Dictionary(uniqueKeysWithValues: suite.map { ($0.rawValue, 2.0) }))
+        func partition(_ k: Int) throws -> URL {
+            let (share, plan) = Partitioner.plan(suite: suite, index: k, count: 3, split: .even)
+            let result = run("ci-4", host: "ci-\(k)", plan: share, results: share.map { ($0, attempt(.passed)) }, partition: "\(k)/3")
+            var planned = result
+            planned.plan = RunPlan(tests: share, partition: plan)
+            let url = directory.appendingPathComponent("p\(k)")
+            try ReportWriter.write(planned, timings: timings, to: url)
+            return url
+        }
+        let folders = try (1...3).map(partition)
+        let out = directory.appendingPathComponent("merged")
+        let merged = try ReportMerger.run(inputs: folders.map(\.path), output: out)
+        XCTAssertEqual(merged.result.tests.map(\.id), suite.sorted())
+        XCTAssertEqual(Set(merged.result.tests.map(\.outcome)), [.passed])
+        XCTAssertEqual(ReportReader.timings(in: out)?.tests.count, suite.count)
+        // A first input with nothing to share (a JUnit file): the partitions still merge.
+        let junit = directory.appendingPathComponent("other.xml")
+        try Data(#"<testsuites><testsuite name="O"><testcase classname="O.T" name="testOne" time="0.5"/></testsuite></testsuites>"#.utf8)
+            .write(to: junit)
+        let withJUnit = try ReportMerger.run(inputs: [junit.path] + folders.map(\.path), output: directory.appendingPathComponent("merged-2"))
+        XCTAssertEqual(withJUnit.result.tests.count, suite.count + 1)
+
+        let results = folders[2].appendingPathComponent("results.json")
+        let digest = RunPlan.digest(of: suite)
+        let text = try String(contentsOf: results, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"suiteDigest\":\"\(digest)\"", with: "\"suiteDigest\":\"0-12\"").utf8).write(to: results)
+        for inputs in [folders.map(\.path), [junit.path] + folders.map(\.path)] {
+            let message = refusal(inputs)
+            XCTAssertTrue(message.hasPrefix("\(results.path): the partition's suiteDigest '0-12' is not the digest"), message)
+        }
+    }
 }

@@ -28,4 +28,22 @@ final class TimingsFoldTests: XCTestCase {
         XCTAssertEqual(fold.timings(skipping: []), Timings(tests: ["a/x": 1, "a/y": 3, "b/z": 4]))
         XCTAssertEqual(fold.timings(skipping: ["a/x"]), Timings(tests: ["a/y": 3, "b/z": 4]))
     }
+
+    /// The same file again is skipped (1,000 partitions carry one), but not when another came
+    /// between: the later input still wins.
+    func testTheSameFileAgainChangesNothingAndALaterOneStillWins() throws {
+        let a = Data("{\"tests\":{\"a/x\":1,\"a/y\":2},\"version\":1}".utf8)
+        let b = Data("{\"tests\":{\"a/x\":5},\"version\":1}".utf8)
+        var fold = TimingsFold()
+        for data in [a, a, Data(a)] { try fold.add(data, path: "p/timings.json") }
+        XCTAssertEqual(fold.timings(skipping: []), Timings(tests: ["a/x": 1, "a/y": 2]))
+        try fold.add(b, path: "p/timings.json")
+        XCTAssertEqual(fold.timings(skipping: []), Timings(tests: ["a/x": 5, "a/y": 2]))
+        try fold.add(a, path: "p/timings.json")
+        XCTAssertEqual(fold.timings(skipping: []), Timings(tests: ["a/x": 1, "a/y": 2]))
+        // A bad file is bad every time, each time said.
+        let bad = Data("{\"tests\":{\"a/x\":\"slow\"},\"version\":1}".utf8)
+        XCTAssertThrowsError(try fold.add(bad, path: "p1/timings.json"))
+        XCTAssertThrowsError(try fold.add(bad, path: "p2/timings.json"))
+    }
 }
