@@ -69,39 +69,8 @@ public struct PartitionPlan: Codable, Sendable, Equatable {
         self.splitDigest = splitDigest
     }
 
-    /// A suite already read (from another partition of the run): given in a decoder's
-    /// `userInfo` under `knownSuiteKey`, a plan with the same digest shares it instead of
-    /// reading its own copy. Every partition's results.json holds the whole suite, so merge
-    /// of 1,000 partitions of 10,000 tests read ten million ids that were one list; merge
-    /// compares partitions' suites by their digests, never element by element.
-    public struct KnownSuite: Sendable {
-        public var digest: String
-        public var suite: [TestID]
-
-        public init(digest: String, suite: [TestID]) {
-            self.digest = digest
-            self.suite = suite
-        }
-    }
-
-    public static let knownSuiteKey = CodingUserInfoKey(rawValue: "robotci.partitionPlan.knownSuite")!
-
     enum CodingKeys: String, CodingKey {
         case index, count, suite, suiteDigest, split, splitDigest
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        index = try c.decode(Int.self, forKey: .index)
-        count = try c.decode(Int.self, forKey: .count)
-        suiteDigest = try c.decode(String.self, forKey: .suiteDigest)
-        split = try c.decode(String.self, forKey: .split)
-        splitDigest = try c.decode(String.self, forKey: .splitDigest)
-        if let known = decoder.userInfo[Self.knownSuiteKey] as? KnownSuite, known.digest == suiteDigest {
-            suite = known.suite
-        } else {
-            suite = try c.decode([TestID].self, forKey: .suite)
-        }
     }
 }
 

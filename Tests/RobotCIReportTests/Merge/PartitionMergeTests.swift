@@ -78,20 +78,6 @@ final class PartitionMergeTests: XCTestCase {
         XCTAssertTrue(warned.warnings.first?.hasSuffix("; merging without it") == true)
     }
 
-    /// Every partition's results.json holds the whole suite; one with the digest of a suite
-    /// already read shares it instead of reading its own copy.
-    func testAPartitionsSuiteWithAKnownDigestIsShared() throws {
-        let p = try XCTUnwrap(input(2, of: 3).result.plan?.partition)
-        let data = try JSONEncoder().encode(p)
-        let marker = [TestID("Known/suite")]
-        let decoder = JSONDecoder()
-        decoder.userInfo[PartitionPlan.knownSuiteKey] = PartitionPlan.KnownSuite(digest: p.suiteDigest, suite: marker)
-        XCTAssertEqual(try decoder.decode(PartitionPlan.self, from: data).suite, marker)
-        decoder.userInfo[PartitionPlan.knownSuiteKey] = PartitionPlan.KnownSuite(digest: "other-40", suite: marker)
-        XCTAssertEqual(try decoder.decode(PartitionPlan.self, from: data), p)
-        XCTAssertEqual(try JSONDecoder().decode(PartitionPlan.self, from: data), p)
-    }
-
     func testAMissingPartitionsShareIsNotRunWithTheReason() throws {
         let (result, check) = try merged([input(1, of: 3), input(3, of: 3)])
         let share2 = Partitioner.evenShares(of: suite, count: 3)[1]
