@@ -92,11 +92,29 @@ public struct MergeCheck: Sendable, Equatable {
         return (first.suite, reasons)
     }
 
+    /// A partition's input and the plan it recorded.
+    private typealias Part = (input: MergeInput, plan: PartitionPlan)
+
     /// Checks that the partitions are one run cut one way, and works out what no partition
     /// ran. Returns the suite, the not-run reasons and notes.
     private static func checkPartitions(_ inputs: [MergeInput]) throws -> ([TestID], [TestID: String], [String]) {
-        let parts = inputs.compactMap { input in input.result.plan?.partition.map { (input, $0) } }
-        guard let (_, first) = parts.first else { return ([], [:], []) }
+        let parts: [Part] = inputs.compactMap { input in input.result.plan?.partition.map { (input, $0) } }
+        guard let first = parts.first?.plan else { return ([], [:], []) }
+        try requireOneRunCutOneWay(parts)
+        let byIndex: [Int: [Part]] = Dictionary(grouping: parts, by: \.1.index)
+        if let (k, twice) = byIndex.first(where: { $0.value.count > 1 }) {
+            throw MergeError("partition \(k)/\(first.count) is given twice: \(twice.map { describe($0.0) }.joined(separator: ", ")). "
+                + "Merge one folder per partition. Nothing was written.")
+        }
+
+        let ranOn = try sharesRan(parts, suite: first.suite, count: first.count)
+        let (reasons, notes) = notRun(parts, first: first, present: Set(byIndex.keys), ranOn: ranOn)
+        return (first.suite, reasons, notes)
+    }
+
+    /// One run (one run id), one N, one suite, one split: else a `MergeError` that lists
+    /// what each input says.
+    private static func requireOneRunCutOneWay(_ parts: [Part]) throws {
         func listing(_ value: (MergeInput, PartitionPlan) -> String) -> String {
             parts.map { "\n  \(describe($0.0)): \(value($0.0, $0.1))" }.joined()
         }
@@ -135,14 +153,12 @@ public struct MergeCheck: Sendable, Equatable {
                 + "\(listing { _, p in p.split })\nGive every machine the same --partition-timings file, or none (an even split). "
                 + "Nothing was written.")
         }
-        let byIndex = Dictionary(grouping: parts, by: \.1.index)
-        if let (k, twice) = byIndex.first(where: { $0.value.count > 1 }) {
-            throw MergeError("partition \(k)/\(first.count) is given twice: \(twice.map { describe($0.0) }.joined(separator: ", ")). "
-                + "Merge one folder per partition. Nothing was written.")
-        }
+    }
 
+    /// Which partitions ran each test of the suite, by the shares they say they ran; a test
+    /// in two shares is a `MergeError`.
+    private static func sharesRan(_ parts: [Part], suite: [TestID], count: Int) throws -> [TestID: [Int]] {
         // Where each test of the suite ran, by the shares the partitions say they ran.
-        let suite = first.suite
         let suiteSet = Set(suite)
         var ranOn: [TestID: [Int]] = [:]
         for (input, p) in parts {
@@ -150,15 +166,21 @@ public struct MergeCheck: Sendable, Equatable {
         }
         let twice = ranOn.filter { $0.value.count > 1 }.keys.sorted()
         if !twice.isEmpty {
-            let where_ = twice.prefix(namedTests).map { t in "\(t.rawValue) (" + (ranOn[t] ?? []).sorted().map { "\($0)/\(first.count)" }.joined(separator: ", ") + ")" }
+            let where_ = twice.prefix(namedTests).map { t in "\(t.rawValue) (" + (ranOn[t] ?? []).sorted().map { "\($0)/\(count)" }.joined(separator: ", ") + ")" }
             throw MergeError("\(twice.count) test\(twice.count == 1 ? " is" : "s are") in the share of more than one partition: "
                 + where_.joined(separator: ", ") + (twice.count > namedTests ? " and \(twice.count - namedTests) more" : "")
                 + ". The partitions did not cut the suite one way (a results.json edited, or written by another robotci). Nothing was written.")
         }
+        return ranOn
+    }
 
+    /// Why each test no partition ran was not run (a missing partition, or none's share), and
+    /// notes on missing partitions and on inputs that ran another share than their split gives.
+    private static func notRun(_ parts: [Part], first: PartitionPlan, present: Set<Int>, ranOn: [TestID: [Int]])
+        -> (reasons: [TestID: String], notes: [String])
+    {
         var notes: [String] = []
         var reasons: [TestID: String] = [:]
-        let present = Set(byIndex.keys)
         let missing = (1...max(1, first.count)).filter { !present.contains($0) }
         let recomputed = Partitioner.recomputedShares(of: first)
         var owner: [TestID: Int] = [:]
@@ -172,7 +194,7 @@ public struct MergeCheck: Sendable, Equatable {
             }
         }
         let missingText = missing.map { "\($0)/\(first.count)" }.joined(separator: ", ")
-        for t in suite where ranOn[t] == nil {
+        for t in first.suite where ranOn[t] == nil {
             if let k = owner[t], missing.contains(k) {
                 reasons[t] = "partition \(k)/\(first.count) is missing (no input for it was merged)"
             } else if recomputed == nil && !missing.isEmpty {
@@ -188,6 +210,6 @@ public struct MergeCheck: Sendable, Equatable {
             notes.append("partition\(missing.count == 1 ? "" : "s") \(missingText) \(missing.count == 1 ? "is" : "are") missing: "
                 + "no input for \(missing.count == 1 ? "it" : "them"); \(reasons.values.filter { $0.contains("missing") }.count) tests are reported not run")
         }
-        return (suite, reasons, notes)
+        return (reasons, notes)
     }
 }
