@@ -26,13 +26,7 @@ public enum ReportMerger {
     /// `warnings` names the inputs whose timings.json could not be used.
     static func mergeRuns(_ inputs: [MergeInput], check: MergeCheck)
         -> (result: RunResult, timings: Timings, copies: [(from: URL, to: String)], warnings: [String]) {
-        var labels: [String] = []
-        for input in inputs {
-            var label = input.machine
-            var n = 2
-            while labels.contains(label) { label = "\(input.machine) #\(n)"; n += 1 }
-            labels.append(label)
-        }
+        let labels = machineLabels(inputs)
         let origin = inputs.map(\.result.metadata.startedAt).filter { $0 > 0 }.min() ?? 0
         var assembly = RunAssembly(plan: check.plan)
         var inputReasons: [TestID: String] = [:]
@@ -88,18 +82,7 @@ public enum ReportMerger {
         // A test's attempts in the order they ran, on the one clock, never in the order the
         // inputs were named: the last one decides fail-then-pass (flaky) from pass-then-fail.
         for c in collected.sorted(by: Collected.ranEarlier) { assembly.add(c.test, quarantined: c.quarantined, attempt: c.attempt) }
-        let first = inputs.first?.result.metadata
-        let partitions = inputs.compactMap(\.result.metadata.partition)
-        var runIDs: [String] = []
-        for id in inputs.map(\.result.metadata.runID) where !runIDs.contains(id) { runIDs.append(id) }
-        var metadata = RunMetadata(
-            runID: runIDs.joined(separator: "+"), startedAt: origin, wallTime: end,
-            shards: inputs.reduce(0) { $0 + $1.result.metadata.shards }, retries: first?.retries ?? 0,
-            robotciVersion: first?.robotciVersion ?? "", commandLine: CommandLine.arguments,
-            gitCommit: first?.gitCommit, gitBranch: first?.gitBranch, hostname: nil,
-            partition: partitions.isEmpty ? nil : partitions.joined(separator: ", "), machines: labels,
-            interrupted: inputs.contains { $0.result.metadata.interrupted })
-        metadata.repetitions = RepetitionSummary.merged(inputs.map(\.result.metadata.repetitions))
+        let metadata = mergedMetadata(inputs, labels: labels, startedAt: origin, wallTime: end)
         var result = assembly.result(metadata: metadata) { id in
             check.reasons[id] ?? inputReasons[id] ?? "no input has a result for it"
         }
@@ -109,6 +92,37 @@ public enum ReportMerger {
         }
         let (timings, warnings) = mergedTimings(inputs, result: result)
         return (result, timings, copies, warnings)
+    }
+
+    /// Each input's machine name as its lane in the merged run; a name given twice gets
+    /// ` #2`, ` #3`… in input order.
+    static func machineLabels(_ inputs: [MergeInput]) -> [String] {
+        var labels: [String] = []
+        for input in inputs {
+            var label = input.machine
+            var n = 2
+            while labels.contains(label) { label = "\(input.machine) #\(n)"; n += 1 }
+            labels.append(label)
+        }
+        return labels
+    }
+
+    /// The merged run's metadata: its run ids joined, the first input's build facts, every
+    /// input's shards and partitions, interrupted if any input was.
+    private static func mergedMetadata(_ inputs: [MergeInput], labels: [String], startedAt: Double, wallTime: Double) -> RunMetadata {
+        let first = inputs.first?.result.metadata
+        let partitions = inputs.compactMap(\.result.metadata.partition)
+        var runIDs: [String] = []
+        for id in inputs.map(\.result.metadata.runID) where !runIDs.contains(id) { runIDs.append(id) }
+        var metadata = RunMetadata(
+            runID: runIDs.joined(separator: "+"), startedAt: startedAt, wallTime: wallTime,
+            shards: inputs.reduce(0) { $0 + $1.result.metadata.shards }, retries: first?.retries ?? 0,
+            robotciVersion: first?.robotciVersion ?? "", commandLine: CommandLine.arguments,
+            gitCommit: first?.gitCommit, gitBranch: first?.gitBranch, hostname: nil,
+            partition: partitions.isEmpty ? nil : partitions.joined(separator: ", "), machines: labels,
+            interrupted: inputs.contains { $0.result.metadata.interrupted })
+        metadata.repetitions = RepetitionSummary.merged(inputs.map(\.result.metadata.repetitions))
+        return metadata
     }
 
     /// The inputs' timings in one (`TimingsFold`), a later input's duration winning, updated
