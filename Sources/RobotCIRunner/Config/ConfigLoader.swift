@@ -168,8 +168,8 @@ public enum ConfigLoader {
         }
         let known = Set(ConfigKey.all.map(\.environmentName))
         let prefix = "ROBOTCI_"
+        let suffixes = known.map { String($0.dropFirst(prefix.count)) }
         for name in env.keys.sorted() where name.hasPrefix(prefix) && !known.contains(name) && !otherVariables.contains(name) {
-            let suffixes = known.map { String($0.dropFirst(prefix.count)) }
             let suffix = String(name.dropFirst(prefix.count))
             guard let near = closest(to: suffix, among: suffixes, within: suffix.count > 5 ? 2 : 1) else { continue }
             throw ConfigError(
