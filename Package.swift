@@ -55,7 +55,7 @@ let package = Package(
         // Spawning and watching processes: ChildProcess, the child registry, /proc, namespaces.
         .target(name: "ProcessToolkit", dependencies: ["CProcessSupport", "Locks"]),
         // Ports on 127.0.0.1 / ::1 (free port, holder, probe) and the kernel's socket table.
-        .target(name: "LoopbackSockets"),
+        .target(name: "LoopbackSockets", dependencies: ["ProcessToolkit"]),
         // Finding Chromium and chromedriver, and starting chromedriver.
         .target(name: "BrowserTools", dependencies: ["ProcessToolkit", "LoopbackSockets"]),
         // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.

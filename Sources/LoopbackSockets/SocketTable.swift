@@ -1,4 +1,5 @@
 import Foundation
+import ProcessToolkit
 
 /// The kernel's table of TCP sockets (Linux `/proc/net/tcp` and `tcp6`): which addresses
 /// listen on a port, read from the kernel rather than from a server's own word.
@@ -10,7 +11,7 @@ public enum SocketTable {
         for (file, v6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
             // The table of a busy machine runs to hundreds of kilobytes, and Foundation's file
             // readers stop after one page of a procfs file (see `ProcessTable.contents(of:)`).
-            guard let data = FileHandle(forReadingAtPath: file)?.readDataToEndOfFile() else { continue }
+            guard let data = ProcessTable.contents(of: file) else { continue }
             found += listeners(port: port, table: String(decoding: data, as: UTF8.self), v6: v6)
         }
         return found

@@ -47,12 +47,31 @@ public enum ProcessTable {
         nulSeparated("/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A procfs file's whole contents, or nil if it cannot be opened. procfs reports size 0 and
-    /// Foundation's `Data(contentsOf:)`, `String(contentsOfFile:)` and `FileManager.contents`
-    /// then stop after one page (about 4 KB): a busy socket table, a long environment or
-    /// Chromium's command line would be cut short. This reads to the end.
+    /// At most this much of one file is read (a socket table of a very busy machine is a few
+    /// megabytes; nothing procfs holds for robotci comes near it).
+    public static let readLimit = 64 << 20
+
+    /// A procfs file's whole contents (up to `readLimit`), or nil if it cannot be opened or a
+    /// read fails. procfs reports size 0 and Foundation's `Data(contentsOf:)`,
+    /// `String(contentsOfFile:)` and `FileManager.contents` then stop after one page (about
+    /// 4 KB): a busy socket table, a long environment or Chromium's command line would be cut
+    /// short. Foundation's `FileHandle.readDataToEndOfFile()` reads to the end but traps on a
+    /// read error, and `/proc/PID/stat` fails with ESRCH when the process exits between the
+    /// open and the read. Plain `read(2)` does neither.
     public static func contents(of path: String) -> Data? {
-        FileHandle(forReadingAtPath: path)?.readDataToEndOfFile()
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count < readLimit {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, readLimit - data.count)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return data
     }
 
     private static func nulSeparated(_ path: String) -> [[UInt8]] {

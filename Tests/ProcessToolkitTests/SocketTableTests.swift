@@ -18,6 +18,23 @@ final class SocketTableTests: XCTestCase {
         XCTAssertTrue(text.contains("[stack]"), "rows from past the first page are there")
     }
 
+    /// A read that fails after the open (`/proc/PID/stat` of a process that exits in between
+    /// fails with ESRCH; a directory with EISDIR) is nil, never a trap: Foundation's
+    /// `readDataToEndOfFile()` traps there, and took a queue machine down mid-run.
+    func testAReadThatFailsAfterTheOpenIsNilNotACrash() {
+        XCTAssertNil(ProcessTable.contents(of: NSTemporaryDirectory()), "open succeeds on a directory, read fails")
+        XCTAssertNil(ProcessTable.contents(of: "/proc/no-such-process/stat"))
+        // Processes that exit while their stat is read: the reaper's reads, many times over.
+        for _ in 0..<50 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/true")
+            guard (try? p.run()) != nil else { continue }
+            let deadline = Date().addingTimeInterval(5)
+            while ProcessTable.parent(of: p.processIdentifier) != nil && Date() < deadline {}
+            p.waitUntilExit()
+        }
+    }
+
     /// A listener past the first page of a busy table is found; other states, ports and
     /// malformed rows are not.
     func testParsesListenersAnywhereInTheTable() {

@@ -155,7 +155,7 @@ final class LaunchTests: XCTestCase {
             guard let pid = pid_t(entry),
                 let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
                 status.contains("PPid:\t\(parent)\n"),
-                let command = FileHandle(forReadingAtPath: "/proc/\(entry)/cmdline")?.readDataToEndOfFile()
+                let command = ProcessTable.contents(of: "/proc/\(entry)/cmdline")
             else { return nil }
             return (pid, String(decoding: command, as: UTF8.self))
         }
