@@ -26,7 +26,7 @@ let package = Package(
         .target(
             name: "RobotCICommands",
             dependencies: [
-                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer", "RobotCIInit",
+                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer", "RobotCIInit", "StandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -35,13 +35,14 @@ let package = Package(
         .target(name: "RobotCICore", dependencies: ["WorkerContract"]),
         .target(
             name: "RobotCIRunner",
-            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", .product(name: "Yams", package: "Yams")]
+            dependencies: ["RobotCICore", "RobotCIReport", "RobotCIQueue", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "StandardStreams", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2", "Locks"]),
+        .target(name: "RobotCIReport", dependencies: ["RobotCICore", "WorkerContract", "CLibXML2", "Locks", "StandardStreams"]),
         .target(
             name: "MockServer",
             dependencies: [
                 "Locks",
+                "StandardStreams",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -50,6 +51,8 @@ let package = Package(
             ]
         ),
         .target(name: "CProcessSupport"),
+        // `StandardStream`: stdout and stderr written with write(2); Foundation's FileHandle.write traps on errors.
+        .target(name: "StandardStreams"),
         // `Locked` and `LockedCondition`: the one lock type, for every module that shares state.
         .target(name: "Locks"),
         // Spawning and watching processes: ChildProcess, the child registry, /proc, namespaces.
@@ -63,7 +66,7 @@ let package = Package(
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
         .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis", "Locks"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "CProcessSupport"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "CProcessSupport", "StandardStreams"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]

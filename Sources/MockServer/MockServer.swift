@@ -1,6 +1,7 @@
 import Foundation
 import Locks
 import WorkerContract
+import StandardStreams
 
 /// An HTTP/1.1 mock server on loopback, with SwiftMockServer's API, for UI tests.
 ///
@@ -178,7 +179,7 @@ public actor MockServer {
         do {
             try await stopOrThrow()
         } catch {
-            FileHandle.standardError.write(Data("MockServer: \(error)\n".utf8))
+            StandardStream.error.write("MockServer: \(error)\n")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Locks
+import StandardStreams
 
 /// What the event loops need from the server, reachable without hopping onto the actor.
 final class SharedState: Sendable {
@@ -78,7 +79,7 @@ final class SharedState: Sendable {
         if let warningHandler {
             warningHandler(message)
         } else {
-            FileHandle.standardError.write(Data("MockServer: \(message)\n".utf8))
+            StandardStream.error.write("MockServer: \(message)\n")
         }
     }
 }

@@ -4,6 +4,7 @@ import MockServer
 import RobotCICore
 import RobotCIReport
 import RobotCIRunner
+import StandardStreams
 
 /// robotci's exit codes, and the one mapping from an error to a message and a code:
 /// 0 nothing failed, 1 a test failed (a result, never an error), 2 usage, configuration, build
@@ -48,7 +49,7 @@ enum ExitStatus {
     private static func fail(_ prefix: String, _ error: any Error) -> ExitCode {
         // A build's or list command's output, a URL with a password: no secret reaches a CI log.
         let redactor = SecretRedactor(environment: ProcessInfo.processInfo.environment)
-        FileHandle.standardError.write(Data("\(prefix): error: \(redactor.redact(message(for: error)))\n".utf8))
+        StandardStream.error.write("\(prefix): error: \(redactor.redact(message(for: error)))\n")
         return ExitCode(code(for: error))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RobotCICore
 import RobotCIReport
+import StandardStreams
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,7 +36,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         try ExitStatus.run {
-            func say(_ line: String) { FileHandle.standardError.write(Data("robotci: \(line)\n".utf8)) }
+            func say(_ line: String) { StandardStream.error.write("robotci: \(line)\n") }
             let merged = try ReportMerger.run(inputs: inputs, output: URL(fileURLWithPath: output)) { say("warning: \($0)") }
             let result = merged.result
             for note in merged.notes { say("merge: \(note)") }

@@ -4,6 +4,7 @@ import RobotCICore
 import RobotCIQueue
 import RobotCIReport
 import RobotCIRunner
+import StandardStreams
 
 /// `robotci report`: re-renders a report folder from `results.json` or a `results.jsonl`
 /// journal without running anything (e.g. after the coordinator was killed).
@@ -131,6 +132,6 @@ struct Report: AsyncParsableCommand {
     }
 
     private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("robotci report: \(message)\n".utf8))
+        StandardStream.error.write("robotci report: \(message)\n")
     }
 }

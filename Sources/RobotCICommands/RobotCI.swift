@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RobotCIRunner
+import StandardStreams
 
 /// The root command: `robotci <subcommand>`.
 struct RobotCI: AsyncParsableCommand {
@@ -36,7 +37,7 @@ public enum CLI {
                 print(message)
                 return 0
             }
-            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            if !message.isEmpty { StandardStream.error.write(message + "\n") }
             return code == .validationFailure ? ExitStatus.usage : code.rawValue
         }
     }

@@ -3,6 +3,7 @@ import ProcessToolkit
 import RobotCICore
 import RobotCIQueue
 import RobotCIReport
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,7 @@ public final class Runner {
     let environment: [String: String]
     /// Masks secrets in everything robotci prints or writes: build and list output included.
     public let redactor: SecretRedactor
-    private let stderr = FileHandle.standardError
+    private let stderr = StandardStream.error
 
     public init(config: RunConfiguration, commandLine: [String], environment: [String: String]) {
         self.config = config
@@ -28,7 +29,7 @@ public final class Runner {
         redactor = SecretRedactor(environment: environment, also: [queuePassword].compactMap { $0 })
     }
 
-    func say(_ text: String) { stderr.write(Data((redactor.redact(text) + "\n").utf8)) }
+    func say(_ text: String) { stderr.write(redactor.redact(text) + "\n") }
 
     /// Installed before the first child is spawned (the build), so an interrupt at any
     /// point kills every process group robotci started.
@@ -296,7 +297,7 @@ public final class Runner {
         var text = "robotci: \(suggestions.count) test\(suggestions.count == 1 ? "" : "s") flaky in ≥ 20% of ≥ 5 recent runs; consider quarantining:\n"
         for f in suggestions.prefix(20) { text += "  \(f.id): flaky in \(f.flaky) of \(f.runs) runs (\(Int((f.rate * 100).rounded()))%)\n" }
         text += "paste into robotci.yml:\n" + RunHistory.quarantineYAML(suggestions.prefix(20).map(\.id))
-        stderr.write(Data(text.utf8))
+        stderr.write(text)
     }
 
     /// 130 interrupted, 1 a test failed (or was flaky with fail-on-flaky), else 0. In queue

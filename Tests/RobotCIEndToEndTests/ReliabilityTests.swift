@@ -381,6 +381,25 @@ final class ReliabilityTests: XCTestCase {
         reliabilityRow("disk full", repetitions: 2, rows.joined(separator: "; "))
     }
 
+    /// The console itself cannot be written (stdout and stderr on /dev/full, as a CI log on a
+    /// full disk): robotci loses its lines, not the run. Foundation's `FileHandle.write`
+    /// traps there (SIGILL) before the report is written; robotci writes with write(2).
+    func testAConsoleThatCannotBeWrittenLosesTheLinesNotTheRun() throws {
+        let f = try Fault("console-full")
+        let toFull = ["/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/full 2>/dev/full"]
+        let pass = try E2E.run(["run", "--package", E2E.fixture("Reliability"), "--skip-build", "--report-dir", f.report.path,
+                                "--retries", "0", "--filter", "QuietTests/testA", "--reporter", "github"],
+                               env: ["GITHUB_STEP_SUMMARY": "/dev/full"], wrapper: toFull)
+        XCTAssertEqual(pass.status, 0, "a passing run still passes with nowhere to print (not a trap: 132 or 4)")
+        XCTAssertEqual(try f.results().ids.count, 1, "its report was written")
+        let rebuilt = f.directory.appendingPathComponent("rebuilt")
+        let report = try E2E.run(["report", "--results", f.report.appendingPathComponent("results.jsonl").path, "--output", rebuilt.path],
+                                 wrapper: toFull)
+        XCTAssertEqual(report.status, 0, "report prints to the same console")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: rebuilt.appendingPathComponent("index.html").path))
+        reliabilityRow("console on a full disk", repetitions: 1, "run exit \(pass.status), report written; report exit \(report.status)")
+    }
+
     /// The disk fills mid-run and space comes back while the run goes on: the journal keeps
     /// every attempt (entries wait in memory and are written, in order, when space is back;
     /// a torn line is skipped by the reader), so `robotci report --results results.jsonl`

@@ -1,4 +1,5 @@
 import Foundation
+import StandardStreams
 import RobotCICore
 
 /// GitHub Actions output: `::error`/`::warning` workflow commands that annotate the
@@ -62,8 +63,13 @@ public enum GitHubReporter {
         for line in annotations(result, workspace: environment["GITHUB_WORKSPACE"]) { print(line) }
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
            let handle = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil) {
-            handle.seekToEndOfFile()
-            handle.write(Data((summary(result) + "\n").utf8))
+            // A full disk loses the summary, not the run (the non-throwing `write` traps).
+            do {
+                _ = try handle.seekToEnd()
+                try handle.write(contentsOf: Data((summary(result) + "\n").utf8))
+            } catch {
+                StandardStream.error.write("robotci: warning: cannot append the job summary to \(path): \(error.localizedDescription)\n")
+            }
             try? handle.close()
         }
     }

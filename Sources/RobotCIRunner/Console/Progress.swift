@@ -1,6 +1,7 @@
 import Foundation
 import ProcessToolkit
 import RobotCICore
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,19 +47,19 @@ final class Progress: Sendable {
                 var text = statusText()
                 let width = 120
                 if text.count > width { text = String(text.prefix(width)) }
-                FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+                StandardStream.error.write("\r\u{1B}[2K\(text)")
                 lineVisible = true
             } else if now - lastPlain >= 10 || done == total {
                 guard done != 0 || now - lastPlain >= 10 else { return }
                 if done == total && lastPlain < 0 { return }
                 lastPlain = done == total ? -1 : now
-                FileHandle.standardError.write(Data((statusText() + "\n").utf8))
+                StandardStream.error.write(statusText() + "\n")
             }
         }
 
         mutating func clearLine() {
             if interactive && lineVisible {
-                FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+                StandardStream.error.write("\r\u{1B}[2K")
                 lineVisible = false
             }
         }
@@ -76,7 +77,7 @@ final class Progress: Sendable {
     func log(_ text: String) {
         console.withLock { c in
             c.clearLine()
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            StandardStream.error.write(text + "\n")
             c.draw(force: true)
         }
     }
@@ -122,7 +123,7 @@ final class Progress: Sendable {
                     let loc = f.file.map { "\($0):\(f.line ?? 0): " } ?? ""
                     text += "\n       \(loc)" + FailureMessage.consoleText(f.message, limit: 300, indent: 7)
                 }
-                FileHandle.standardError.write(Data((text + "\n").utf8))
+                StandardStream.error.write(text + "\n")
             }
             c.draw(force: false)
         }

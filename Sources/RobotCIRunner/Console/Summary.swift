@@ -1,4 +1,5 @@
 import Foundation
+import StandardStreams
 import RobotCICore
 
 /// The table printed when a run ends.
@@ -26,7 +27,7 @@ public struct Summary {
         return lines
     }
 
-    func print(to handle: FileHandle) {
+    func print(to stream: StandardStream) {
         let c = result.counts
         let m = result.metadata
         var lines: [String] = []
@@ -82,7 +83,7 @@ public struct Summary {
             " (partition \(k): this machine's share" + (result.plan?.partition.map { " of \($0.suite.count) tests" } ?? "") + "; merge the partitions for the suite's verdict)"
         } ?? ""
         lines.append("robotci: \(c.passed + c.flaky) passed, \(c.failing) failed, \(c.skipped + c.quarantined) skipped\(share)")
-        handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        stream.write(lines.joined(separator: "\n") + "\n")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ProcessToolkit
 import RobotCICore
+import StandardStreams
 
 /// The one place a finished attempt goes: recorded (journal, progress, report), then its
 /// retry decided by the queue. Batches end here too: the queue takes back their unstarted
@@ -96,8 +97,8 @@ final class AttemptRouter: Sendable {
         guard first else { return }
         let (dropped, begun) = queue.stopNewRepetitions()
         recorder.withdraw(dropped)
-        FileHandle.standardError.write(Data(("robotci: --until-failure: \(test) failed; no new repetition starts "
-            + "(\(begun) begun run to their end, \(dropped.count) test run\(dropped.count == 1 ? "" : "s") of later repetitions dropped)\n").utf8))
+        StandardStream.error.write("robotci: --until-failure: \(test) failed; no new repetition starts "
+            + "(\(begun) begun run to their end, \(dropped.count) test run\(dropped.count == 1 ? "" : "s") of later repetitions dropped)\n")
     }
 
     private func stopForFailures(_ maxFailures: Int) {
@@ -108,7 +109,7 @@ final class AttemptRouter: Sendable {
     /// queue), running batches are killed, and tests left without a result are `notRun`.
     func stopRun(_ reason: String) {
         guard interruption.stopEarly(reason) else { return }
-        FileHandle.standardError.write(Data("robotci: stopping: \(reason.components(separatedBy: ";").first ?? reason)\n".utf8))
+        StandardStream.error.write("robotci: stopping: \(reason.components(separatedBy: ";").first ?? reason)\n")
         queue.stopRun(reason: reason)
         ChildRegistry.shared.killAll()
     }

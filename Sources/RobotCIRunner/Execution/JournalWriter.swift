@@ -1,6 +1,7 @@
 import Foundation
 import ProcessToolkit
 import RobotCICore
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,8 +44,8 @@ final class JournalWriter: Sendable {
             }
             if warned && !recovered {
                 recovered = true
-                FileHandle.standardError.write(Data(("robotci: results.jsonl is being written again"
-                    + (dropped > 0 ? " (\(dropped) entries were dropped while the disk was full)" : ", nothing lost") + "\n").utf8))
+                StandardStream.error.write("robotci: results.jsonl is being written again"
+                    + (dropped > 0 ? " (\(dropped) entries were dropped while the disk was full)" : ", nothing lost") + "\n")
             }
         }
 
@@ -67,8 +68,8 @@ final class JournalWriter: Sendable {
         mutating func warn() {
             guard !warned else { return }
             warned = true
-            FileHandle.standardError.write(Data(("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
-                + "entries wait in memory and are written when space is back (the report written at the end gets every result)\n").utf8))
+            StandardStream.error.write("robotci: warning: cannot append to \(path): \(String(cString: strerror(errno))); "
+                + "entries wait in memory and are written when space is back (the report written at the end gets every result)\n")
         }
     }
 

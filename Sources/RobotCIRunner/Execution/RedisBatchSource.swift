@@ -2,6 +2,7 @@ import Foundation
 import ProcessToolkit
 import RobotCICore
 import RobotCIQueue
+import StandardStreams
 
 /// Batches leased from the shared Redis queue (`--queue`), for this machine's shards.
 /// Leases are extended by a heartbeat thread while their batches run. When Redis stays
@@ -116,8 +117,8 @@ final class RedisBatchSource: BatchSource {
         }
         if first {
             let running = state.withLock { $0.held.count }
-            FileHandle.standardError.write(Data(("robotci: error: \(message.message); no more batches are leased: "
-                + "finishing the \(running) running, their results go to this machine's journal\n").utf8))
+            StandardStream.error.write("robotci: error: \(message.message); no more batches are leased: "
+                + "finishing the \(running) running, their results go to this machine's journal\n")
         }
     }
 

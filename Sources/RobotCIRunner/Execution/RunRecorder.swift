@@ -2,6 +2,7 @@ import Foundation
 import ProcessToolkit
 import RobotCICore
 import RobotCIReport
+import StandardStreams
 
 /// Collects attempts as they arrive: the journal, the console's progress, and what the
 /// report gets at the end (a `RunAssembly`, which holds the accounting rule). It never
@@ -51,7 +52,7 @@ final class RunRecorder: Sendable {
             return s.assembly.attempts(of: test)
         }
         guard let all = accepted else {
-            FileHandle.standardError.write(Data("robotci: warning: refused a result for \(rename(test).rawValue), which this run did not plan\n".utf8))
+            StandardStream.error.write("robotci: warning: refused a result for \(rename(test).rawValue), which this run did not plan\n")
             return false
         }
         journal.append(.attempt(test: rename(test), quarantined: quarantined, attempt: attempt))

@@ -1,6 +1,7 @@
 import Foundation
 import BrowserTools
 import ProcessToolkit
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -119,6 +120,6 @@ final class ShardBrowsers: Sendable {
             defer { state.warned = true }
             return !state.warned
         }
-        if first { FileHandle.standardError.write(Data("robotci: \(text)\n".utf8)) }
+        if first { StandardStream.error.write("robotci: \(text)\n") }
     }
 }

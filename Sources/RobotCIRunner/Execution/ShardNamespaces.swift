@@ -1,5 +1,6 @@
 import Foundation
 import ProcessToolkit
+import StandardStreams
 
 /// Each shard's network namespace (`network-isolation`): its chromedriver, the browser that
 /// chromedriver starts, and its test processes (with their mock servers) run inside, so what
@@ -44,7 +45,7 @@ final class ShardNamespaces: Sendable {
                 defer { warned = true }
                 return !warned
             }
-            if first { FileHandle.standardError.write(Data("robotci: shard \(shard): no network namespace: \(error)\n".utf8)) }
+            if first { StandardStream.error.write("robotci: shard \(shard): no network namespace: \(error)\n") }
             held.withLock { _ = $0.removeValue(forKey: shard) }
             return nil
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessToolkit
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +30,7 @@ final class SignalTrap {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                FileHandle.standardError.write(Data("\nrobotci: interrupted; stopping workers and writing a partial report…\n".utf8))
+                StandardStream.error.write("\nrobotci: interrupted; stopping workers and writing a partial report…\n")
                 handler()
             }
             source.resume()

@@ -2,6 +2,7 @@ import Foundation
 import BrowserTools
 import LoopbackSockets
 import ProcessToolkit
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -95,8 +96,7 @@ final class ChromeDriverService: Sendable {
     private static func usablePort(preferred: Int?) -> Int {
         if let preferred, Loopback.isFree(preferred) { return preferred }
         if let preferred {
-            FileHandle.standardError.write(
-                Data("RobotKit: ROBOTCI_WEBDRIVER_PORT \(preferred) is in use; using a free port\n".utf8))
+            StandardStream.error.write("RobotKit: ROBOTCI_WEBDRIVER_PORT \(preferred) is in use; using a free port\n")
         }
         return Loopback.freePort() ?? 9515
     }

@@ -7,6 +7,7 @@ import Darwin
 import MockServer
 import ProcessToolkit
 import WorkerContract
+import StandardStreams
 
 /// The apps that are running, and the test each was launched in, so that a test's first
 /// failure saves the evidence of every live app it has, whatever the test's base class
@@ -113,7 +114,7 @@ final class FailureEvidence: Sendable {
     /// Tells a person running outside robotci where the evidence went.
     static func announce(_ test: String, _ directory: URL, problems: [String]) {
         for problem in problems {
-            FileHandle.standardError.write(Data("RobotKit: \(problem)\n".utf8))
+            StandardStream.error.write("RobotKit: \(problem)\n")
         }
         if !WorkerEnvironment().isUnderRobotCI {
             print("RobotKit: failure evidence of \(test) is in \(directory.path)")

@@ -2,6 +2,7 @@ import Foundation
 import MockServer
 import ProcessToolkit
 import WorkerContract
+import StandardStreams
 
 /// Records a test's step trace (`trace/trace.json`, docs/trace-format.md): one step per UI
 /// action of any live `WebApp`, each with a JPEG of the viewport and a script-free DOM
@@ -220,6 +221,6 @@ final class TraceRecorder: Sendable {
 
     private static func warn(_ message: String) {
         let first = warned.withLock { w in defer { w = true }; return !w }
-        if first { FileHandle.standardError.write(Data("RobotKit: trace: \(message)\n".utf8)) }
+        if first { StandardStream.error.write("RobotKit: trace: \(message)\n") }
     }
 }

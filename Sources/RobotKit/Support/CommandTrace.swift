@@ -1,4 +1,5 @@
 import Foundation
+import StandardStreams
 
 /// `ROBOTKIT_TRACE=1`: every WebDriver and DevTools command, with how long it took, on
 /// standard error. For finding where a slow test spends its time; off by default.
@@ -14,6 +15,6 @@ enum CommandTrace {
     static func end(_ started: UInt64?, _ label: @autoclosure () -> String) {
         guard let started else { return }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-        FileHandle.standardError.write(Data("robotkit-trace \(String(format: "%7.1f", milliseconds)) ms  \(label())\n".utf8))
+        StandardStream.error.write("robotkit-trace \(String(format: "%7.1f", milliseconds)) ms  \(label())\n")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MockServer
 import WorkerContract
 import XCTest
+import StandardStreams
 
 /// Base class for robot tests: owns a `MockServer` per test (on the worker's
 /// `ROBOTCI_MOCK_PORT`), launches the web app against it, records robot steps and,
@@ -62,7 +63,7 @@ open class UITestCase: XCTestCase {
             let problems = FailureArtifacts.write(
                 app: app, failed: failed && !captured, recorder: recorder, to: artifactsDirectory)
             for problem in problems {
-                FileHandle.standardError.write(Data("RobotKit: \(problem)\n".utf8))
+                StandardStream.error.write("RobotKit: \(problem)\n")
             }
             if failed && !WorkerEnvironment().isUnderRobotCI {
                 print("RobotKit: failure artifacts of \(name) are in \(artifactsDirectory.path)")

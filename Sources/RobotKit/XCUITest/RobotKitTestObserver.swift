@@ -1,6 +1,7 @@
 import Foundation
 import ProcessToolkit
 import XCTest
+import StandardStreams
 
 /// Watches tests for what Linux XCTest does not do itself: it stops the apps a test made
 /// with `XCUIApplication()` from acting after the test's first failure (Darwin ends the
@@ -76,7 +77,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
             let stillRunning = state.withLock { $0.generation == armed }
             guard stillRunning else { return }
             let message = "\(name) : error: Test exceeded execution time allowance of \(Int(rounded)) seconds"
-            FileHandle.standardOutput.write(Data("\(message)\n".utf8))
+            StandardStream.output.write("\(message)\n")
             exit(1)
         }
     }
@@ -119,7 +120,7 @@ final class RobotKitTestObserver: NSObject, XCTestObservation, Sendable {
             FailureEvidence.announce(test, directory, problems: problems)
         } else {
             for problem in problems {
-                FileHandle.standardError.write(Data("RobotKit: \(problem)\n".utf8))
+                StandardStream.error.write("RobotKit: \(problem)\n")
             }
         }
     }
