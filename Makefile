@@ -34,13 +34,17 @@ install:
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/robotci" "$(DESTDIR)$(PREFIX)/bin/robotci"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/robotci ($$("$(DESTDIR)$(PREFIX)/bin/robotci" --version))"
 
+## A crash in a test, or in a robotci an end-to-end test started, prints the crashed thread
+## last (no register dump, no image list): CI shows the tail of a failure's output.
+TEST_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=none,images=none
+
 ## The project's tests: unit, end-to-end (the built robotci on fixture suites),
 ## browser tests, and the example suite run through robotci.
 test: setup format-check
 	@mkdir -p .build
 	set -o pipefail; $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log
 	scripts/check-warnings .build/build-tests.log
-	$(SWIFT) test --skip-build
+	SWIFT_BACKTRACE=$(TEST_BACKTRACE) $(SWIFT) test --skip-build
 	@if [ -d Examples/CharacterApp ]; then $(MAKE) --no-print-directory example-test; fi
 	@if [ -d Examples/ReferenceSuite ]; then $(MAKE) --no-print-directory reference-test; fi
 
