@@ -51,8 +51,8 @@ package final class HTTPClient {
         let timeout = request.timeout ?? defaultTimeout
         try set(CURLOPT_URL, string: url, url: url)
         try set(CURLOPT_NOSIGNAL, long: 1, url: url)
-        try set(CURLOPT_TIMEOUT_MS, long: Int(timeout * 1000), url: url)
-        try set(CURLOPT_CONNECTTIMEOUT_MS, long: Int(connectTimeout * 1000), url: url)
+        try set(CURLOPT_TIMEOUT_MS, long: Milliseconds.of(timeout), url: url)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, long: Milliseconds.of(connectTimeout), url: url)
         try set(CURLOPT_TCP_NODELAY, long: 1, url: url)
         try check(robotci_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), url: url)
 

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import MockServer
 import XCTest
 
@@ -27,6 +27,25 @@ final class HTTPClientTests: XCTestCase {
         for _ in 0..<20 {
             XCTAssertEqual(try client.send(HTTPRequest(url: "\(base)/json")).newConnections, 0, "keep-alive reused")
         }
+        await server.stop()
+    }
+
+    /// Seconds to milliseconds never traps: infinite and huge values are 2³¹ − 1 ms, NaN and
+    /// negative values 0; a request with `timeout: .infinity` is sent and answered.
+    func testTimeoutsWithoutABoundAreClampedNotATrap() async throws {
+        XCTAssertEqual(Milliseconds.of(1.5), 1500)
+        XCTAssertEqual(Milliseconds.of(.infinity), 2_147_483_647)
+        XCTAssertEqual(Milliseconds.of(.greatestFiniteMagnitude), 2_147_483_647)
+        XCTAssertEqual(Milliseconds.of(3e6), 2_147_483_647, "past 24.8 days")
+        XCTAssertEqual(Milliseconds.of(.nan), 0)
+        XCTAssertEqual(Milliseconds.of(-1), 0)
+        XCTAssertEqual(Milliseconds.of(-.infinity), 0)
+
+        let server = try await MockServer.create(port: 0)
+        await server.stubJSON(.GET, "/json", json: "{}")
+        let base = await server.baseURL
+        let client = try HTTPClient()
+        XCTAssertEqual(try client.send(HTTPRequest(url: "\(base)/json", timeout: .infinity)).status, 200)
         await server.stop()
     }
 

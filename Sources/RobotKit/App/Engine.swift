@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// Runs query scripts in a live session, riding out page navigations.
 struct Engine {
@@ -52,12 +53,12 @@ struct Engine {
             do throws(RobotKitError) {
                 if let known = Self.traceKnown {
                     value = try session.executeAsyncScript(
-                        QueryScript.waitTraced, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op.name.rawValue, known],
+                        QueryScript.waitTraced, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue, known],
                         timeout: remaining + 30)
                     session.keepTraceSnapshot(of: value)
                 } else {
                     value = try session.executeAsyncScript(
-                        QueryScript.wait, [Self.spec(chain), until.rawValue, Int(remaining * 1000), op.name.rawValue],
+                        QueryScript.wait, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue],
                         timeout: remaining + 30)
                 }
             } catch where Self.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {

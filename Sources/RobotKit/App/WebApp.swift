@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import MockServer
 import XCTest
 
@@ -107,7 +108,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             let scriptDeadline = Date().addingTimeInterval(remaining)
             do throws(RobotKitError) {
                 let loaded = try session.executeAsyncScript(
-                    loadScript, [url, Int(remaining * 1000)], timeout: remaining + 10)
+                    loadScript, [url, Milliseconds.of(remaining)], timeout: remaining + 10)
                 if loaded as? Bool == true { return }
                 throw RobotKitError.webDriver(code: "timeout", "\(url) did not finish loading within 60 s")
             } catch where Engine.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 #if !canImport(CoreGraphics)
 /// A 2-D offset, as CoreGraphics has it (Foundation on Linux has no `CGVector`).
@@ -57,7 +58,7 @@ public final class WebCoordinate {
     ) {
         gesture("press", function, file, line) {
             [
-                ["type": "pointerDown", "button": 0], ["type": "pause", "duration": Int(duration * 1000)],
+                ["type": "pointerDown", "button": 0], ["type": "pause", "duration": Milliseconds.of(duration)],
                 ["type": "pointerUp", "button": 0],
             ]
         }
@@ -71,7 +72,7 @@ public final class WebCoordinate {
         gesture("drag", function, file, line) {
             let end = self.clamped(other.screenPoint)
             return [
-                ["type": "pointerDown", "button": 0], ["type": "pause", "duration": Int(duration * 1000)],
+                ["type": "pointerDown", "button": 0], ["type": "pause", "duration": Milliseconds.of(duration)],
                 ["type": "pointerMove", "duration": 250, "origin": "viewport", "x": Int(end.x), "y": Int(end.y)],
                 ["type": "pointerUp", "button": 0],
             ]

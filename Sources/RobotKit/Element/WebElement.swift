@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// One element of the page, like `XCUIElement`: a query resolved afresh on every
 /// access, so it follows the page as it changes.
@@ -111,7 +112,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
             try engine.session.perform(actions: [
                 Self.pointer([
                     Self.move(to: element), ["type": "pointerDown", "button": 0],
-                    ["type": "pause", "duration": Int(duration * 1000)], ["type": "pointerUp", "button": 0],
+                    ["type": "pause", "duration": Milliseconds.of(duration)], ["type": "pointerUp", "button": 0],
                 ])
             ])
         }

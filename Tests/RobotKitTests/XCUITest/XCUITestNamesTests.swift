@@ -44,6 +44,15 @@ final class XCUITestNamesTests: XCTestCase {
         XCTAssertTrue(app.buttons.element(boundBy: 0).exists)
     }
 
+    /// XCUITest users wait "for as long as it takes" with `.infinity` or
+    /// `.greatestFiniteMagnitude`: the wait returns when the element is there, not a trap
+    /// converting an infinite number of seconds to milliseconds.
+    func testWaitsWithoutABoundReturnWhenTheElementIsThere() {
+        XCTAssertTrue(app.buttons["counter.button"].waitForExistence(timeout: .infinity))
+        XCTAssertTrue(app.buttons["counter.button"].waitForExistence(timeout: .greatestFiniteMagnitude))
+        XCTAssertFalse(app.buttons["no.such.button"].waitForExistence(timeout: .nan), "NaN is no time at all")
+    }
+
     func testCoordinateTapAndPressThenDrag() throws {
         let button = app.buttons["counter.button"]
         button.coordinate(withNormalizedOffset: CGVector(dx: 0.5, dy: 0.5)).tap()
