@@ -25,20 +25,26 @@ public enum StandardStream {
     /// Writes `text` whole (short writes and EINTR are retried); stops at the first error.
     public func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            guard var base = bytes.baseAddress else { return }
-            var left = bytes.count
-            while left > 0 {
-                let n = Self.systemWrite(descriptor, base, left)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                base += n
-                left -= n
-            }
-        }
+        text.withUTF8 { _ = Self.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 
-    private static func systemWrite(_ fd: Int32, _ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    /// Writes `bytes` whole to `fd`, retrying short writes and EINTR; false at the first error
+    /// (what was written before it stays written). The one write loop of robotci's own files
+    /// and streams (the journal uses it too).
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        guard var base = bytes.baseAddress else { return true }
+        var left = bytes.count
+        while left > 0 {
+            let n = systemWrite(fd, base, left)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            base += n
+            left -= n
+        }
+        return true
+    }
+
+    private static func systemWrite(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         return Glibc.write(fd, base, count)
         #else

@@ -50,17 +50,7 @@ final class JournalWriter: Sendable {
         }
 
         func writeAll(_ data: Data) -> Bool {
-            data.withUnsafeBytes { raw -> Bool in
-                guard let base = raw.baseAddress else { return true }
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(fd, base + offset, raw.count - offset)
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { return false }
-                    offset += n
-                }
-                return true
-            }
+            data.withUnsafeBytes { StandardStream.writeAll($0, to: fd) }
         }
 
         /// Disk full or the like: said once; the report at the end still has every result, and
