@@ -1,7 +1,7 @@
 import Foundation
 import Locks
-import WorkerContract
 import StandardStreams
+import WorkerContract
 
 /// An HTTP/1.1 mock server on loopback, with SwiftMockServer's API, for UI tests.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import StandardStreams
 import RobotCICore
+import StandardStreams
 
 /// GitHub Actions output: `::error`/`::warning` workflow commands that annotate the
 /// failing lines, and a Markdown job summary for `$GITHUB_STEP_SUMMARY`.

@@ -1,6 +1,6 @@
 import Foundation
-import StandardStreams
 import RobotCICore
+import StandardStreams
 
 /// The table printed when a run ends.
 public struct Summary {

@@ -1,5 +1,5 @@
-import Foundation
 import BrowserTools
+import Foundation
 import ProcessToolkit
 import StandardStreams
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import Foundation
 import BrowserTools
+import Foundation
 import LoopbackSockets
 import ProcessToolkit
 import StandardStreams

@@ -1,8 +1,8 @@
 import Foundation
 import MockServer
 import ProcessToolkit
-import WorkerContract
 import StandardStreams
+import WorkerContract
 
 /// Records a test's step trace (`trace/trace.json`, docs/trace-format.md): one step per UI
 /// action of any live `WebApp`, each with a JPEG of the viewport and a script-free DOM

@@ -1,8 +1,8 @@
 import Foundation
 import MockServer
+import StandardStreams
 import WorkerContract
 import XCTest
-import StandardStreams
 
 /// Base class for robot tests: owns a `MockServer` per test (on the worker's
 /// `ROBOTCI_MOCK_PORT`), launches the web app against it, records robot steps and,

@@ -1,7 +1,7 @@
 import Foundation
 import ProcessToolkit
-import XCTest
 import StandardStreams
+import XCTest
 
 /// Watches tests for what Linux XCTest does not do itself: it stops the apps a test made
 /// with `XCUIApplication()` from acting after the test's first failure (Darwin ends the

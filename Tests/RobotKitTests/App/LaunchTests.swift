@@ -1,6 +1,6 @@
+import BrowserTools
 import Foundation
 import MockServer
-import BrowserTools
 import ProcessToolkit
 @testable import RobotKit
 import XCTest
