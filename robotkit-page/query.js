@@ -294,7 +294,8 @@ const RK = (() => {
 
   function resolve(spec) {
     types = new Map();
-    let roots = [document.documentElement];
+    // No root while a document is torn down (a navigation) or not parsed yet: nothing matches.
+    let roots = document.documentElement ? [document.documentElement] : [];
     let count = roots.length;
     let ambiguous = false;
     for (const link of spec.chain) {
@@ -392,7 +393,6 @@ const RK = (() => {
       case 'probe': if (el) base.info = info(el); return base;
       case 'element': base.element = el || null; return base;
       case 'point':
-        base.element = el || null;
         if (el) { base.point = tapPoint(el); if (!base.point) base.cover = coverOf(el); }
         return base;
       case 'prepareClear': if (el) prepareClear(el); base.element = el || null; return base;
@@ -415,6 +415,9 @@ const RK = (() => {
       };
       const check = () => {
         if (finished) return;
+        // A document being torn down says nothing about the next one: a navigation ends this
+        // wait's evaluation and Swift waits again there (before the deadline, that is).
+        if (!document.documentElement && Date.now() < deadline) return;
         let r;
         try { r = resolve(spec); } catch (e) { finish({ error: String(e) }); return; }
         const present = r.elements.length > 0;

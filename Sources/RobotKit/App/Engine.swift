@@ -11,20 +11,44 @@ struct Engine {
         while true {
             let value: Any?
             do throws(RobotKitError) {
-                if let known = Self.traceKnown {
-                    value = try session.executeScript(
-                        QueryScript.runTraced, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull(), known])
-                    session.keepTraceSnapshot(of: value)
-                } else {
-                    value = try session.executeScript(
-                        QueryScript.run, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()])
+                let arguments: [Any] = [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()]
+                let known = Self.traceKnown
+                switch (Self.needsReference(op), known) {
+                case (true, let known?): value = try session.executeScript(QueryScript.runTraced, arguments + [known])
+                case (true, nil): value = try session.executeScript(QueryScript.run, arguments)
+                case (false, let known?): value = try call(QueryScript.Call.runTraced, arguments + [known])
+                case (false, nil): value = try call(QueryScript.Call.run, arguments)
                 }
+                if known != nil { session.keepTraceSnapshot(of: value) }
             } catch where Self.isNavigationRace(error) && Date() < deadline {
                 usleep(50_000)
                 continue
             }
             return try QueryReply.decode(value, .init(operation: op, waited: false))
         }
+    }
+
+    /// `call` (a `QueryScript.Call`) on the library installed in the page, installing it first
+    /// in a document that has none: one short `Runtime.evaluate`, or two after a navigation.
+    func call(_ call: String, _ arguments: [Any], awaitPromise: Bool = false, timeout: Double? = nil)
+        throws(RobotKitError) -> Any?
+    {
+        let value = try session.evaluate(
+            QueryScript.expression(call, arguments, install: false), awaitPromise: awaitPromise, timeout: timeout)
+        guard value as? String == QueryScript.missing else { return value }
+        return try session.evaluate(
+            QueryScript.expression(call, arguments, install: true), awaitPromise: awaitPromise, timeout: timeout)
+    }
+
+    /// The page's snapshot for a trace step (`TraceSnapshot`): `[html, text]`, or null when
+    /// `known` and nothing changed since.
+    func snapshot(known: Bool) throws(RobotKitError) -> Any? {
+        try call(QueryScript.Call.snapshot, [known])
+    }
+
+    /// Operations whose reply carries a WebDriver element reference, which only `execute` makes.
+    static func needsReference(_ op: QueryOperation) -> Bool {
+        op.name == .element || op.name == .prepareClear
     }
 
     /// What a wait waits for.
@@ -51,16 +75,18 @@ struct Engine {
             let scriptDeadline = Date().addingTimeInterval(remaining + 30)
             let value: Any?
             do throws(RobotKitError) {
-                if let known = Self.traceKnown {
-                    value = try session.executeAsyncScript(
-                        QueryScript.waitTraced, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue, known],
-                        timeout: remaining + 30)
-                    session.keepTraceSnapshot(of: value)
-                } else {
-                    value = try session.executeAsyncScript(
-                        QueryScript.wait, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue],
-                        timeout: remaining + 30)
+                let arguments: [Any] = [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue]
+                let known = Self.traceKnown
+                let limit = remaining + 30
+                switch (Self.needsReference(op), known) {
+                case (true, let known?):
+                    value = try session.executeAsyncScript(QueryScript.waitTraced, arguments + [known], timeout: limit)
+                case (true, nil): value = try session.executeAsyncScript(QueryScript.wait, arguments, timeout: limit)
+                case (false, let known?):
+                    value = try call(QueryScript.Call.waitTraced, arguments + [known], awaitPromise: true, timeout: limit)
+                case (false, nil): value = try call(QueryScript.Call.wait, arguments, awaitPromise: true, timeout: limit)
                 }
+                if known != nil { session.keepTraceSnapshot(of: value) }
             } catch where Self.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)
                 continue
@@ -147,6 +173,8 @@ struct Engine {
         guard let code = error.webDriverCode else { return false }
         if code == "stale element reference" || code == "no such execution context" { return true }
         let message = error.message.lowercased()
+        // An awaited `Runtime.evaluate` whose document went away (`evaluate`).
+        if code == "timeout" && message.contains("aborted by navigation") { return true }
         return code == "javascript error"
             && (message.contains("unload") || message.contains("navigat") || message.contains("context"))
     }

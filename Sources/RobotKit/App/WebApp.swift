@@ -107,8 +107,8 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             let remaining = max(deadline.timeIntervalSinceNow, 0.1)
             let scriptDeadline = Date().addingTimeInterval(remaining)
             do throws(RobotKitError) {
-                let loaded = try session.executeAsyncScript(
-                    loadScript, [url, Milliseconds.of(remaining)], timeout: remaining + 10)
+                let loaded = try session.evaluate(
+                    loadScript, applyingTo: [url, Milliseconds.of(remaining)], awaitPromise: true, timeout: remaining + 10)
                 if loaded as? Bool == true { return }
                 throw RobotKitError.webDriver(code: "timeout", "\(url) did not finish loading within 60 s")
             } catch where Engine.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
@@ -120,21 +120,22 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         }
     }
 
-    /// Resolves true once `readyState` is `complete` in a new document: not the initial blank
-    /// one (unless blank is what was asked for), not one `open(_:)` marked as left; or in the
-    /// same document when only the URL's fragment changed. False after `arguments[1]` ms.
+    /// `(url, limit)`: a promise of true once `readyState` is `complete` in a new document: not
+    /// the initial blank one (unless blank is what was asked for), not one `open(_:)` marked as
+    /// left; or in the same document when only the URL's fragment changed. False after `limit` ms.
     private static let loadScript = """
-        const [url, limit, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-        const ready = () => document.readyState === "complete"
-            && (location.href === url || (!window.__robotkitLeft && (url === "about:blank" || location.href !== "about:blank")));
-        if (ready()) return done(true);
-        const end = Date.now() + limit;
-        const check = () => {
-            if (ready()) { clearInterval(timer); done(true); }
-            else if (Date.now() > end) { clearInterval(timer); done(false); }
-        };
-        const timer = setInterval(check, 10);
-        window.addEventListener("load", check, { once: true });
+        (url, limit) => new Promise((done) => {
+            const ready = () => document.readyState === "complete"
+                && (location.href === url || (!window.__robotkitLeft && (url === "about:blank" || location.href !== "about:blank")));
+            if (ready()) return done(true);
+            const end = Date.now() + limit;
+            const check = () => {
+                if (ready()) { clearInterval(timer); done(true); }
+                else if (Date.now() > end) { clearInterval(timer); done(false); }
+            };
+            const timer = setInterval(check, 10);
+            window.addEventListener("load", check, { once: true });
+        })
         """
 
     /// Closes the app: disposes its browser context (pages, cookies, storage, cache, workers).
@@ -155,7 +156,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         wait(until: {
             guard self.state == state else { return false }
             guard state == .runningForeground, let session = self.session else { return true }
-            return (try? session.executeScript("return document.readyState")) as? String == "complete"
+            return (try? session.evaluate("document.readyState")) as? String == "complete"
         }, timeout: timeout)
     }
 
@@ -332,7 +333,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         var state = TraceRecorder.PageState(console: [])
         guard let session else { return state }
         // A query in this step may have brought the snapshot along (no page command since).
-        let result = session.takeTraceSnapshot() ?? (try? session.executeScript(Self.snapshotScript, [RobotKitProcess.current.trace.hasSnapshot]))
+        let result = session.takeTraceSnapshot() ?? (try? Engine(session: session).snapshot(known: RobotKitProcess.current.trace.hasSnapshot))
         if let parts = result as? [Any], parts.count == 2 {
             state.snapshot = parts[0] as? String
             state.text = parts[1] as? String
@@ -346,9 +347,6 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         }
         return state
     }
-
-    /// The page's state for a trace step, by itself (one round trip): `TraceSnapshot`.
-    private static let snapshotScript = TraceSnapshot.function + "\nreturn __robotciSnapshot(arguments[0] === true);"
 
     private func chromiumArguments() -> [String] {
         [

@@ -13,7 +13,7 @@ struct QueryReply: Decodable {
     var satisfied = true
     /// `probe`, when an element exists.
     var info: ElementInfo?
-    /// `element`, `point`, `prepareClear`: the match's WebDriver element id.
+    /// `element`, `prepareClear`: the match's WebDriver element id.
     var elementID: String?
     /// `scroll`: whether anything moved.
     var scrolled = false
@@ -56,7 +56,6 @@ struct QueryReply: Decodable {
         case .element, .prepareClear:
             elementID = try c.decode(ElementReference?.self, forKey: .element)?.id
         case .point:
-            elementID = try c.decode(ElementReference?.self, forKey: .element)?.id
             if exists {
                 point = try c.decode(Point?.self, forKey: .point)
                 if point == nil { cover = try c.decode(String.self, forKey: .cover) }

@@ -31,6 +31,30 @@ import Testing
         #expect(try Self.run(node, ["-e", probe, file]) == 0)
     }
 
+    /// The short call finds the installed library by its name, answers `missing` in a document
+    /// without it, and the installer in front defines it (node: no DOM needed to install).
+    @Test(.enabled(if: Self.node != nil, "node is not installed"))
+    func theInstalledLibraryIsCalledByNameAndMissingWhereItIsNot() throws {
+        let node = try #require(Self.node)
+        let missing = try QueryScript.expression(QueryScript.Call.run, [["chain": []], "count", NSNull()], install: false)
+        let call = "(k, a) => typeof k.RK.run + ',' + typeof k.RK.wait + ',' + typeof k.snapshot + ',' + a.join('|')"
+        let installed = try QueryScript.expression(call, [1, "two\u{2028}'\"", NSNull()], install: true)
+        let again = try QueryScript.expression(call, [3], install: false)
+        let program = """
+            const [a, b, c] = [eval(process.argv[1]), eval(process.argv[2]), eval(process.argv[3])];
+            if (a !== '__robotkit_missing' || b !== 'function,function,function,1|two\\u2028\\'"|'
+                || c !== 'function,function,function,3') { console.error(JSON.stringify([a, b, c])); process.exit(3); }
+            """
+        #expect(try Self.run(node, ["-e", program, missing, installed, again]) == 0)
+        #expect(QueryScript.installedName.hasPrefix("__robotkit_") && QueryScript.installedName.count > 14)
+    }
+
+    @Test func theLibrarysNameIsAStableHashOfItsText() {
+        #expect(QueryScript.fnv1a("") == "cbf29ce484222325")
+        #expect(QueryScript.fnv1a("a") == "af63dc4c8601ec8c")
+        #expect(QueryScript.installedName == "__robotkit_" + QueryScript.fnv1a(QueryScript.library + TraceSnapshot.function))
+    }
+
     @Test func scriptPerformsEveryOperation() throws {
         let source = try Self.source()
         for name in QueryOperation.Name.allCases {
