@@ -27,7 +27,8 @@ final class WarmBrowserEndToEndTests: XCTestCase {
         // This very package's test bundle is already built (we are running in it).
         let run = try f.start(["--filter", "WarmBrowserUnderRobotCITests", "--shards", "1", "--max-batch-size", "1",
                                "--retries", "0", "--test-timeout", "15"],
-                              env: ["ROBOTCI_WARM_E2E": "1"], package: E2E.root.path)
+                              env: ["ROBOTCI_WARM_E2E": "1", "ROBOTCI_RULES": "[{match: testE_BrowserHangs, test-timeout: 8}]"],
+                              package: E2E.root.path)
         defer { run.stop() }
         XCTAssertEqual(run.wait(timeout: 240), 1, run.stderr)
         let results = try f.results()
