@@ -189,10 +189,11 @@ final class WebDriverSession {
         let params: [String: Any] = ["expression": expression, "returnByValue": true, "awaitPromise": awaitPromise]
         let value = try command("POST", "goog/cdp/execute", ["cmd": "Runtime.evaluate", "params": params], timeout: timeout)
         guard let object = value as? [String: Any] else {
-            // chromedriver answers null when a dialog (alert, confirm, prompt) stopped the
-            // script; the next command reports and dismisses it, as `execute` itself would.
-            _ = try title()
-            throw .webDriver(code: "javascript error", "evaluate: the page gave no result (a dialog or an unload stopped the script)")
+            // chromedriver answers null when a dialog (alert, confirm, prompt) or an unload
+            // stopped the script. Callers treat this as the page changing and ask again; the
+            // next command reports a dialog (`unexpected alert open`) and dismisses it, as an
+            // `execute` would.
+            throw .webDriver(code: "no such execution context", "evaluate: the page gave no result (a dialog or an unload stopped the script)")
         }
         if let details = object["exceptionDetails"] as? [String: Any] {
             let exception = details["exception"] as? [String: Any]

@@ -121,4 +121,16 @@ final class QueryTests: ElementsPageTestCase {
             XCTAssertTrue("\(error)".contains("no matches found for Button \"missing\""), "\(error)")
         }
     }
+
+    /// A dialog the page opens while a query waits stops the evaluation (chromedriver answers
+    /// null); the query then fails with chromedriver's own `unexpected alert open`, which also
+    /// dismisses the dialog, as an `execute` would, and the next query works.
+    func testADialogDuringAWaitFailsThatQueryAndIsDismissed() throws {
+        let engine = try Engine(session: app.requireSession())
+        _ = try app.evaluate("setTimeout(() => alert('from the page'), 200)")
+        XCTAssertThrowsError(try engine.wait(app.buttons["never"].chain, appear: true, timeout: 5, op: .count)) { error in
+            XCTAssertEqual((error as? RobotKitError)?.webDriverCode, "unexpected alert open", "\(error)")
+        }
+        XCTAssertTrue(app.buttons["counter.button"].exists, "the dialog is gone")
+    }
 }
