@@ -19,38 +19,30 @@ import Foundation
 /// text). Elements that are hidden, `aria-hidden`, or inside a leaf control
 /// (button, link, field, image, …) are not part of the tree, as in XCUITest.
 enum QueryScript {
-    /// `run(spec, op, argument)`: synchronous.
-    static let run = library + "\nreturn RK.run(arguments[0], arguments[1], arguments[2]);"
-    /// `wait(spec, mode, timeoutMs, op, done)`: asynchronous, resolves on a DOM change or the deadline.
-    /// `mode` is `appear`, `disappear` or `actionable` (present and not covered at its center).
-    static let wait =
-        library + "\nRK.wait(arguments[0], arguments[1], arguments[2], arguments[3], arguments[arguments.length - 1]);"
-
-    /// `run` with the trace's page snapshot in the reply (`traceSnapshot`): `arguments[3]`
-    /// says whether the trace already has one (then an unchanged page answers `unchanged`).
-    static let runTraced = library + "\n" + TraceSnapshot.function + """
-
-        const reply = RK.run(arguments[0], arguments[1], arguments[2]);
-        if (reply && typeof reply === "object") {
-            const snap = __robotciSnapshot(arguments[3] === true);
-            reply.traceSnapshot = snap === null ? "\(TraceSnapshot.unchanged)" : snap;
-        }
-        return reply;
-        """
+    /// `run(spec, op, argument)` through `execute/sync`: `Call.run` on the library inlined.
+    static let run = inline(Call.run, async: false)
+    /// `wait(spec, mode, timeoutMs, op)` through `execute/async`: resolves on a DOM change or
+    /// the deadline. `mode` is `appear`, `disappear` or `actionable` (present and not covered
+    /// at its center).
+    static let wait = inline(Call.wait, async: true)
+    /// `run` with the trace's page snapshot in the reply (`traceSnapshot`): the fourth
+    /// argument says whether the trace already has one (then an unchanged page answers `unchanged`).
+    static let runTraced = inline(Call.runTraced, async: false)
     /// `wait` with the trace's page snapshot in the reply, taken when the wait ends.
-    static let waitTraced = library + "\n" + TraceSnapshot.function + """
+    static let waitTraced = inline(Call.waitTraced, async: true)
 
-        const finish = arguments[arguments.length - 1], known = arguments[4] === true;
-        RK.wait(arguments[0], arguments[1], arguments[2], arguments[3], (reply) => {
-            if (reply && typeof reply === "object" && !reply.error) {
-                try {
-                    const snap = __robotciSnapshot(known);
-                    reply.traceSnapshot = snap === null ? "\(TraceSnapshot.unchanged)" : snap;
-                } catch (e) { /* the page went away: the step takes its own snapshot */ }
-            }
-            finish(reply);
-        });
-        """
+    /// An `execute` script: the library and the snapshot function in the script's own scope,
+    /// and `call` applied to them and the script's arguments. An asynchronous one hands the
+    /// promise's value to WebDriver's callback, its last argument. The same `Call` serves both
+    /// ways in, so the two cannot drift apart.
+    private static func inline(_ call: String, async: Bool) -> String {
+        let scope = "\(library)\n\(TraceSnapshot.function)\nconst k = { RK, snapshot: __robotciSnapshot };\n"
+        guard async else { return scope + "return (\(call))(k, Array.prototype.slice.call(arguments));" }
+        return scope + """
+            const done = arguments[arguments.length - 1];
+            Promise.resolve((\(call))(k, Array.prototype.slice.call(arguments, 0, -1))).then(done, (e) => done({ error: String(e) }));
+            """
+    }
 
     /// The global the installer defines: `{ RK, snapshot }`, named after a hash of the two
     /// scripts, so a page never calls a library of another version.
@@ -69,8 +61,8 @@ enum QueryScript {
         })();
         """
 
-    /// The calls on the installed library: functions of `(k, a)`, `k` the library and `a` the
-    /// arguments, in the order of the `execute` scripts above.
+    /// The calls on the library: functions of `(k, a)`, `k` the library (`{ RK, snapshot }`)
+    /// and `a` the arguments.
     enum Call {
         /// `run(spec, op, argument)`.
         static let run = "(k, a) => k.RK.run(a[0], a[1], a[2])"
