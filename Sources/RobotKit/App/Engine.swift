@@ -11,21 +11,40 @@ struct Engine {
         while true {
             let value: Any?
             do throws(RobotKitError) {
-                let arguments: [Any] = [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()]
-                let known = Self.traceKnown
-                switch (Self.needsReference(op), known) {
-                case (true, let known?): value = try session.executeScript(QueryScript.runTraced, arguments + [known])
-                case (true, nil): value = try session.executeScript(QueryScript.run, arguments)
-                case (false, let known?): value = try call(QueryScript.Call.runTraced, arguments + [known])
-                case (false, nil): value = try call(QueryScript.Call.run, arguments)
-                }
-                if known != nil { session.keepTraceSnapshot(of: value) }
+                value = try query(waits: false, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()], op: op, timeout: nil)
             } catch where Self.isNavigationRace(error) && Date() < deadline {
                 usleep(50_000)
                 continue
             }
             return try QueryReply.decode(value, .init(operation: op, waited: false))
         }
+    }
+
+    /// One query, `run` or `wait` (`waits`), traced while a trace records (the trace's
+    /// `known` goes last, and the reply's snapshot is kept for the step): a call on the
+    /// installed library, or the library inlined in an `execute` when the reply must carry an
+    /// element reference.
+    private func query(waits: Bool, _ arguments: [Any], op: QueryOperation, timeout: Double?) throws(RobotKitError)
+        -> Any?
+    {
+        let known = Self.traceKnown
+        let arguments = known.map { arguments + [$0] } ?? arguments
+        let value: Any?
+        switch (Self.needsReference(op), waits) {
+        case (true, false):
+            value = try session.executeScript(known == nil ? QueryScript.run : QueryScript.runTraced, arguments)
+        case (true, true):
+            value = try session.executeAsyncScript(
+                known == nil ? QueryScript.wait : QueryScript.waitTraced, arguments, timeout: timeout)
+        case (false, false):
+            value = try call(known == nil ? QueryScript.Call.run : QueryScript.Call.runTraced, arguments)
+        case (false, true):
+            value = try call(
+                known == nil ? QueryScript.Call.wait : QueryScript.Call.waitTraced, arguments, awaitPromise: true,
+                timeout: timeout)
+        }
+        if known != nil { session.keepTraceSnapshot(of: value) }
+        return value
     }
 
     /// `call` (a `QueryScript.Call`) on the library installed in the page, installing it first
@@ -75,18 +94,9 @@ struct Engine {
             let scriptDeadline = Date().addingTimeInterval(remaining + 30)
             let value: Any?
             do throws(RobotKitError) {
-                let arguments: [Any] = [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue]
-                let known = Self.traceKnown
-                let limit = remaining + 30
-                switch (Self.needsReference(op), known) {
-                case (true, let known?):
-                    value = try session.executeAsyncScript(QueryScript.waitTraced, arguments + [known], timeout: limit)
-                case (true, nil): value = try session.executeAsyncScript(QueryScript.wait, arguments, timeout: limit)
-                case (false, let known?):
-                    value = try call(QueryScript.Call.waitTraced, arguments + [known], awaitPromise: true, timeout: limit)
-                case (false, nil): value = try call(QueryScript.Call.wait, arguments, awaitPromise: true, timeout: limit)
-                }
-                if known != nil { session.keepTraceSnapshot(of: value) }
+                value = try query(
+                    waits: true, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue], op: op,
+                    timeout: remaining + 30)
             } catch where Self.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)
                 continue
