@@ -32,6 +32,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("trace"), help: ArgumentHelp(ConfigKey.help("trace"), valueName: "mode"))
     var trace: String?
 
+    @Option(name: .customLong("isolation"), help: ArgumentHelp(ConfigKey.help("isolation"), valueName: "context/reset"))
+    var isolation: String?
+
     @Option(name: .customLong("network-isolation"), help: ArgumentHelp(ConfigKey.help("network-isolation"), valueName: "auto/on/off"))
     var networkIsolation: String?
 
@@ -118,6 +121,7 @@ struct RunOptions: ParsableArguments {
             "history": Self.scalar(history),
             "adaptive-concurrency": Self.scalar(adaptiveConcurrency),
             "trace": Self.scalar(trace),
+            "isolation": Self.scalar(isolation),
             "network-isolation": Self.scalar(networkIsolation),
             "skip-build": Self.toggle(skipBuild),
             "filter": Self.list(filter),

@@ -199,6 +199,7 @@ public final class Runner {
         // Tests have no use for the queue's login; what they are not given they cannot print.
         var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
         testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
+        testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
                                      redactor: redactor, browsers: browsers, namespaces: namespaces,

@@ -30,9 +30,22 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case junitPath = "ROBOTCI_JUNIT_PATH"
     /// `--trace`: `off`, `on-failure` or `always` (`TraceMode`); whether RobotKit records a step trace.
     case trace = "ROBOTCI_TRACE"
+    /// `--isolation`: `context` or `reset` (`BrowserIsolation`); what RobotKit gives each launch.
+    case isolation = "ROBOTCI_ISOLATION"
 
     /// The variable's name in the environment.
     public var name: String { rawValue }
+}
+
+/// `--isolation` / `ROBOTCI_ISOLATION`: what separates one launch of the app from the last
+/// in a shard's warm browser (docs/isolation.md).
+public enum BrowserIsolation: String, CaseIterable, Sendable, Codable {
+    /// A fresh browser context per launch: nothing of an earlier launch is there (default).
+    case context
+    /// One page per shard, reset between launches: cookies, storages, caches, service workers,
+    /// permissions, other pages, history and window size cleared; cheaper (no new renderer),
+    /// and what it keeps is listed in docs/isolation.md.
+    case reset
 }
 
 /// File names RobotKit and MockServer write into `ROBOTCI_ARTIFACTS_DIR`.

@@ -54,6 +54,38 @@ final class WarmBrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(pattern, [], "no chromium or chromedriver of this run is left")
     }
 
+    /// `--isolation reset`: B runs in the very page A used (same browser, same window), in
+    /// another process, and finds none of what A stored (the same checks as under `context`).
+    func testResetIsolationKeepsThePageAndLeavesNothingOfTheLastTest() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
+        }
+        let f = try Fault("warm-browser-reset")
+        let prefix = "RobotKitTests.WarmBrowserUnderRobotCITests/"
+        let names = ["testA_WritesEveryKindOfStorage", "testB_SeesNoneOfIt"]
+        try FileManager.default.createDirectory(at: f.report, withIntermediateDirectories: true)
+        try "{\"tests\":{\"\(prefix)\(names[0])\":0.2,\"\(prefix)\(names[1])\":0.1},\"version\":1}".write(
+            to: f.report.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
+        let run = try f.start(["--filter", "WarmBrowserUnderRobotCITests/test[AB]_", "--shards", "1", "--max-batch-size", "1",
+                               "--retries", "0", "--test-timeout", "60", "--isolation", "reset"],
+                              env: ["ROBOTCI_WARM_E2E": "1"], package: E2E.root.path)
+        defer { run.stop() }
+        XCTAssertEqual(run.wait(timeout: 180), 0, run.stderr)
+        let results = try f.results()
+        func printed(_ name: String, _ label: String) throws -> String {
+            let attempt = try XCTUnwrap(results.attempts[prefix + name]?.first, "\(name) ran: \(results.ids)")
+            XCTAssertEqual(attempt["outcome"] as? String, "passed", "\(name): \(attempt["failures"] ?? "")")
+            let output = attempt["output"] as? String ?? ""
+            let range = try XCTUnwrap(output.range(of: label), "\(name) printed \(label): \(output)")
+            return String(output[range.upperBound...].prefix { !$0.isNewline })
+        }
+        XCTAssertEqual(try printed(names[0], "warm-browser: pid "), try printed(names[1], "warm-browser: pid "), "one browser")
+        let pageA = try printed(names[0], "warm-page: "), pageB = try printed(names[1], "warm-page: ")
+        XCTAssertNotEqual(pageA, "none")
+        XCTAssertEqual(pageA, pageB, "B ran in the page A used (reset, not a new context)")
+        XCTAssertEqual(f.leftovers(), [])
+    }
+
     /// `kill -9` of robotci while a test holds the shard's browser: the shard's chromedriver,
     /// Chromium and all of Chromium's helpers end with it (parent-death signals), the test
     /// process too; nothing of the run is left.

@@ -19,6 +19,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var adaptiveConcurrency = true
     /// Which step traces RobotKit records and robotci keeps (`--trace`).
     public var trace: TraceMode = .onFailure
+    /// What separates two launches in a shard's warm browser (`--isolation`).
+    public var isolation: BrowserIsolation = .context
     /// A network namespace per shard (`--network-isolation`).
     public var networkIsolation: NetworkIsolation = .off
     /// Regexes a test id must match one of (empty: all).

@@ -174,6 +174,10 @@ extension ConfigKey {
                   help: "step traces of UI tests (screenshot, DOM, mock requests, console per action): `on-failure` records every attempt and keeps those of failed or flaky tests, `always` keeps all, `off` records none (see docs/trace-format.md)") {
             $1.trace = TraceMode(rawValue: try $0.choice(TraceMode.allCases.map(\.rawValue))) ?? .onFailure
         },
+        ConfigKey("isolation", .string, flag: .option("context/reset"), default: "context",
+                  help: "what separates two launches of the app in a shard's warm browser: `context` a fresh browser context each (nothing of the last test is there), `reset` one page per shard, cleared between launches (about 0.1 CPU-s a test cheaper; what it keeps: docs/isolation.md)") {
+            $1.isolation = BrowserIsolation(rawValue: try $0.choice(BrowserIsolation.allCases.map(\.rawValue))) ?? .context
+        },
         ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off",
                   help: "each shard's chromedriver, browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see docs/security.md, *One user per host*)") {
             $1.networkIsolation = NetworkIsolation(rawValue: try $0.choice(NetworkIsolation.allCases.map(\.rawValue))) ?? .off

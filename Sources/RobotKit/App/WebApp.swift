@@ -36,7 +36,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     private var consoleBuffer: [BrowserLogEntry] = []
 
     /// The launched page (its own browser context) while running.
-    private var page: SharedBrowser.Page?
+    private(set) var page: SharedBrowser.Page?
     private var session: WebDriverSession? { page?.session }
     /// The launched page, for RobotKit's own tests.
     var currentPage: SharedBrowser.Page? { page }
@@ -63,7 +63,8 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// Opens `launchURL` in a fresh browser context of the worker's warm browser (terminating
     /// a running launch first): no cookie, storage, cache or service worker of an earlier
-    /// launch is visible. A failure to start is reported as a test failure at the caller's line.
+    /// launch is visible. With `--isolation reset`, in the shard's kept page, cleared first
+    /// (docs/isolation.md). A failure to start is reported as a test failure at the caller's line.
     public func launch(file: StaticString = #filePath, line: UInt = #line) {
         let started = Date()
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import ProcessToolkit
+import WorkerContract
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +22,10 @@ import Glibc
 /// - Otherwise (or when that chromedriver has died) `ChromeDriverService` starts one for
 ///   this process, and the browser lives as long as the process.
 ///
+/// With `isolation: reset` (`ROBOTCI_ISOLATION`), the shard instead keeps one context and
+/// page (recorded in `session.json`) and `PageReset` clears it at each launch: no new
+/// renderer per test. An app launched while the kept page is in use gets a fresh context.
+///
 /// Faults: a session that failed a command for a browser reason (no answer, crashed,
 /// disconnected) is checked before the next launch; one that does not answer within a few
 /// seconds has its browser process killed and is replaced, so only the test that was using
@@ -39,6 +44,14 @@ final class SharedBrowser: Sendable {
         let session: WebDriverSession
         let contextID: String
         let targetID: String
+        /// The shard's kept page (`isolation: reset`): closing it keeps it for the next launch.
+        var kept = false
+    }
+
+    /// The context and page a shard keeps under `isolation: reset`.
+    private struct KeptPage: Codable {
+        var contextID: String
+        var targetID: String
     }
 
     /// What `session.json` holds, so the shard's next test process can reattach.
@@ -49,11 +62,12 @@ final class SharedBrowser: Sendable {
         var browserPID: Int32?
         var key: [String]
         var profile: String
+        var kept: KeptPage?
     }
 
     /// The browser this process uses now.
     private struct Live {
-        let record: Record
+        var record: Record
         let session: WebDriverSession
         let devtools: DevToolsSocket
         /// True once this process has checked the session (attached ones are checked first).
@@ -64,6 +78,8 @@ final class SharedBrowser: Sendable {
     private struct State {
         var live: Live?
         var profileCounter = 0
+        /// True while an app of this process has the kept page.
+        var keptInUse = false
     }
 
     private let state = Locked(State())
@@ -74,14 +90,22 @@ final class SharedBrowser: Sendable {
     /// Opens a new page in a fresh browser context of the shared browser whose Chromium
     /// switches are `arguments` (a browser with other switches is replaced).
     /// The page starts loading `url` at once, while chromedriver attaches to it.
-    func openPage(arguments: [String], url: String = "about:blank") throws(RobotKitError) -> Page {
+    /// With `.reset`, the shard's kept page, cleared, unless an app of this process has it.
+    func openPage(arguments: [String], url: String = "about:blank", isolation: BrowserIsolation = WorkerEnvironment().isolation)
+        throws(RobotKitError) -> Page
+    {
         try state.withLock { state throws(RobotKitError) -> Page in
             var lastError: RobotKitError?
             // A second try covers a browser that died between two tests (crash, kill).
             for _ in 0..<2 {
                 do throws(RobotKitError) {
-                    let browser = try ready(&state, arguments: arguments)
-                    let fresh = try Self.newContext(browser.devtools, url: url)
+                    let browser = try ready(&state, arguments: arguments, isolation: isolation)
+                    if isolation == .reset && !state.keptInUse {
+                        let page = try keptPage(&state, browser, arguments: arguments, url: url)
+                        state.keptInUse = true
+                        return page
+                    }
+                    let fresh = try Self.newContext(browser.devtools, url: url, disposeOnDetach: true)
                     // chromedriver names windows by DevTools target id.
                     try browser.session.switchToWindow(fresh.targetID)
                     return Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID)
@@ -94,11 +118,34 @@ final class SharedBrowser: Sendable {
         }
     }
 
+    /// The shard's kept page, reset and loading `url`; a new one (recorded for the shard's
+    /// next test process) when there is none or it cannot be reset.
+    private func keptPage(_ state: inout State, _ browser: Live, arguments: [String], url: String) throws(RobotKitError) -> Page {
+        if let kept = browser.record.kept {
+            let reset = PageReset(
+                session: browser.session, devtools: browser.devtools, contextID: kept.contextID, targetID: kept.targetID,
+                windowSize: PageReset.windowSize(in: arguments))
+            do throws(RobotKitError) {
+                try reset.run(opening: url)
+                return Page(session: browser.session, contextID: kept.contextID, targetID: kept.targetID, kept: true)
+            } catch where !WebDriverSession.meansBrowserTrouble(error) {
+                // Gone or not resettable: a new context replaces it, nothing of it is kept.
+                _ = try? browser.devtools.call("Target.disposeBrowserContext", ["browserContextId": kept.contextID], timeout: 5)
+            }
+        }
+        // Not disposed when this process's DevTools connection closes: the shard keeps it.
+        let fresh = try Self.newContext(browser.devtools, url: url, disposeOnDetach: false)
+        try browser.session.switchToWindow(fresh.targetID)
+        state.live?.record.kept = KeptPage(contextID: fresh.contextID, targetID: fresh.targetID)
+        if let record = state.live?.record { Self.save(record, to: try endpoint().recordURL) }
+        return Page(session: browser.session, contextID: fresh.contextID, targetID: fresh.targetID, kept: true)
+    }
+
     /// A new browser context with one page loading `url`.
-    private static func newContext(_ devtools: DevToolsSocket, url: String) throws(RobotKitError)
+    private static func newContext(_ devtools: DevToolsSocket, url: String, disposeOnDetach: Bool) throws(RobotKitError)
         -> (contextID: String, targetID: String)
     {
-        let context = try devtools.call("Target.createBrowserContext", ["disposeOnDetach": true])
+        let context = try devtools.call("Target.createBrowserContext", ["disposeOnDetach": disposeOnDetach])
         guard let contextID = context["browserContextId"] as? String else {
             throw .webDriver(code: "devtools error", "Target.createBrowserContext returned no id")
         }
@@ -109,9 +156,14 @@ final class SharedBrowser: Sendable {
         return (contextID, targetID)
     }
 
-    /// Disposes the page's browser context (its pages, storage, cookies, cache, workers).
+    /// Disposes the page's browser context (its pages, storage, cookies, cache, workers); the
+    /// kept page stays for the next launch, which resets it.
     func close(_ page: Page) {
         state.withLock { state in
+            if page.kept {
+                if state.live?.record.kept?.targetID == page.targetID { state.keptInUse = false }
+                return
+            }
             guard let live = state.live, live.session === page.session else { return }
             do {
                 try live.devtools.call("Target.disposeBrowserContext", ["browserContextId": page.contextID], timeout: 5)
@@ -123,7 +175,7 @@ final class SharedBrowser: Sendable {
 
     /// A live, checked browser for `arguments`: the one in this process, the shard's
     /// (from `session.json`), or a new one.
-    private func ready(_ state: inout State, arguments: [String]) throws(RobotKitError) -> Live {
+    private func ready(_ state: inout State, arguments: [String], isolation: BrowserIsolation) throws(RobotKitError) -> Live {
         let endpoint = try endpoint()
         let key = [endpoint.url] + arguments
         if let live = state.live, live.record.key == key, live.record.driverURL == endpoint.url {
@@ -134,7 +186,7 @@ final class SharedBrowser: Sendable {
             }
         }
         if state.live != nil { discard(&state, reason: "the browser stopped answering") }
-        if let recordURL = endpoint.recordURL, let attached = Self.attach(recordURL: recordURL, key: key) {
+        if let recordURL = endpoint.recordURL, let attached = Self.attach(recordURL: recordURL, key: key, isolation: isolation) {
             state.live = attached
             return attached
         }
@@ -144,9 +196,9 @@ final class SharedBrowser: Sendable {
         return started
     }
 
-    private static func attach(recordURL: URL, key: [String]) -> Live? {
+    private static func attach(recordURL: URL, key: [String], isolation: BrowserIsolation) -> Live? {
         guard let data = try? Data(contentsOf: recordURL),
-            let record = try? JSONDecoder().decode(Record.self, from: data)
+            var record = try? JSONDecoder().decode(Record.self, from: data)
         else { return nil }
         guard record.key == key, let session = try? WebDriverSession.attach(driverURL: record.driverURL, id: record.sessionID),
             Self.answers(session), let devtools = try? Self.connect(debuggerAddress: record.debuggerAddress)
@@ -155,9 +207,13 @@ final class SharedBrowser: Sendable {
             try? FileManager.default.removeItem(at: recordURL)
             return nil
         }
-        // Contexts a crashed or killed test process left behind (normally they go with its connection).
+        // Contexts a crashed or killed test process left behind (normally they go with its
+        // connection), and a kept page the run's isolation does not use.
+        if isolation != .reset { record.kept = nil }
         if let contexts = try? devtools.call("Target.getBrowserContexts", timeout: 5)["browserContextIds"] as? [String] {
-            for id in contexts { _ = try? devtools.call("Target.disposeBrowserContext", ["browserContextId": id], timeout: 5) }
+            for id in contexts where id != record.kept?.contextID {
+                _ = try? devtools.call("Target.disposeBrowserContext", ["browserContextId": id], timeout: 5)
+            }
         }
         return Live(record: record, session: session, devtools: devtools, verified: true)
     }
@@ -201,9 +257,7 @@ final class SharedBrowser: Sendable {
             Self.abandon(record: record)
             throw error
         }
-        if let recordURL = endpoint.recordURL, let data = try? JSONEncoder().encode(record) {
-            try? data.write(to: recordURL, options: .atomic)
-        }
+        Self.save(record, to: endpoint.recordURL)
         return Live(record: record, session: session, devtools: devtools, verified: true)
     }
 
@@ -212,8 +266,14 @@ final class SharedBrowser: Sendable {
     private func discard(_ state: inout State, reason: String) {
         guard let current = state.live else { return }
         state.live = nil
+        state.keptInUse = false
         Self.abandon(record: current.record)
         if let recordURL = (try? endpoint())?.recordURL { try? FileManager.default.removeItem(at: recordURL) }
+    }
+
+    /// Writes `session.json` for the shard's next test process (nothing outside robotci).
+    private static func save(_ record: Record, to url: URL?) {
+        if let url, let data = try? JSONEncoder().encode(record) { try? data.write(to: url, options: .atomic) }
     }
 
     private static func abandon(record: Record) {

@@ -28,6 +28,9 @@ public struct WorkerEnvironment: Sendable, Equatable {
     public var browserDirectory: URL?
     /// `ROBOTCI_TRACE`: whether RobotKit records a step trace (`on-failure` when unset).
     public var trace: TraceMode
+    /// `ROBOTCI_ISOLATION` (or `ROBOTKIT_ISOLATION` outside robotci): a fresh browser context
+    /// per launch (`context`, the default) or the kept page reset (`reset`).
+    public var isolation: BrowserIsolation
 
     /// Reads the variables from `environment` (the process environment by default).
     public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -44,6 +47,7 @@ public struct WorkerEnvironment: Sendable, Equatable {
         webDriverPID = int(.webDriverPID).map(Int32.init)
         browserDirectory = string(.browserDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
         trace = string(.trace).flatMap(TraceMode.init(rawValue:)) ?? .onFailure
+        isolation = (string(.isolation) ?? environment["ROBOTKIT_ISOLATION"]).flatMap(BrowserIsolation.init(rawValue:)) ?? .context
     }
 
     /// True when running under `robotci run`.

@@ -83,6 +83,7 @@ final class ConfigLoaderTests: XCTestCase {
         adaptive-concurrency: false
         trace: always
         network-isolation: on
+        isolation: reset
         tag: [smoke, .slow]
         repeat-each: 3
         until-failure: true
@@ -140,6 +141,7 @@ final class ConfigLoaderTests: XCTestCase {
         expected.adaptiveConcurrency = false
         expected.trace = .always
         expected.networkIsolation = .on
+        expected.isolation = .reset
         expected.tags = ["smoke", "slow"]
         expected.repeatEach = 3
         expected.untilFailure = true
@@ -222,7 +224,7 @@ final class ConfigLoaderTests: XCTestCase {
         let message = configError { _ = try ConfigLoader.readYAML(at: path) }
         let known = ConfigLoader.keys.keys.sorted().joined(separator: ", ")
         XCTAssertEqual(message, "\(path):3: unknown key 'shard'; did you mean 'shards'? known keys: \(known)")
-        XCTAssertTrue(known.hasPrefix("adaptive-concurrency, base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
+        XCTAssertTrue(known.hasPrefix("adaptive-concurrency, base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, isolation, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
     }
 
     func testUnknownKeyFarFromAnyHasNoSuggestion() throws {
@@ -374,8 +376,8 @@ final class ConfigLoaderTests: XCTestCase {
                    "ROBOTCI_PROCESS_TAG": "1-2", "ROBOTCI_BIN": "/usr/bin/robotci", "ROBOTCI_DEMO_FAIL": "1",
                    "ROBOTCI_SECRET_PROBE": "x", "ROBOTCI_KEEP_REPORT": "/tmp/r", "ROBOTCI_URL": "http://x"]
         for variable in WorkerVariable.allCases { env[variable.name] = "1" }
-        // ROBOTCI_TRACE is both a key and what each worker gets; the rest set nothing.
-        XCTAssertEqual(Set(try ConfigLoader.readEnvironment(env).keys), ["trace"])
+        // ROBOTCI_TRACE and ROBOTCI_ISOLATION are both keys and what each worker gets; the rest set nothing.
+        XCTAssertEqual(Set(try ConfigLoader.readEnvironment(env).keys), ["trace", "isolation"])
     }
 
     func testEveryKeyHasAnEnvironmentVariable() throws {

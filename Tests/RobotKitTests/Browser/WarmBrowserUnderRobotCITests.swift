@@ -9,7 +9,9 @@ import Glibc
 /// Run *through* robotci by `RobotCIEndToEndTests.WarmBrowserEndToEndTests` on one shard,
 /// one process per test, in name order: the shard's browser is shared across test processes,
 /// yet nothing a test stores is seen by the next (A writes cookies, both storages, IndexedDB,
-/// Cache Storage, a service worker, a history and a second tab; B finds none of them); a browser killed mid-test
+/// Cache Storage, a service worker, a permission, `window.name`, a history, a second tab, a
+/// window size, and both storages of a `file://` page; B finds none of them), under either
+/// `--isolation` (`context`: a fresh context each; `reset`: the same page, cleared); a browser killed mid-test
 /// fails only that test (C) and the next gets a new one (D); a browser that hangs times out
 /// only that test (E) and the next gets a new one (F). Each prints `warm-browser: pid N` so the
 /// end-to-end test can tell which browser ran it. Outside that run they skip.
@@ -23,6 +25,9 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
     }
 
     override var appURL: URL? { URL(string: serverBaseURL + StoragePage.path) }
+
+    /// B names every leak, not only the first.
+    override var stopsAtFirstFailure: Bool { false }
 
     func testA_WritesEveryKindOfStorage() throws {
         launch()
@@ -39,6 +44,18 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         try app.evaluate("for (let i = 0; i < 5; i++) history.pushState({i}, '', '?step=' + i); window.open(location.href, 'robot-tab'); return 1")
         XCTAssertGreaterThanOrEqual((try app.evaluate("return history.length") as? NSNumber)?.intValue ?? 0, 6)
         XCTAssertEqual(try app.requireSession().windowHandles().count, 3, "the second tab is open")
+        // A permission, the window's name and size.
+        let session = try app.requireSession()
+        let context = try XCTUnwrap(app.page?.contextID)
+        try session.command("POST", "goog/cdp/execute", ["cmd": "Browser.setPermission", "params": [
+            "permission": ["name": "geolocation"], "setting": "granted", "origin": serverBaseURL, "browserContextId": context]])
+        XCTAssertEqual(try app.evaluate("return navigator.permissions.query({name: 'geolocation'}).then(p => p.state)") as? String, "granted")
+        try app.evaluate("window.name = 'robot'; return 1")
+        try session.command("POST", "window/rect", ["width": 600, "height": 500])
+        XCTAssertEqual((try app.evaluate("return window.innerWidth") as? NSNumber)?.intValue, 600)
+        // Both storages of a file:// page.
+        try session.navigate(to: StoragePage.fileURL().absoluteString)
+        XCTAssertEqual(try app.evaluate("localStorage.setItem('robot', '1'); sessionStorage.setItem('robot', '1'); return localStorage.length + sessionStorage.length") as? NSNumber, 2)
     }
 
     func testB_SeesNoneOfIt() throws {
@@ -52,6 +69,11 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         // A fresh tab's history is its one page (two with the about:blank it started from).
         XCTAssertLessThanOrEqual((try app.evaluate("return history.length") as? NSNumber)?.intValue ?? 99, 2, "history leaked")
         XCTAssertEqual(try app.requireSession().windowHandles().count, 2, "only the browser's first tab and this test's: the previous test's second tab is gone")
+        XCTAssertEqual(try app.evaluate("return navigator.permissions.query({name: 'geolocation'}).then(p => p.state)") as? String, "prompt", "the permission leaked")
+        XCTAssertEqual(try app.evaluate("return window.name") as? String, "", "window.name leaked")
+        XCTAssertEqual((try app.evaluate("return [window.innerWidth, window.innerHeight]") as? [NSNumber])?.map(\.intValue), [1024, 768], "the window size leaked")
+        try app.requireSession().navigate(to: StoragePage.fileURL().absoluteString)
+        XCTAssertEqual((try app.evaluate("return localStorage.length + ':' + sessionStorage.length") as? String), "0:0", "a file:// page's storage leaked")
     }
 
     func testC_BrowserCrashesMidTest() throws {
@@ -101,12 +123,20 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
 
     private func reportBrowser() {
         print("warm-browser: pid \(RobotKitProcess.current.browser.browserProcessID.map(String.init) ?? "none")")
+        print("warm-page: \((try? app.requireSession().command("GET", "window") as? String) ?? "none")")
     }
 }
 
 /// A page on the mock server that writes and reads every kind of browser storage.
 enum StoragePage {
     static let path = "/storage.html"
+
+    /// A `file://` page (the same file for every test process), for the storage of file origins.
+    static func fileURL() throws -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("robotkit-warm-storage.html")
+        try Data("<!doctype html><title>file storage</title><p>file</p>".utf8).write(to: url, options: .atomic)
+        return url
+    }
 
     static func serve(on server: MockServer) async throws {
         _ = await server.stub(.GET, path, response: .html(html))

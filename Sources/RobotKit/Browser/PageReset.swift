@@ -1,0 +1,118 @@
+import Foundation
+
+/// `isolation: reset`: the shard keeps one browser context and page across launches, and each
+/// launch clears what the last one left before it opens the app. A fresh context per launch
+/// costs a new renderer process (about 0.1 CPU-s a test, bench/RESULTS.md); this keeps the
+/// renderer warm.
+///
+/// What it clears, in this order (docs/isolation.md lists what it keeps):
+/// 1. every other page of the context (pop-ups, `window.open` tabs) is closed;
+/// 2. an open dialog is dismissed;
+/// 3. the page goes to `about:blank`, so no document holds storage open;
+/// 4. for every origin the context has reached (the URLs of its targets, frames, workers and
+///    history): every kind of storage (`Storage.clearDataForOrigin` `all`: local storage,
+///    IndexedDB, Cache Storage, service workers, file systems…) and the tab's session storage;
+/// 5. the context's cookies and permissions, the HTTP cache, the renderer's memory cache;
+/// 6. `window.name`, the history, the window's size;
+/// 7. then the page opens `url`.
+struct PageReset {
+    let session: WebDriverSession
+    let devtools: DevToolsSocket
+    let contextID: String
+    let targetID: String
+    /// The size every launch's window starts at (`--window-size`), if known.
+    let windowSize: (width: Int, height: Int)?
+
+    /// Seconds each command may take: a page that does not answer is a browser in trouble.
+    private let timeout: Double = 10
+
+    func run(opening url: String) throws(RobotKitError) {
+        let targets = try devtools.call("Target.getTargets", timeout: timeout)["targetInfos"] as? [[String: Any]] ?? []
+        let mine = targets.filter { $0["browserContextId"] as? String == contextID }
+        guard mine.contains(where: { $0["targetId"] as? String == targetID }) else {
+            throw .webDriver(code: "no such window", "the kept page \(targetID) is gone")
+        }
+        var origins = Set(mine.compactMap { Self.origin(of: $0["url"] as? String) })
+        for target in mine where target["type"] as? String == "page" {
+            guard let id = target["targetId"] as? String, id != targetID else { continue }
+            _ = try? devtools.call("Target.closeTarget", ["targetId": id], timeout: timeout)
+        }
+        try session.switchToWindow(targetID)
+        // The last test may have left an alert open; nothing below runs while it is.
+        _ = try? cdp("Page.handleJavaScriptDialog", ["accept": false])
+        let history = try cdp("Page.getNavigationHistory")["entries"] as? [[String: Any]] ?? []
+        origins.formUnion(history.compactMap { Self.origin(of: $0["url"] as? String) })
+        if let tree = try cdp("Page.getFrameTree")["frameTree"] as? [String: Any] {
+            origins.formUnion(Self.frameURLs(tree).compactMap(Self.origin(of:)))
+        }
+        _ = try? cdp("Runtime.evaluate", ["expression": "window.name = ''", "timeout": 2_000])
+        try cdp("Page.navigate", ["url": "about:blank"])
+        for origin in origins.sorted() {
+            try cdp("Storage.clearDataForOrigin", ["origin": origin, "storageTypes": "all"])
+            // A tab's session storage is the page's, not the origin's: cleared per origin here.
+            _ = try? cdp("DOMStorage.clear", ["storageId": ["securityOrigin": origin, "isLocalStorage": false]])
+        }
+        try devtools.call("Storage.clearCookies", ["browserContextId": contextID], timeout: timeout)
+        try devtools.call("Browser.resetPermissions", ["browserContextId": contextID], timeout: timeout)
+        try cdp("Network.clearBrowserCache")
+        // Drops the renderer's in-memory resource cache (images, scripts the last test loaded).
+        _ = try? cdp("Memory.simulatePressureNotification", ["level": "critical"])
+        try cdp("Page.resetNavigationHistory")
+        try resetWindowSize()
+        try cdp("Page.navigate", ["url": url])
+    }
+
+    /// Puts the window back to `windowSize` when the last test changed it.
+    private func resetWindowSize() throws(RobotKitError) {
+        guard let windowSize else { return }
+        let window = try devtools.call("Browser.getWindowForTarget", ["targetId": targetID], timeout: timeout)
+        guard let id = window["windowId"], let bounds = window["bounds"] as? [String: Any] else { return }
+        let width = (bounds["width"] as? NSNumber)?.intValue, height = (bounds["height"] as? NSNumber)?.intValue
+        let state = bounds["windowState"] as? String ?? "normal"
+        guard width != windowSize.width || height != windowSize.height || state != "normal" else { return }
+        if state != "normal" {
+            try devtools.call("Browser.setWindowBounds", ["windowId": id, "bounds": ["windowState": "normal"]], timeout: timeout)
+        }
+        try devtools.call(
+            "Browser.setWindowBounds", ["windowId": id, "bounds": ["width": windowSize.width, "height": windowSize.height]],
+            timeout: timeout)
+    }
+
+    /// A DevTools command to the page, through chromedriver's session (its current window).
+    @discardableResult
+    private func cdp(_ command: String, _ params: [String: Any] = [:]) throws(RobotKitError) -> [String: Any] {
+        try session.command("POST", "goog/cdp/execute", ["cmd": command, "params": params], timeout: timeout) as? [String: Any] ?? [:]
+    }
+
+    /// The URLs of a frame tree's frames.
+    static func frameURLs(_ tree: [String: Any]) -> [String] {
+        let own = ((tree["frame"] as? [String: Any])?["url"] as? String).map { [$0] } ?? []
+        let children = tree["childFrames"] as? [[String: Any]] ?? []
+        return own + children.flatMap(frameURLs)
+    }
+
+    /// The origin whose storage `url` uses: `scheme://host[:port]` for http(s), `file://` for
+    /// files; nil for URLs that have none of their own (`about:`, `data:`, `blob:`…).
+    static func origin(of url: String?) -> String? {
+        guard let url, let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else { return nil }
+        switch scheme {
+        case "http", "https":
+            guard let host = components.host, !host.isEmpty else { return nil }
+            let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            return "\(scheme)://\(bracketed.lowercased())" + (components.port.map { ":\($0)" } ?? "")
+        case "file":
+            return "file://"
+        default:
+            return nil
+        }
+    }
+
+    /// `--window-size=W,H` among Chromium's switches.
+    static func windowSize(in arguments: [String]) -> (width: Int, height: Int)? {
+        guard let value = arguments.last(where: { $0.hasPrefix("--window-size=") })?.dropFirst("--window-size=".count) else {
+            return nil
+        }
+        let parts = value.split(separator: ",").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+}
