@@ -167,13 +167,16 @@ def summary(walls_file, target, tests):
         c = statistics.median(cpus[variant])
         print(f"  {variant:50s} {min(xs):6.2f} s / {statistics.median(xs):6.2f} s   {c:6.1f} CPU-s ({c / tests:.2f} per test)"
               f"   walls: {fmt(xs)}; CPU-s: {fmt(cpus[variant])}")
-    r = [min(xs) for v, xs in walls.items() if v.startswith("robotci") and "off" not in v]
     p = [min(xs) for v, xs in walls.items() if v.startswith("pytest")]
-    if r and p:
-        ratio = min(r) / min(p)
-        print(f"  best robotci {min(r):.2f} s, best Playwright {min(p):.2f} s (any browser, any workers): "
-              f"ratio robotci/Playwright = {ratio:.2f} (target <= {target}: {'met' if ratio <= float(target) else 'NOT met'})")
+    for mode, keep in (("default isolation (context)", lambda v: "isolation" not in v),
+                       ("--isolation reset", lambda v: "isolation reset" in v)):
+        r = [min(xs) for v, xs in walls.items() if v.startswith("robotci") and "adaptive-concurrency off" not in v and keep(v)]
+        if r and p:
+            ratio = min(r) / min(p)
+            print(f"  best robotci, {mode}, {min(r):.2f} s, best Playwright {min(p):.2f} s (any browser, any workers): "
+                  f"ratio robotci/Playwright = {ratio:.2f} (target <= {target}: {'met' if ratio <= float(target) else 'NOT met'})")
     for ours, theirs, what in (("robotci --shards 1", "pytest serial", "both on the headless shell"),
+                               ("robotci --shards 1 --isolation reset", "pytest serial", "both on the headless shell, robotci --isolation reset"),
                                ("robotci --shards 1, full chromium", "pytest serial, full chromium", "both on the full browser"),
                                ("robotci --shards 1", "pytest serial, full chromium", "robotci's default against the port as first written")):
         rc, pc = cpus.get(ours), cpus.get(theirs)

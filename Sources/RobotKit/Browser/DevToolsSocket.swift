@@ -62,9 +62,11 @@ final class DevToolsSocket {
     deinit { close(fd) }
 
     /// Sends `method` with `params` and returns the command's `result`, or throws its `error`.
+    /// `session`: a target's flat session (`Target.attachToTarget` with `flatten`), for a
+    /// page's own domains (`Page`, `Storage`, `Network`); nil for the browser target.
     @discardableResult
-    func call(_ method: String, _ params: [String: Any] = [:], timeout: TimeInterval = 10) throws(RobotKitError)
-        -> [String: Any]
+    func call(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: TimeInterval = 10)
+        throws(RobotKitError) -> [String: Any]
     {
         let started = CommandTrace.start()
         defer { CommandTrace.end(started, "devtools \(method)") }
@@ -72,7 +74,9 @@ final class DevToolsSocket {
         let id = nextID
         let body: Data
         do {
-            body = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": params])
+            var message: [String: Any] = ["id": id, "method": method, "params": params]
+            if let session { message["sessionId"] = session }
+            body = try JSONSerialization.data(withJSONObject: message)
         } catch {
             throw .transport("devtools \(method): could not encode: \(error)")
         }

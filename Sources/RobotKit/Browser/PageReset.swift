@@ -12,7 +12,7 @@ import Foundation
 /// 4. for every origin the context has reached (the URLs of its targets, frames, workers and
 ///    history): every kind of storage (`Storage.clearDataForOrigin` `all`: local storage,
 ///    IndexedDB, Cache Storage, service workers, file systems…) and the tab's session storage;
-/// 5. the context's cookies and permissions, the HTTP cache, the renderer's memory cache;
+/// 5. the context's cookies and permissions, the HTTP cache;
 /// 6. `window.name`, the history, the window's size;
 /// 7. then the page opens `url`.
 struct PageReset {
@@ -38,6 +38,14 @@ struct PageReset {
             _ = try? devtools.call("Target.closeTarget", ["targetId": id], timeout: timeout)
         }
         try session.switchToWindow(targetID)
+        let attached = try devtools.call("Target.attachToTarget", ["targetId": targetID, "flatten": true], timeout: timeout)
+        guard let pageSession = attached["sessionId"] as? String else {
+            throw .webDriver(code: "devtools error", "Target.attachToTarget returned no session id")
+        }
+        @discardableResult
+        func cdp(_ command: String, _ params: [String: Any] = [:]) throws(RobotKitError) -> [String: Any] {
+            try devtools.call(command, params, session: pageSession, timeout: timeout)
+        }
         // The last test may have left an alert open; nothing below runs while it is.
         _ = try? cdp("Page.handleJavaScriptDialog", ["accept": false])
         let history = try cdp("Page.getNavigationHistory")["entries"] as? [[String: Any]] ?? []
@@ -55,11 +63,10 @@ struct PageReset {
         try devtools.call("Storage.clearCookies", ["browserContextId": contextID], timeout: timeout)
         try devtools.call("Browser.resetPermissions", ["browserContextId": contextID], timeout: timeout)
         try cdp("Network.clearBrowserCache")
-        // Drops the renderer's in-memory resource cache (images, scripts the last test loaded).
-        _ = try? cdp("Memory.simulatePressureNotification", ["level": "critical"])
         try cdp("Page.resetNavigationHistory")
         try resetWindowSize()
         try cdp("Page.navigate", ["url": url])
+        _ = try? devtools.call("Target.detachFromTarget", ["sessionId": pageSession], timeout: timeout)
     }
 
     /// Puts the window back to `windowSize` when the last test changed it.
@@ -76,12 +83,6 @@ struct PageReset {
         try devtools.call(
             "Browser.setWindowBounds", ["windowId": id, "bounds": ["width": windowSize.width, "height": windowSize.height]],
             timeout: timeout)
-    }
-
-    /// A DevTools command to the page, through chromedriver's session (its current window).
-    @discardableResult
-    private func cdp(_ command: String, _ params: [String: Any] = [:]) throws(RobotKitError) -> [String: Any] {
-        try session.command("POST", "goog/cdp/execute", ["cmd": command, "params": params], timeout: timeout) as? [String: Any] ?? [:]
     }
 
     /// The URLs of a frame tree's frames.
