@@ -48,7 +48,7 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         let session = try app.requireSession()
         let context = try XCTUnwrap(app.page?.contextID)
         try session.command("POST", "goog/cdp/execute", ["cmd": "Browser.setPermission", "params": [
-            "permission": ["name": "geolocation"], "setting": "granted", "origin": serverBaseURL, "browserContextId": context]])
+            "permission": ["name": "geolocation"], "setting": "granted", "origin": try XCTUnwrap(serverBaseURL), "browserContextId": context]])
         XCTAssertEqual(try app.evaluate("return navigator.permissions.query({name: 'geolocation'}).then(p => p.state)") as? String, "granted")
         try app.evaluate("window.name = 'robot'; return 1")
         try session.command("POST", "window/rect", ["width": 600, "height": 500])
