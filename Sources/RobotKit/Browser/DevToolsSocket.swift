@@ -64,34 +64,46 @@ final class DevToolsSocket {
     /// Sends `method` with `params` and returns the command's `result`, or throws its `error`.
     /// `session`: a target's flat session (`Target.attachToTarget` with `flatten`), for a
     /// page's own domains (`Page`, `Storage`, `Network`); nil for the browser target.
+    /// `onEvent` sees the events that arrive meanwhile (method, params), and may `sendOnly`.
     @discardableResult
-    func call(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: TimeInterval = 10)
-        throws(RobotKitError) -> [String: Any]
-    {
+    func call(
+        _ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: TimeInterval = 10,
+        onEvent: ((String, [String: Any]) throws(RobotKitError) -> Void)? = nil
+    ) throws(RobotKitError) -> [String: Any] {
         let started = CommandTrace.start()
         defer { CommandTrace.end(started, "devtools \(method)") }
-        nextID += 1
-        let id = nextID
-        let body: Data
-        do {
-            var message: [String: Any] = ["id": id, "method": method, "params": params]
-            if let session { message["sessionId"] = session }
-            body = try JSONSerialization.data(withJSONObject: message)
-        } catch {
-            throw .transport("devtools \(method): could not encode: \(error)")
-        }
         let deadline = Date().addingTimeInterval(timeout)
-        try write(Self.frame(opcode: 1, payload: Array(body)), deadline: deadline)
+        let id = try sendOnly(method, params, session: session, deadline: deadline)
         while true {
             let message = try readMessage(deadline: deadline, method: method)
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any],
-                (object["id"] as? NSNumber)?.intValue == id
-            else { continue }  // an event, or the answer to an abandoned command
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any] else { continue }
+            if let onEvent, object["id"] == nil, let event = object["method"] as? String {
+                try onEvent(event, object["params"] as? [String: Any] ?? [:])
+                continue
+            }
+            // Another command's answer (one sent from `onEvent`, or abandoned at a timeout).
+            guard (object["id"] as? NSNumber)?.intValue == id else { continue }
             if let error = object["error"] as? [String: Any] {
                 throw .webDriver(code: "devtools error", "devtools \(method): \(error["message"] as? String ?? "\(error)")")
             }
             return object["result"] as? [String: Any] ?? [:]
         }
+    }
+
+    /// Sends a command without waiting for its answer (which `call` later skips); its id.
+    @discardableResult
+    func sendOnly(_ method: String, _ params: [String: Any] = [:], session: String? = nil, deadline: Date) throws(RobotKitError) -> Int {
+        nextID += 1
+        let body: Data
+        do {
+            var message: [String: Any] = ["id": nextID, "method": method, "params": params]
+            if let session { message["sessionId"] = session }
+            body = try JSONSerialization.data(withJSONObject: message)
+        } catch {
+            throw .transport("devtools \(method): could not encode: \(error)")
+        }
+        try write(Self.frame(opcode: 1, payload: Array(body)), deadline: deadline)
+        return nextID
     }
 
     // MARK: - Frames

@@ -8,7 +8,8 @@ import Foundation
 /// What it clears, in this order (docs/isolation.md lists what it keeps):
 /// 1. every other page of the context (pop-ups, `window.open` tabs) is closed;
 /// 2. an open dialog is dismissed;
-/// 3. the page goes to `about:blank`, so no document holds storage open;
+/// 3. the page goes to `about:blank` (leaving it even if it asks to stay), so no document
+///    holds storage open;
 /// 4. for every origin the context has reached (the URLs of its targets, frames, workers and
 ///    history): every kind of storage (`Storage.clearDataForOrigin` `all`: local storage,
 ///    IndexedDB, Cache Storage, service workers, file systems…) and the tab's session storage;
@@ -58,7 +59,15 @@ struct PageReset {
             "Runtime.evaluate", ["expression": "window.name = ''; sessionStorage.clear(); true", "returnByValue": true, "timeout": 2_000])
         let clearedInside = inside?["exceptionDetails"] == nil && (inside?["result"] as? [String: Any])?["value"] as? Bool == true
             ? frames.first.flatMap(Self.origin(of:)) : nil
-        try cdp("Page.navigate", ["url": "about:blank"])
+        // A page may ask before it is left (`beforeunload`, after a click): leave anyway.
+        try cdp("Page.enable")
+        try devtools.call("Page.navigate", ["url": "about:blank"], session: pageSession, timeout: timeout) {
+            (event, params) throws(RobotKitError) in
+            guard event == "Page.javascriptDialogOpening" else { return }
+            let accept = params["type"] as? String == "beforeunload"
+            try devtools.sendOnly("Page.handleJavaScriptDialog", ["accept": accept], session: pageSession, deadline: Date().addingTimeInterval(timeout))
+        }
+        try cdp("Page.disable")
         for origin in origins.sorted() {
             try cdp("Storage.clearDataForOrigin", ["origin": origin, "storageTypes": "all"])
             // A tab's session storage is the page's, not the origin's: the other origins the
