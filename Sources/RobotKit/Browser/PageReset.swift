@@ -7,14 +7,15 @@ import Foundation
 ///
 /// What it clears, in this order (docs/isolation.md lists what it keeps):
 /// 1. every other page of the context (pop-ups, `window.open` tabs) is closed;
-/// 2. an open dialog is dismissed;
+/// 2. an open dialog is dismissed; `window.name` and the document's session storage are
+///    emptied from inside it;
 /// 3. the page goes to `about:blank` (leaving it even if it asks to stay), so no document
 ///    holds storage open;
 /// 4. for every origin the context has reached (the URLs of its targets, frames, workers and
 ///    history): every kind of storage (`Storage.clearDataForOrigin` `all`: local storage,
 ///    IndexedDB, Cache Storage, service workers, file systems…) and the tab's session storage;
 /// 5. the context's cookies and permissions, the HTTP cache;
-/// 6. `window.name`, the history, the window's size;
+/// 6. the history, the window's size;
 /// 7. then the page opens `url`.
 struct PageReset {
     let session: WebDriverSession
@@ -28,61 +29,82 @@ struct PageReset {
     private let timeout: Double = 10
 
     func run(opening url: String) throws(RobotKitError) {
-        let targets = try devtools.call("Target.getTargets", timeout: timeout)["targetInfos"] as? [[String: Any]] ?? []
-        let mine = targets.filter { $0["browserContextId"] as? String == contextID }
-        guard mine.contains(where: { $0["targetId"] as? String == targetID }) else {
-            throw .webDriver(code: "no such window", "the kept page \(targetID) is gone")
-        }
-        var origins = Set(mine.compactMap { Self.origin(of: $0["url"] as? String) })
-        for target in mine where target["type"] as? String == "page" {
-            guard let id = target["targetId"] as? String, id != targetID else { continue }
-            _ = try? devtools.call("Target.closeTarget", ["targetId": id], timeout: timeout)
-        }
+        var origins = try closeOtherPages()
         try session.switchToWindow(targetID)
         let attached = try devtools.call("Target.attachToTarget", ["targetId": targetID, "flatten": true], timeout: timeout)
         guard let pageSession = attached["sessionId"] as? String else {
             throw .webDriver(code: "devtools error", "Target.attachToTarget returned no session id")
         }
-        @discardableResult
-        func cdp(_ command: String, _ params: [String: Any] = [:]) throws(RobotKitError) -> [String: Any] {
-            try devtools.call(command, params, session: pageSession, timeout: timeout)
-        }
+        defer { _ = try? devtools.call("Target.detachFromTarget", ["sessionId": pageSession], timeout: timeout) }
+        let page = PageCommands(devtools: devtools, session: pageSession, timeout: timeout)
         // The last test may have left an alert open; nothing below runs while it is.
-        _ = try? cdp("Page.handleJavaScriptDialog", ["accept": false])
-        let history = try cdp("Page.getNavigationHistory")["entries"] as? [[String: Any]] ?? []
+        _ = try? page("Page.handleJavaScriptDialog", ["accept": false])
+        let history = try page("Page.getNavigationHistory")["entries"] as? [[String: Any]] ?? []
         origins.formUnion(history.compactMap { Self.origin(of: $0["url"] as? String) })
-        let frames = (try cdp("Page.getFrameTree")["frameTree"] as? [String: Any]).map(Self.frameURLs) ?? []
+        let frames = (try page("Page.getFrameTree")["frameTree"] as? [String: Any]).map(Self.frameURLs) ?? []
         origins.formUnion(frames.compactMap(Self.origin(of:)))
         // The document's name and its origin's session storage, from inside it: one command
         // instead of a DOMStorage.clear (about 10 ms) for the origin a test usually has.
-        let inside = try? cdp(
+        let inside = try? page(
             "Runtime.evaluate", ["expression": "window.name = ''; sessionStorage.clear(); true", "returnByValue": true, "timeout": 2_000])
         let clearedInside = inside?["exceptionDetails"] == nil && (inside?["result"] as? [String: Any])?["value"] as? Bool == true
             ? frames.first.flatMap(Self.origin(of:)) : nil
-        // A page may ask before it is left (`beforeunload`, after a click): leave anyway.
-        try cdp("Page.enable")
-        try devtools.call("Page.navigate", ["url": "about:blank"], session: pageSession, timeout: timeout) {
-            (event, params) throws(RobotKitError) in
-            guard event == "Page.javascriptDialogOpening" else { return }
-            let accept = params["type"] as? String == "beforeunload"
-            try devtools.sendOnly("Page.handleJavaScriptDialog", ["accept": accept], session: pageSession, deadline: Date().addingTimeInterval(timeout))
-        }
-        try cdp("Page.disable")
+        try page.leave()
         for origin in origins.sorted() {
-            try cdp("Storage.clearDataForOrigin", ["origin": origin, "storageTypes": "all"])
+            try page("Storage.clearDataForOrigin", ["origin": origin, "storageTypes": "all"])
             // A tab's session storage is the page's, not the origin's: the other origins the
             // tab visited are cleared here.
             if origin != clearedInside {
-                _ = try? cdp("DOMStorage.clear", ["storageId": ["securityOrigin": origin, "isLocalStorage": false]])
+                _ = try? page("DOMStorage.clear", ["storageId": ["securityOrigin": origin, "isLocalStorage": false]])
             }
         }
         try devtools.call("Storage.clearCookies", ["browserContextId": contextID], timeout: timeout)
         try devtools.call("Browser.resetPermissions", ["browserContextId": contextID], timeout: timeout)
-        try cdp("Network.clearBrowserCache")
-        try cdp("Page.resetNavigationHistory")
+        try page("Network.clearBrowserCache")
+        try page("Page.resetNavigationHistory")
         try resetWindowSize()
-        try cdp("Page.navigate", ["url": url])
-        _ = try? devtools.call("Target.detachFromTarget", ["sessionId": pageSession], timeout: timeout)
+        try page("Page.navigate", ["url": url])
+    }
+
+    /// Closes the context's pages but the kept one; the origins of everything the context
+    /// still shows (pages, frames and workers as targets). Throws when the kept page is gone.
+    private func closeOtherPages() throws(RobotKitError) -> Set<String> {
+        let targets = try devtools.call("Target.getTargets", timeout: timeout)["targetInfos"] as? [[String: Any]] ?? []
+        let mine = targets.filter { $0["browserContextId"] as? String == contextID }
+        guard mine.contains(where: { $0["targetId"] as? String == targetID }) else {
+            throw .webDriver(code: "no such window", "the kept page \(targetID) is gone")
+        }
+        for target in mine where target["type"] as? String == "page" {
+            guard let id = target["targetId"] as? String, id != targetID else { continue }
+            _ = try? devtools.call("Target.closeTarget", ["targetId": id], timeout: timeout)
+        }
+        return Set(mine.compactMap { Self.origin(of: $0["url"] as? String) })
+    }
+
+    /// Commands to the kept page, on a flat session of RobotKit's DevTools socket.
+    private struct PageCommands {
+        let devtools: DevToolsSocket
+        let session: String
+        let timeout: Double
+
+        @discardableResult
+        func callAsFunction(_ command: String, _ params: [String: Any] = [:]) throws(RobotKitError) -> [String: Any] {
+            try devtools.call(command, params, session: session, timeout: timeout)
+        }
+
+        /// Goes to `about:blank`, answering "leave" when the page asks to stay (`beforeunload`,
+        /// which a page may raise after a click) and dismissing any other dialog it opens.
+        func leave() throws(RobotKitError) {
+            try self("Page.enable")
+            try devtools.call("Page.navigate", ["url": "about:blank"], session: session, timeout: timeout) {
+                (event, params) throws(RobotKitError) in
+                guard event == "Page.javascriptDialogOpening" else { return }
+                let accept = params["type"] as? String == "beforeunload"
+                try devtools.sendOnly(
+                    "Page.handleJavaScriptDialog", ["accept": accept], session: session, deadline: Date().addingTimeInterval(timeout))
+            }
+            try self("Page.disable")
+        }
     }
 
     /// Puts the window back to `windowSize` when the last test changed it.
