@@ -175,7 +175,7 @@ extension ConfigKey {
             $1.trace = TraceMode(rawValue: try $0.choice(TraceMode.allCases.map(\.rawValue))) ?? .onFailure
         },
         ConfigKey("isolation", .string, flag: .option("context/reset"), default: "context",
-                  help: "what separates two launches of the app in a shard's warm browser: `context` a fresh browser context each (nothing of the last test is there), `reset` one page per shard, cleared between launches (about 0.1 CPU-s a test cheaper; what it keeps: docs/isolation.md)") {
+                  help: "what separates two launches of the app in a shard's warm browser: `context` a fresh browser context each (nothing of the last test is there), `reset` one page per shard, cleared between launches (8–10 % less CPU on the bundled example; what it keeps: docs/isolation.md)") {
             $1.isolation = BrowserIsolation(rawValue: try $0.choice(BrowserIsolation.allCases.map(\.rawValue))) ?? .context
         },
         ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off",

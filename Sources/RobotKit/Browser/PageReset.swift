@@ -2,7 +2,7 @@ import Foundation
 
 /// `isolation: reset`: the shard keeps one browser context and page across launches, and each
 /// launch clears what the last one left before it opens the app. A fresh context per launch
-/// costs a new renderer process (about 0.1 CPU-s a test, bench/RESULTS.md); this keeps the
+/// costs a new renderer process (8–10 % of a UI test's CPU on the example, bench/RESULTS.md); this keeps the
 /// renderer warm.
 ///
 /// What it clears, in this order (docs/isolation.md lists what it keeps):
