@@ -12,23 +12,9 @@ package final class LaunchedPages: Sendable {
 
     private let origins = Locked<Set<RequestOrigin>>([])
 
-    /// Allows the origin of the page at `url`: `file://` for a file, `scheme://host[:port]`
-    /// for http(s); other schemes (`about:`, `data:`) have no origin worth allowing.
+    /// Allows the origin of the page at `url` (`RequestOrigin(pageAt:)`).
     package func add(pageAt url: URL) {
-        let origin: RequestOrigin
-        switch url.scheme?.lowercased() {
-        case "file":
-            origin = .file
-        case "http", "https":
-            guard let scheme = url.scheme, var host = url.host, !host.isEmpty else { return }
-            if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
-            guard let web = Origin(url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)") else {
-                return
-            }
-            origin = .web(web)
-        default:
-            return
-        }
+        guard let origin = RequestOrigin(pageAt: url) else { return }
         origins.withLock { origins in
             guard origins.count < Self.limit else { return }
             origins.insert(origin)
@@ -46,5 +32,11 @@ extension MockServer {
     /// opens the app under test, so a `file://` app needs no configuration).
     package static func allowOrigin(ofLaunchedPage url: URL) {
         MockServerProcess.current.launchedPages.add(pageAt: url)
+    }
+
+    /// The origin of the page at `url` as a browser names it (`scheme://host[:port]`,
+    /// `file://`), or nil for a URL with none of its own (`about:`, `data:`, `blob:`).
+    package static func origin(ofPage url: URL) -> String? {
+        RequestOrigin(pageAt: url)?.serialized
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A web origin as browsers send it in the `Origin` header: `scheme://host[:port]`.
 ///
 /// Parsed strictly (ASCII letters, digits, `.`, `-`, `_`, a bracketed IPv6 host, a numeric
@@ -89,6 +91,33 @@ enum RequestOrigin: Hashable, Sendable {
         default:
             guard let origin = Origin(header) else { return nil }
             self = .web(origin)
+        }
+    }
+
+    /// The origin of the page at `url`: `file` for a file, `scheme://host[:port]` for
+    /// http(s); nil for other schemes (`about:`, `data:`, `blob:`), which have none worth naming.
+    init?(pageAt url: URL) {
+        switch url.scheme?.lowercased() {
+        case "file":
+            self = .file
+        case "http", "https":
+            guard let scheme = url.scheme, var host = url.host, !host.isEmpty else { return nil }
+            if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+            guard let web = Origin(url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)") else {
+                return nil
+            }
+            self = .web(web)
+        default:
+            return nil
+        }
+    }
+
+    /// As a browser serializes it in an `Origin` header.
+    var serialized: String {
+        switch self {
+        case .web(let origin): origin.description
+        case .file: "file://"
+        case .opaque: "null"
         }
     }
 }

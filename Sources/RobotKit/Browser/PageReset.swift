@@ -1,4 +1,5 @@
 import Foundation
+import MockServer
 
 /// `isolation: reset`: the shard keeps one browser context and page across launches, and each
 /// launch clears what the last one left before it opens the app. A fresh context per launch
@@ -47,7 +48,7 @@ struct PageReset {
         // instead of a DOMStorage.clear (about 10 ms) for the origin a test usually has.
         let inside = try? page(
             "Runtime.evaluate", ["expression": "window.name = ''; sessionStorage.clear(); true", "returnByValue": true, "timeout": 2_000])
-        let clearedInside = inside?["exceptionDetails"] == nil && (inside?["result"] as? [String: Any])?["value"] as? Bool == true
+        let clearedInside = inside.flatMap { try? WebDriverSession.evaluation($0) } as? Bool == true
             ? frames.first.flatMap(Self.origin(of:)) : nil
         try page.leave()
         for origin in origins.sorted() {
@@ -133,17 +134,7 @@ struct PageReset {
     /// The origin whose storage `url` uses: `scheme://host[:port]` for http(s), `file://` for
     /// files; nil for URLs that have none of their own (`about:`, `data:`, `blob:`…).
     static func origin(of url: String?) -> String? {
-        guard let url, let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else { return nil }
-        switch scheme {
-        case "http", "https":
-            guard let host = components.host, !host.isEmpty else { return nil }
-            let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            return "\(scheme)://\(bracketed.lowercased())" + (components.port.map { ":\($0)" } ?? "")
-        case "file":
-            return "file://"
-        default:
-            return nil
-        }
+        url.flatMap { URL(string: $0) }.flatMap(MockServer.origin(ofPage:))
     }
 
     /// `--window-size=W,H` among Chromium's switches.

@@ -195,13 +195,18 @@ final class WebDriverSession {
             // `execute` would.
             throw .webDriver(code: "no such execution context", "evaluate: the page gave no result (a dialog or an unload stopped the script)")
         }
-        if let details = object["exceptionDetails"] as? [String: Any] {
+        return try Self.evaluation(object)
+    }
+
+    /// The value of a `Runtime.evaluate` reply made with `returnByValue` (nil for null or
+    /// undefined); its exception as a `javascript error`.
+    static func evaluation(_ reply: [String: Any]) throws(RobotKitError) -> Any? {
+        if let details = reply["exceptionDetails"] as? [String: Any] {
             let exception = details["exception"] as? [String: Any]
             let text = exception?["description"] as? String ?? details["text"] as? String ?? "an exception"
             throw .webDriver(code: "javascript error", "evaluate failed (javascript error): \(text)")
         }
-        let result = object["result"] as? [String: Any]
-        let answer = result?["value"]
+        let answer = (reply["result"] as? [String: Any])?["value"]
         return answer is NSNull ? nil : answer
     }
 
