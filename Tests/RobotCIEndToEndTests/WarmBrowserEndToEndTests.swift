@@ -16,14 +16,10 @@ final class WarmBrowserEndToEndTests: XCTestCase {
             throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
         }
         let f = try Fault("warm-browser")
-        let prefix = "RobotKitTests.WarmBrowserUnderRobotCITests/"
+        let prefix = Self.prefix
         let names = ["testA_WritesEveryKindOfStorage", "testB_SeesNoneOfIt", "testC_BrowserCrashesMidTest",
                      "testD_AfterTheCrash", "testE_BrowserHangs", "testF_AfterTheHang"]
-        // History that orders them A…F (longest first).
-        try FileManager.default.createDirectory(at: f.report, withIntermediateDirectories: true)
-        let timings = names.enumerated().map { "\"\(prefix)\($1)\":\(Double(names.count - $0) / 10)" }.joined(separator: ",")
-        try "{\"tests\":{\(timings)},\"version\":1}".write(
-            to: f.report.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
+        try Self.seedOrder(names, in: f.report)
         // This very package's test bundle is already built (we are running in it).
         let run = try f.start(["--filter", "WarmBrowserUnderRobotCITests", "--shards", "1", "--max-batch-size", "1",
                                "--retries", "0", "--test-timeout", "15"],
@@ -36,9 +32,7 @@ final class WarmBrowserEndToEndTests: XCTestCase {
             try XCTUnwrap(results.attempts[prefix + name]?.first, "\(name) ran: \(results.ids)")
         }
         func browser(_ name: String) throws -> String {
-            let output = try attempt(name)["output"] as? String ?? ""
-            let range = try XCTUnwrap(output.range(of: "warm-browser: pid "), "\(name) printed its browser: \(output)")
-            return String(output[range.upperBound...].prefix { $0.isNumber })
+            String(try Self.printed("warm-browser: pid ", by: name, in: results).prefix { $0.isNumber })
         }
         let outcomes = try names.map { try attempt($0)["outcome"] as? String ?? "" }
         let failures = try names.map { "\($0): \(try attempt($0)["failures"] ?? "")" }
@@ -61,24 +55,19 @@ final class WarmBrowserEndToEndTests: XCTestCase {
             throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
         }
         let f = try Fault("warm-browser-reset")
-        let prefix = "RobotKitTests.WarmBrowserUnderRobotCITests/"
         let names = ["testA_WritesEveryKindOfStorage", "testB_SeesNoneOfIt"]
-        try FileManager.default.createDirectory(at: f.report, withIntermediateDirectories: true)
-        try "{\"tests\":{\"\(prefix)\(names[0])\":0.2,\"\(prefix)\(names[1])\":0.1},\"version\":1}".write(
-            to: f.report.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
+        try Self.seedOrder(names, in: f.report)
         let run = try f.start(["--filter", "WarmBrowserUnderRobotCITests/test[AB]_", "--shards", "1", "--max-batch-size", "1",
                                "--retries", "0", "--test-timeout", "60", "--isolation", "reset"],
                               env: ["ROBOTCI_WARM_E2E": "1"], package: E2E.root.path)
         defer { run.stop() }
         XCTAssertEqual(run.wait(timeout: 180), 0, run.stderr)
         let results = try f.results()
-        func printed(_ name: String, _ label: String) throws -> String {
-            let attempt = try XCTUnwrap(results.attempts[prefix + name]?.first, "\(name) ran: \(results.ids)")
+        for name in names {
+            let attempt = try XCTUnwrap(results.attempts[Self.prefix + name]?.first, "\(name) ran: \(results.ids)")
             XCTAssertEqual(attempt["outcome"] as? String, "passed", "\(name): \(attempt["failures"] ?? "")")
-            let output = attempt["output"] as? String ?? ""
-            let range = try XCTUnwrap(output.range(of: label), "\(name) printed \(label): \(output)")
-            return String(output[range.upperBound...].prefix { !$0.isNewline })
         }
+        func printed(_ name: String, _ label: String) throws -> String { try Self.printed(label, by: name, in: results) }
         XCTAssertEqual(try printed(names[0], "warm-browser: pid "), try printed(names[1], "warm-browser: pid "), "one browser")
         let pageA = try printed(names[0], "warm-page: "), pageB = try printed(names[1], "warm-page: ")
         XCTAssertNotEqual(pageA, "none")
@@ -129,5 +118,23 @@ final class WarmBrowserEndToEndTests: XCTestCase {
         }
         XCTAssertTrue(gone, "chromium/chromedriver outlived a kill -9 of robotci: \(left)")
         XCTAssertEqual(f.leftovers(), [], "nothing of the run is left")
+    }
+
+    private static let prefix = "RobotKitTests.WarmBrowserUnderRobotCITests/"
+
+    /// History that makes one shard run `names` in this order (longest first).
+    private static func seedOrder(_ names: [String], in report: URL) throws {
+        try FileManager.default.createDirectory(at: report, withIntermediateDirectories: true)
+        let timings = names.enumerated().map { "\"\(prefix)\($1)\":\(Double(names.count - $0) / 10)" }.joined(separator: ",")
+        try "{\"tests\":{\(timings)},\"version\":1}".write(
+            to: report.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
+    }
+
+    /// The rest of the line after `label` in what the first attempt of `name` printed.
+    private static func printed(_ label: String, by name: String, in results: Results) throws -> String {
+        let attempt = try XCTUnwrap(results.attempts[prefix + name]?.first, "\(name) ran: \(results.ids)")
+        let output = attempt["output"] as? String ?? ""
+        let range = try XCTUnwrap(output.range(of: label), "\(name) printed \(label): \(output)")
+        return String(output[range.upperBound...].prefix { !$0.isNewline })
     }
 }
