@@ -8,8 +8,8 @@ import MockServer
 ///
 /// What it clears, in this order (docs/isolation.md lists what it keeps):
 /// 1. every other page of the context (pop-ups, `window.open` tabs) is closed;
-/// 2. an open dialog is dismissed; `window.name` and the document's session storage are
-///    emptied from inside it;
+/// 2. an open dialog is dismissed (through chromedriver, which saw it open); `window.name` and
+///    the document's session storage are emptied from inside the page;
 /// 3. the page goes to `about:blank` (leaving it even if it asks to stay), so no document
 ///    holds storage open;
 /// 4. for every origin the context has reached (the URLs of its targets, frames, workers and
@@ -32,14 +32,17 @@ struct PageReset {
     func run(opening url: String) throws(RobotKitError) {
         var origins = try closeOtherPages()
         try session.switchToWindow(targetID)
+        // An alert the last test left open blocks the page: every command below would wait on
+        // it. A new DevTools session does not know of a dialog opened before it, chromedriver's
+        // does (it has followed the page since it opened): it dismisses it, or answers
+        // `no such alert`.
+        _ = try? session.command("POST", "alert/dismiss", [:], timeout: timeout)
         let attached = try devtools.call("Target.attachToTarget", ["targetId": targetID, "flatten": true], timeout: timeout)
         guard let pageSession = attached["sessionId"] as? String else {
             throw .webDriver(code: "devtools error", "Target.attachToTarget returned no session id")
         }
         defer { _ = try? devtools.call("Target.detachFromTarget", ["sessionId": pageSession], timeout: timeout) }
         let page = PageCommands(devtools: devtools, session: pageSession, timeout: timeout)
-        // The last test may have left an alert open; nothing below runs while it is.
-        _ = try? page("Page.handleJavaScriptDialog", ["accept": false])
         let history = try page("Page.getNavigationHistory")["entries"] as? [[String: Any]] ?? []
         origins.formUnion(history.compactMap { Self.origin(of: $0["url"] as? String) })
         let frames = (try page("Page.getFrameTree")["frameTree"] as? [String: Any]).map(Self.frameURLs) ?? []

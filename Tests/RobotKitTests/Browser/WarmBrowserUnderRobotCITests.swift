@@ -10,8 +10,8 @@ import Glibc
 /// one process per test, in name order: the shard's browser is shared across test processes,
 /// yet nothing a test stores is seen by the next (A writes cookies, both storages, IndexedDB,
 /// Cache Storage, a service worker, a permission, `window.name`, a history, a second tab, a
-/// window size, and both storages of a `file://` page that asks before it is left; B finds
-/// none of them), under either
+/// window size, and both storages of a `file://` page that asks before it is left, and ends
+/// with an alert open; B finds none of them, in the same page under `reset`), under either
 /// `--isolation` (`context`: a fresh context each; `reset`: the same page, cleared); a browser killed mid-test
 /// fails only that test (C) and the next gets a new one (D); a browser that hangs times out
 /// only that test (E) and the next gets a new one (F). Each prints `warm-browser: pid N` so the
@@ -61,6 +61,9 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         // one): the next launch must neither wait on that question nor lose the page to it.
         try app.evaluate("addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'stay'; }); return 1")
         try session.click(try session.findElement(css: "p"))
+        // And an alert the test never answers: the next launch must not wait on it either.
+        try app.evaluate("setTimeout(() => alert('left open'), 0); return 1")
+        usleep(200_000)
     }
 
     func testB_SeesNoneOfIt() throws {
