@@ -34,6 +34,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// Console entries the trace read (the browser hands each out once), until `consoleLog()` takes them.
     private var consoleBuffer: [BrowserLogEntry] = []
+    /// When the running launch began (ms since 1970): console lines logged before it are
+    /// another page's (a test process that crashed leaves its lines in chromedriver's buffer).
+    private var launchedAt: Double = 0
 
     /// The launched page (its own browser context) while running.
     private(set) var page: SharedBrowser.Page?
@@ -82,6 +85,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `launch()` that throws instead of failing the test.
     public func launchOrThrow() throws(RobotKitError) {
         shutDown()
+        launchedAt = (Date().timeIntervalSince1970 * 1000).rounded(.down)
         // The app may read this process's mock servers, even from file:// (`Origin: file://`
         // under --allow-file-access-from-files, below).
         MockServer.allowOrigin(ofLaunchedPage: url)
@@ -144,7 +148,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let started = Date()
         let wasRunning = state == .runningForeground
         // The console lines no step fetched yet go to the steps they were logged in.
-        if wasRunning, RobotKitProcess.current.trace.wantsConsole, let session, let fresh = try? session.browserLog() {
+        if wasRunning, RobotKitProcess.current.trace.wantsConsole, let session, let fresh = try? console(of: session) {
             consoleBuffer += fresh
             RobotKitProcess.current.trace.attachConsole(fresh)
         }
@@ -245,10 +249,16 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// Console messages logged since the last call.
     public func consoleLog() throws(RobotKitError) -> [BrowserLogEntry] {
-        let fresh = try requireSession().browserLog()
+        let fresh = try console(of: requireSession())
         RobotKitProcess.current.trace.attachConsole(fresh)
         defer { consoleBuffer = [] }
         return consoleBuffer + fresh
+    }
+
+    /// The session's console lines since the last read, without those logged before this
+    /// launch (entries with no timestamp are kept).
+    private func console(of session: WebDriverSession) throws(RobotKitError) -> [BrowserLogEntry] {
+        try session.browserLog().filter { $0.timestamp == 0 || $0.timestamp >= launchedAt }
     }
 
     /// Opens another URL in the running session and waits for it to load.
@@ -342,7 +352,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             state.unchanged = true
         }
         if screenshot { state.screenshot = try? session.jpegScreenshot(quality: 40) }
-        if failed, let fresh = try? session.browserLog() {
+        if failed, let fresh = try? console(of: session) {
             consoleBuffer += fresh
             state.console = fresh
         }

@@ -39,6 +39,17 @@ final class WebDriverSessionTests: ElementsPageTestCase {
         }
     }
 
+    /// Lines a page logged that nobody read (its test process crashed, or a launch replaced
+    /// it) stay in chromedriver's buffer; the next launch's console does not show them.
+    func testTheConsoleOfALaunchHoldsNoLineOfTheLaunchBefore() throws {
+        try app.evaluate("console.log('from the launch before'); return 1")
+        usleep(50_000)
+        app.launch()
+        let log = try app.consoleLog()
+        XCTAssertFalse(log.contains { $0.message.contains("from the launch before") }, "\(log)")
+        XCTAssertTrue(log.contains { $0.message.contains("fixture loaded") }, "this launch's own lines are kept: \(log)")
+    }
+
     func testTerminateEndsTheSession() throws {
         app.terminate()
         XCTAssertEqual(app.state, .notRunning)
