@@ -169,12 +169,21 @@ final class BatchCutterTests: XCTestCase {
     }
 
     func testMinimumBatchSecondsRaisesTheTarget() {
-        // 8 × 0.125 s on one shard: target = max(1 / 2, minimum).
+        // 8 × 0.125 s on two shards: target = max(1 / (2 × 2), minimum).
         let tests = Array(repeating: 0.125, count: 8)
-        XCTAssertEqual(size(tests, shards: 1), 4)
-        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(minimumBatchSeconds: 0.75)), 6)
-        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(minimumBatchSeconds: 0)), 4)
-        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(batchesPerShard: 8, minimumBatchSeconds: 0)), 1)
+        XCTAssertEqual(size(tests, shards: 2), 4)
+        XCTAssertEqual(size(tests, shards: 2, cutter: BatchCutter(minimumBatchSeconds: 0.75)), 6)
+        XCTAssertEqual(size(tests, shards: 2, cutter: BatchCutter(minimumBatchSeconds: 0)), 2)
+        XCTAssertEqual(size(tests, shards: 2, cutter: BatchCutter(batchesPerShard: 8, minimumBatchSeconds: 0)), 1)
+    }
+
+    func testOneShardTakesAllThatFitsInOneBatch() {
+        // No other shard to even out with: no halving series of process starts.
+        let tests = Array(repeating: 0.4, count: 23)
+        XCTAssertEqual(size(tests, shards: 1), 23)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(batchesPerShard: 8, minimumBatchSeconds: 0)), 23)
+        XCTAssertEqual(size(tests, shards: 1, cutter: BatchCutter(maximumTests: 10)), 10)
+        XCTAssertEqual(size(tests, shards: 2), 5, "two shards still halve: 9.2 / (2 × 2) = 2.3 s, five tests")
     }
 
     func testMaximumTestsCaps() {
@@ -200,7 +209,7 @@ final class BatchCutterTests: XCTestCase {
 
     func testCutsFromAnySliceOffset() {
         let whole = queue([5, 5, 1, 1, 1, 1])
-        XCTAssertEqual(BatchCutter().nextBatchSize(queue: whole[2...], remainingSeconds: 4, shards: 1), 2)
+        XCTAssertEqual(BatchCutter().nextBatchSize(queue: whole[2...], remainingSeconds: 8, shards: 2), 2)
     }
 
     func testBatchesShrinkTowardsTheEnd() {

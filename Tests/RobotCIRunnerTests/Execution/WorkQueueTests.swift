@@ -174,17 +174,17 @@ final class WorkQueueTests: XCTestCase {
     // MARK: re-queue after a crash or hang
 
     func testUnstartedTestsGoBackToTheFront() throws {
-        let q = queue([8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], shards: 1)
-        // target = 20 / 2 = 10: the 8 s test and two 1 s tests.
+        let q = queue([1.5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+        // target = 12.5 / (2 × 2) = 3.125: the 1.5 s test and one 1 s test.
         let first = try XCTUnwrap(q.next(shard: 0))
-        XCTAssertEqual(first.tests, [id(0), id(1), id(2)])
-        // test0 crashed; test1 and test2 never started.
-        XCTAssertEqual(q.finish(first, unstarted: [id(1), id(2)], noTestStarted: false), [])
+        XCTAssertEqual(first.tests, [id(0), id(1)])
+        // test0 crashed; test1 never started.
+        XCTAssertEqual(q.finish(first, unstarted: [id(1)], noTestStarted: false), [])
         let second = try XCTUnwrap(q.next(shard: 0))
         XCTAssertEqual(second.attempt, 1)
-        XCTAssertEqual(Array(second.tests.prefix(2)), [id(1), id(2)])
-        // 12 s left (the two re-queued count again): target 6.
-        XCTAssertEqual(second.tests.count, 6)
+        XCTAssertEqual(second.tests.first, id(1))
+        // 11 s left (the re-queued one counts again): target 2.75, two 1 s tests.
+        XCTAssertEqual(second.tests.count, 2)
     }
 
     func testUnstartedTestsOfARetryStayRetries() throws {
