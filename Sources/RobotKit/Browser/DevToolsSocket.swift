@@ -7,15 +7,17 @@ import Darwin
 #endif
 
 /// A blocking Chrome DevTools Protocol connection to the *browser* target of a local Chromium
-/// (`ws://127.0.0.1:PORT/devtools/browser/…`), for the few browser-level commands WebDriver
-/// has no word for: `Target.createBrowserContext`, `Target.createTarget`,
-/// `Target.disposeBrowserContext`. chromedriver's `goog/cdp/execute` runs on the page target,
-/// where Chromium answers "Not allowed" to those.
+/// (`ws://127.0.0.1:PORT/devtools/browser/…`), for the commands WebDriver has no word for:
+/// browser contexts and targets (`Target.createBrowserContext`, `Target.createTarget`,
+/// `Target.disposeBrowserContext`; chromedriver's `goog/cdp/execute` runs on the page target,
+/// where Chromium answers "Not allowed" to those), and `PageReset`'s clearing, on a page's
+/// flat session.
 ///
 /// A minimal RFC 6455 client over a loopback TCP socket: masked text frames out, unmasked
-/// frames in (fragments joined, pings answered), one command in flight at a time. Events
-/// are skipped (none are subscribed to). No `Origin` header, so Chromium's
-/// `--remote-allow-origins` check does not apply. Not `Sendable`: one owner at a time.
+/// frames in (fragments joined, pings answered); one command in flight at a time, or a set
+/// sent together (`callAll`). Events are skipped unless `call`'s `onEvent` asks for them.
+/// No `Origin` header, so Chromium's `--remote-allow-origins` check does not apply. Not
+/// `Sendable`: one owner at a time.
 final class DevToolsSocket {
     private var fd: Int32
     private var nextID = 0
@@ -83,11 +85,65 @@ final class DevToolsSocket {
             }
             // Another command's answer (one sent from `onEvent`, or abandoned at a timeout).
             guard (object["id"] as? NSNumber)?.intValue == id else { continue }
-            if let error = object["error"] as? [String: Any] {
-                throw .webDriver(code: "devtools error", "devtools \(method): \(error["message"] as? String ?? "\(error)")")
-            }
-            return object["result"] as? [String: Any] ?? [:]
+            return try Self.answer(object, to: method).get()
         }
+    }
+
+    /// Reads until an event that `until` accepts arrives (events it does not accept, and
+    /// answers to commands no one waits for, are passed over); throws when none comes by
+    /// `timeout`.
+    func awaitEvent(timeout: TimeInterval = 10, until: (String, [String: Any]) throws(RobotKitError) -> Bool) throws(RobotKitError) {
+        let started = CommandTrace.start()
+        defer { CommandTrace.end(started, "devtools (awaiting an event)") }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let message = try readMessage(deadline: deadline, method: "awaiting an event")
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any],
+                object["id"] == nil, let event = object["method"] as? String
+            else { continue }
+            if try until(event, object["params"] as? [String: Any] ?? [:]) { return }
+        }
+    }
+
+    /// One command of `callAll`.
+    struct Command {
+        var method: String
+        var params: [String: Any] = [:]
+        /// A target's flat session; nil for the browser target.
+        var session: String?
+    }
+
+    /// Sends every command at once, then waits for all their answers: the browser works on
+    /// them together (storage, cookies and the cache are cleared on threads of their own)
+    /// instead of one round trip after another. Each command's `result` or error, in the
+    /// order sent; throws only when the connection fails or the answers are late.
+    func callAll(_ commands: [Command], timeout: TimeInterval = 10) throws(RobotKitError)
+        -> [Result<[String: Any], RobotKitError>]
+    {
+        let started = CommandTrace.start()
+        defer { CommandTrace.end(started, "devtools \(commands.map(\.method).joined(separator: " + "))") }
+        let deadline = Date().addingTimeInterval(timeout)
+        var waiting: [Int: Int] = [:]  // command id -> index in `commands`
+        for (index, command) in commands.enumerated() {
+            waiting[try sendOnly(command.method, command.params, session: command.session, deadline: deadline)] = index
+        }
+        var answers = [Result<[String: Any], RobotKitError>](repeating: .success([:]), count: commands.count)
+        while !waiting.isEmpty {
+            let message = try readMessage(deadline: deadline, method: commands[waiting.values.min() ?? 0].method)
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any],
+                let id = (object["id"] as? NSNumber)?.intValue, let index = waiting.removeValue(forKey: id)
+            else { continue }
+            answers[index] = Self.answer(object, to: commands[index].method)
+        }
+        return answers
+    }
+
+    /// A command's answer: its `result`, or its `error` as a `devtools error`.
+    private static func answer(_ object: [String: Any], to method: String) -> Result<[String: Any], RobotKitError> {
+        if let error = object["error"] as? [String: Any] {
+            return .failure(.webDriver(code: "devtools error", "devtools \(method): \(error["message"] as? String ?? "\(error)")"))
+        }
+        return .success(object["result"] as? [String: Any] ?? [:])
     }
 
     /// Sends a command without waiting for its answer (which `call` later skips); its id.

@@ -129,7 +129,9 @@ final class SharedBrowser: Sendable {
                 try reset.run(opening: url)
                 return Page(session: browser.session, contextID: kept.contextID, targetID: kept.targetID, kept: true)
             } catch where !WebDriverSession.meansBrowserTrouble(error) {
-                // Gone or not resettable: a new context replaces it, nothing of it is kept.
+                // Gone or not resettable: a new context replaces it, nothing of it is kept. Said,
+                // since it costs the launch a new renderer (bench/RESULTS.md).
+                print("robotkit: the kept page could not be reset (\(error)); a new browser context replaces it")
                 _ = try? browser.devtools.call("Target.disposeBrowserContext", ["browserContextId": kept.contextID], timeout: 5)
             }
         }
