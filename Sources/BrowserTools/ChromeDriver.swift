@@ -30,10 +30,23 @@ public struct ChromeDriver: Sendable {
     /// (see `ChildProcess.Options.parentDeathSignal`). In `networkNamespace` nothing outside can
     /// connect to it, so readiness is chromedriver's own line saying it listens (printed once
     /// its sockets are bound), read from a log that must start empty.
+    ///
+    /// `temporaryDirectory` (created when missing) becomes chromedriver's and so Chromium's
+    /// `TMPDIR`: give a folder the caller removes. Both are killed, never asked to quit, and a
+    /// killed process leaves its scoped folders (`org.chromium.Chromium.scoped_dir.*`) behind.
     public static func start(executable: String, port: Int, logPath: String, group: ChildProcess.Options.Group,
                              environment: [String: String]? = nil, networkNamespace: NetworkNamespace? = nil,
-                             timeout: Double = 20) throws(StartFailure) -> ChromeDriver
+                             temporaryDirectory: String? = nil, timeout: Double = 20) throws(StartFailure) -> ChromeDriver
     {
+        var environment = environment
+        if let temporaryDirectory {
+            do {
+                try FileManager.default.createDirectory(atPath: temporaryDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw StartFailure(description: "could not create chromedriver's temporary folder \(temporaryDirectory): \(error)")
+            }
+            environment = (environment ?? ProcessInfo.processInfo.environment).merging(["TMPDIR": temporaryDirectory]) { $1 }
+        }
         let process: ChildProcess
         do {
             process = try ChildProcess(

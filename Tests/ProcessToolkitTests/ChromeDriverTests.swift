@@ -41,6 +41,24 @@ final class ChromeDriverTests: XCTestCase {
         XCTAssertFalse(Loopback.canConnect(port), "chromedriver still listens after stop()")
     }
 
+    /// Killed, chromedriver and Chromium leave their temporary folders behind: they go to the
+    /// folder the caller gives (and removes), not to /tmp.
+    func testTemporaryFilesGoToTheGivenFolder() throws {
+        guard let executable = BrowserInstallation.chromedriver() else {
+            throw XCTSkip("chromedriver is not installed (apt-get install chromium-driver)")
+        }
+        let seen = scratch.appendingPathComponent("tmpdir-seen").path
+        let wrapper = try script("chromedriver", "printf '%s' \"$TMPDIR\" > '\(seen)'; exec '\(executable)' \"$@\"")
+        let temporary = scratch.appendingPathComponent("driver-tmp").path
+        let driver = try ChromeDriver.start(
+            executable: wrapper, port: try XCTUnwrap(Loopback.freePort()), logPath: scratch.appendingPathComponent("log").path,
+            group: .own, temporaryDirectory: temporary)
+        defer { driver.stop() }
+        XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), temporary)
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temporary, isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
     func testADriverThatExitsAtStartUpIsReportedWithItsLog() throws {
         let fake = try script("exits", "echo 'bind() failed: Address in use' >&2; exit 1")
         let log = scratch.appendingPathComponent("log").path

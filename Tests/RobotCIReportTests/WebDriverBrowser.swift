@@ -37,7 +37,7 @@ final class WebDriverBrowser {
         let port = try XCTUnwrap(Loopback.freePort(), "no free loopback port")
         driver = try ChromeDriver.start(
             executable: executable, port: port, logPath: scratch.appendingPathComponent("chromedriver.log").path,
-            group: .own, timeout: 15)
+            group: .own, temporaryDirectory: scratch.appendingPathComponent("tmp").path, timeout: 15)
         let capabilities: [String: Any] = [
             "browserName": "chrome",
             "goog:chromeOptions": [

@@ -84,7 +84,8 @@ final class ShardBrowsers: Sendable {
         do {
             let started = try ChromeDriver.start(
                 executable: chromedriver, port: port, logPath: directory.appendingPathComponent("chromedriver.log").path,
-                group: .own, environment: environment, networkNamespace: networkNamespace, timeout: 10)
+                group: .own, environment: environment, networkNamespace: networkNamespace,
+                temporaryDirectory: directory.appendingPathComponent("tmp").path, timeout: 10)
             let running = Running(chromedriver: started, directory: directory)
             state.withLock { $0.running[shard] = running }
             return running.driver

@@ -74,7 +74,9 @@ final class ChromeDriverService: Sendable {
         let driver: ChromeDriver
         do {
             driver = try SpawnThread.shared.run { () throws(ChromeDriver.StartFailure) -> ChromeDriver in
-                try ChromeDriver.start(executable: tools.chromedriver, port: port, logPath: log, group: .caller)
+                try ChromeDriver.start(
+                    executable: tools.chromedriver, port: port, logPath: log, group: .caller,
+                    temporaryDirectory: scratch.appendingPathComponent("tmp").path)
             }
         } catch {
             throw .driverStart(error.description)
