@@ -1,6 +1,11 @@
 import Foundation
 import ProcessToolkit
 import RobotCICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Builds a SwiftPM package's tests and finds its test bundle.
 struct SwiftPackage {
@@ -8,13 +13,30 @@ struct SwiftPackage {
     let configuration: String
     let extraArguments: [String]
 
-    private var swift: String { Executables.find("swift") ?? "/usr/bin/swift" }
+    /// The `swift` it runs (a test gives its own).
+    var swift: String = Executables.find("swift") ?? "/usr/bin/swift"
 
     /// `swift build --build-tests`, echoing the compiler's output; throws on failure.
     func build(echo: @escaping (String) -> Void) throws {
         let args = ["build", "--build-tests", "--package-path", path, "-c", configuration] + extraArguments
-        let (termination, _) = try runCaptured(swift, args, echo: echo)
+        let (termination, _) = try swiftPM(args, echo: echo)
         guard termination == .exited(0) else { throw RunnerError.buildFailed(path) }
+    }
+
+    /// `swift` with `arguments`, its temporary files in a folder of its own that is removed
+    /// afterwards: SwiftPM leaves a `TemporaryDirectory.*` in the temporary folder on every
+    /// call (five or six a build), which would pile up in /tmp run after run. The folder's
+    /// name is no input of the build: nothing is rebuilt for it.
+    private func swiftPM(_ arguments: [String], echo: ((String) -> Void)? = nil) throws -> (ChildProcess.Termination, String) {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-swiftpm-XXXXXX").path
+        var template = Array(base.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            return try runCaptured(swift, arguments, echo: echo)
+        }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder]) { $1 }
+        return try runCaptured(swift, arguments, environment: environment, echo: echo)
     }
 
     /// The bundle in `.build/<configuration>/` (found without running SwiftPM when possible).
@@ -28,7 +50,7 @@ struct SwiftPackage {
         ]
         var binDir = candidates.first { fm.fileExists(atPath: $0) }
         if binDir == nil {
-            let (t, out) = try runCaptured(swift, ["build", "--show-bin-path", "--package-path", path, "-c", configuration] + extraArguments)
+            let (t, out) = try swiftPM(["build", "--show-bin-path", "--package-path", path, "-c", configuration] + extraArguments)
             if t == .exited(0) { binDir = out.split(separator: "\n").last.map(String.init) }
         }
         guard let dir = binDir, let entries = try? fm.contentsOfDirectory(atPath: dir) else {
