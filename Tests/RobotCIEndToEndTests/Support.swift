@@ -99,9 +99,12 @@ enum E2E {
         return machines
     }
 
+    /// A new folder for the running test: removed when the test passes, kept (and named in
+    /// the output) when it fails, for a look at what the run left there.
     static func temporaryDirectory(_ label: String) -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-e2e-\(label)-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        TestFolders.shared.add(url)
         return url
     }
 
@@ -175,5 +178,59 @@ enum E2E {
             out["\(cls)/\(name)"] = (verdict, children)
         }
         return out
+    }
+}
+
+/// The folders `E2E.temporaryDirectory` makes: one made in a test is removed at its end if it
+/// passed; one made outside a test (a class's `setUp`, shared by its tests) at the end of the
+/// class's suite if all passed. A failure keeps them, named in the output, for a look at what
+/// the run left. Registered with XCTest on first use.
+final class TestFolders: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared: TestFolders = {
+        let folders = TestFolders()
+        XCTestObservationCenter.shared.addTestObserver(folders)
+        return folders
+    }()
+
+    private struct State {
+        var inTest = false
+        var test: [URL] = []
+        var suite: [URL] = []
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+
+    func add(_ url: URL) {
+        lock.withLock { state.inTest ? state.test.append(url) : state.suite.append(url) }
+    }
+
+    func testCaseWillStart(_ testCase: XCTestCase) {
+        lock.withLock { state.inTest = true }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        let folders = lock.withLock { () -> [URL] in
+            defer { state.inTest = false; state.test = [] }
+            return state.test
+        }
+        settle(folders, passed: testCase.testRun?.hasSucceeded ?? false, of: testCase.name)
+    }
+
+    func testSuiteDidFinish(_ testSuite: XCTestSuite) {
+        let folders = lock.withLock { () -> [URL] in
+            defer { state.suite = [] }
+            return state.suite
+        }
+        settle(folders, passed: testSuite.testRun?.hasSucceeded ?? false, of: testSuite.name)
+    }
+
+    private func settle(_ folders: [URL], passed: Bool, of name: String) {
+        guard !folders.isEmpty else { return }
+        if passed {
+            for folder in folders { try? FileManager.default.removeItem(at: folder) }
+        } else {
+            print("robotci-e2e: \(name) failed; its folders are kept: \(folders.map(\.path).joined(separator: ", "))")
+        }
     }
 }
