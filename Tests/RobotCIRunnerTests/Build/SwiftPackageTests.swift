@@ -1,25 +1,16 @@
 import Foundation
 @testable import RobotCIRunner
+import TestSupport
 import XCTest
 
 /// What `robotci run` asks of SwiftPM, with a `swift` that records how it was called.
-final class SwiftPackageTests: XCTestCase {
-    private var scratch: URL!
-
-    override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("swiftpackage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: scratch)
-    }
+final class SwiftPackageTests: FolderTestCase {
 
     /// SwiftPM leaves a `TemporaryDirectory.*` behind on every call; the build's temporary
     /// folder is one of robotci's own, gone once the build is.
     func testTheBuildKeepsSwiftPMsTemporaryFilesOutOfTheTemporaryFolder() throws {
-        let record = scratch.appendingPathComponent("called").path
-        let fake = scratch.appendingPathComponent("swift").path
+        let record = folder.appendingPathComponent("called").path
+        let fake = folder.appendingPathComponent("swift").path
         let script = """
             #!/bin/sh
             printf '%s\\n%s\\n' "$TMPDIR" "$*" > '\(record)'

@@ -1,20 +1,12 @@
 import Foundation
 import RobotCICore
 @testable import RobotCIRunner
+import TestSupport
 import WorkerContract
 import XCTest
 
-final class ConfigLoaderTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try FileManager.default.removeItem(at: directory)
-    }
+final class ConfigLoaderTests: FolderTestCase {
+    private var directory: URL { folder }
 
     private func write(_ yaml: String) throws -> String {
         let url = directory.appendingPathComponent("robotci.yml")

@@ -2,23 +2,15 @@ import Foundation
 import RobotCICore
 import RobotCIReport
 @testable import RobotCIRunner
+import TestSupport
 import XCTest
 
 /// Repetitions in the queue (never two of one test in a batch; `--until-failure` stops new
 /// ones), and the router's retry decision per test (`rules:` retries and `retry-on`).
 /// Single-threaded: every batch is finished before the next is asked for.
-final class RepetitionRoutingTests: XCTestCase {
+final class RepetitionRoutingTests: FolderTestCase {
     private let a = TestID("M.C/a"), b = TestID("M.C/b"), c = TestID("M.C/c")
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-rep-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
+    private var directory: URL { folder }
 
     private func queue(_ tests: [TestID], repetitions: Int, shards: Int = 1, rules: TestRules = TestRules(retries: 0),
                        cutter: BatchCutter = BatchCutter(batchesPerShard: 0.5)) -> WorkQueue {
