@@ -9,6 +9,7 @@ import XCTest
 /// - a browser killed mid-test fails only that test (C); the next (D) gets a new browser;
 /// - a browser that hangs makes only that test time out (E, named by robotci); the next (F)
 ///   gets a new browser;
+/// - the same crash and hang under `--isolation reset`, where the shard keeps one page;
 /// - no chromium or chromedriver is left when robotci exits.
 final class WarmBrowserEndToEndTests: XCTestCase {
     func testSlotBrowserIsSharedIsolatedAndReplacedAfterACrashOrAHang() throws {
@@ -73,6 +74,33 @@ final class WarmBrowserEndToEndTests: XCTestCase {
         XCTAssertNotEqual(pageA, "none")
         XCTAssertEqual(pageA, pageB, "B ran in the page A used (reset, not a new context)")
         XCTAssertEqual(f.leftovers(), [])
+    }
+
+    /// `--isolation reset` when the kept page's browser dies: a browser killed mid-test fails
+    /// only that test (C) and the next (D) gets a new browser and page; one that hangs times
+    /// out only its test (E) and the next (F) gets a new one. Nothing is left.
+    func testResetIsolationSurvivesACrashAndAHang() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
+        }
+        let f = try Fault("warm-browser-reset-faults")
+        let names = ["testC_BrowserCrashesMidTest", "testD_AfterTheCrash", "testE_BrowserHangs", "testF_AfterTheHang"]
+        try Self.seedOrder(names, in: f.report)
+        let run = try f.start(["--filter", "WarmBrowserUnderRobotCITests/test[C-F]_", "--shards", "1", "--max-batch-size", "1",
+                               "--retries", "0", "--test-timeout", "15", "--isolation", "reset"],
+                              env: ["ROBOTCI_WARM_E2E": "1", "ROBOTCI_RULES": "[{match: testE_BrowserHangs, test-timeout: 8}]"],
+                              package: E2E.root.path)
+        defer { run.stop() }
+        XCTAssertEqual(run.wait(timeout: 240), 1, run.stderr)
+        let results = try f.results()
+        let outcomes = try names.map { try XCTUnwrap(results.attempts[Self.prefix + $0]?.first)["outcome"] as? String ?? "" }
+        XCTAssertEqual(outcomes, ["failed", "passed", "timedOut", "passed"], "\(results.ids)")
+        func browser(_ name: String) throws -> String { try Self.printed("warm-browser: pid ", by: name, in: results) }
+        XCTAssertNotEqual(try browser(names[0]), try browser(names[1]), "D got a new browser after C's was killed")
+        XCTAssertNotEqual(try browser(names[2]), try browser(names[3]), "F got a new browser after E's hung")
+        XCTAssertEqual(f.leftovers(), [])
+        let left = E2E.processes(withEnvironment: "ROBOTCI_WARM_E2E=1").filter { $0.contains("chrom") && !Proc.isZombie($0) }
+        XCTAssertEqual(left, [], "no chromium or chromedriver of this run is left")
     }
 
     /// `kill -9` of robotci while a test holds the shard's browser: the shard's chromedriver,
