@@ -24,6 +24,10 @@ public struct ChromeDriver: Sendable {
         public var description: String
     }
 
+    /// The longest `temporaryDirectory` Chromium can start in: 107 bytes of socket path less the
+    /// 46 its process lock adds.
+    public static let maximumTemporaryPath = 61
+
     /// Starts `executable` on `port` (loopback only, chromedriver's default), output appended to
     /// `logPath`, and waits until it accepts connections: at most `timeout` seconds, less if it
     /// exits first. On failure the process is killed and reaped. Spawned from the calling thread
@@ -34,12 +38,15 @@ public struct ChromeDriver: Sendable {
     /// `temporaryDirectory` (created when missing) becomes chromedriver's and so Chromium's
     /// `TMPDIR`: give a folder the caller removes. Both are killed, never asked to quit, and a
     /// killed process leaves its scoped folders (`org.chromium.Chromium.scoped_dir.*`) behind.
+    /// Its path must be short: the full browser's process-lock socket goes in it
+    /// (`.org.chromium.Chromium.XXXXXX/SingletonSocket`, 46 bytes), and a socket path over 107
+    /// bytes stops that browser at start. A longer one is not used (the inherited `TMPDIR` is).
     public static func start(executable: String, port: Int, logPath: String, group: ChildProcess.Options.Group,
                              environment: [String: String]? = nil, networkNamespace: NetworkNamespace? = nil,
                              temporaryDirectory: String? = nil, timeout: Double = 20) throws(StartFailure) -> ChromeDriver
     {
         var environment = environment
-        if let temporaryDirectory {
+        if let temporaryDirectory, temporaryDirectory.utf8.count <= maximumTemporaryPath {
             do {
                 try FileManager.default.createDirectory(atPath: temporaryDirectory, withIntermediateDirectories: true)
             } catch {

@@ -49,14 +49,26 @@ final class ChromeDriverTests: XCTestCase {
         }
         let seen = scratch.appendingPathComponent("tmpdir-seen").path
         let wrapper = try script("chromedriver", "printf '%s' \"$TMPDIR\" > '\(seen)'; exec '\(executable)' \"$@\"")
-        let temporary = scratch.appendingPathComponent("driver-tmp").path
+        let folder = try XCTUnwrap(PrivateFolder.make(prefix: "cd-"))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = folder.appendingPathComponent("tmp").path
         let driver = try ChromeDriver.start(
             executable: wrapper, port: try XCTUnwrap(Loopback.freePort()), logPath: scratch.appendingPathComponent("log").path,
             group: .own, temporaryDirectory: temporary)
-        defer { driver.stop() }
         XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), temporary)
         var isFolder: ObjCBool = false
         XCTAssertTrue(FileManager.default.fileExists(atPath: temporary, isDirectory: &isFolder) && isFolder.boolValue)
+        driver.stop()
+
+        // A path Chromium could not start in (its lock socket's path would pass 107 bytes) is
+        // not used: the inherited TMPDIR is.
+        let long = folder.appendingPathComponent(String(repeating: "x", count: ChromeDriver.maximumTemporaryPath)).path
+        let second = try ChromeDriver.start(
+            executable: wrapper, port: try XCTUnwrap(Loopback.freePort()), logPath: scratch.appendingPathComponent("log2").path,
+            group: .own, temporaryDirectory: long)
+        defer { second.stop() }
+        XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), ProcessInfo.processInfo.environment["TMPDIR"] ?? "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: long))
     }
 
     func testADriverThatExitsAtStartUpIsReportedWithItsLog() throws {

@@ -27,6 +27,8 @@ final class WebDriverBrowser {
     private let driver: ChromeDriver
     private var session: WebDriverSession?
     private let scratch: URL
+    /// chromedriver's and Chromium's `TMPDIR`: short (a long one stops the full browser).
+    private let temporary: URL?
     /// Where a download lands (Chromium's `download.default_directory`).
     var downloads: URL { scratch.appendingPathComponent("downloads") }
 
@@ -35,9 +37,10 @@ final class WebDriverBrowser {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-webdriver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let port = try XCTUnwrap(Loopback.freePort(), "no free loopback port")
+        temporary = PrivateFolder.make(prefix: "robotci-wd-")
         driver = try ChromeDriver.start(
             executable: executable, port: port, logPath: scratch.appendingPathComponent("chromedriver.log").path,
-            group: .own, temporaryDirectory: scratch.appendingPathComponent("tmp").path, timeout: 15)
+            group: .own, temporaryDirectory: temporary?.path, timeout: 15)
         let capabilities: [String: Any] = [
             "browserName": "chrome",
             "goog:chromeOptions": [
@@ -60,6 +63,7 @@ final class WebDriverBrowser {
         session = nil
         driver.stop()
         try? FileManager.default.removeItem(at: scratch)
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
 
     deinit { close() }

@@ -1,11 +1,6 @@
 import Foundation
 import ProcessToolkit
 import RobotCICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Builds a SwiftPM package's tests and finds its test bundle.
 struct SwiftPackage {
@@ -28,14 +23,11 @@ struct SwiftPackage {
     /// call (five or six a build), which would pile up in /tmp run after run. The folder's
     /// name is no input of the build: nothing is rebuilt for it.
     private func swiftPM(_ arguments: [String], echo: ((String) -> Void)? = nil) throws -> (ChildProcess.Termination, String) {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-swiftpm-XXXXXX").path
-        var template = Array(base.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+        guard let folder = PrivateFolder.make(prefix: "robotci-swiftpm-") else {
             return try runCaptured(swift, arguments, echo: echo)
         }
-        let folder = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder]) { $1 }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
         return try runCaptured(swift, arguments, environment: environment, echo: echo)
     }
 

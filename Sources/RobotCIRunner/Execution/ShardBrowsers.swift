@@ -29,6 +29,18 @@ final class ShardBrowsers: Sendable {
     private struct Running {
         var chromedriver: ChromeDriver
         var directory: URL
+        /// chromedriver's and Chromium's `TMPDIR`: a short path of its own in the temporary
+        /// folder, not under `directory`. Chromium's process-lock socket lives there, and a
+        /// socket path over 107 bytes aborts the full browser at start; with
+        /// `--disable-dev-shm-usage` its shared memory does too, which belongs on /tmp, not in
+        /// a report folder. Named like RobotKit's scratch (`robotkit-PID-…`), so one left by a
+        /// killed robotci is swept once its pid is gone.
+        var temporary: URL?
+
+        func removeFolders() {
+            try? FileManager.default.removeItem(at: directory)
+            if let temporary { try? FileManager.default.removeItem(at: temporary) }
+        }
 
         var driver: Driver {
             Driver(url: chromedriver.url, port: chromedriver.port, pid: chromedriver.process.pid, directory: directory)
@@ -68,7 +80,7 @@ final class ShardBrowsers: Sendable {
         if let current {
             if current.chromedriver.process.isRunning { return current.driver }
             state.withLock { _ = $0.running.removeValue(forKey: shard) }
-            try? FileManager.default.removeItem(at: current.directory)
+            current.removeFolders()
         }
         let number = state.withLock { state -> Int in
             state.generation += 1
@@ -81,15 +93,17 @@ final class ShardBrowsers: Sendable {
             warn("could not create \(directory.path) for shard \(shard)'s chromedriver: \(error); its tests start their own")
             return nil
         }
+        let temporary = PrivateFolder.make(prefix: "robotkit-\(getpid())-")
         do {
             let started = try ChromeDriver.start(
                 executable: chromedriver, port: port, logPath: directory.appendingPathComponent("chromedriver.log").path,
                 group: .own, environment: environment, networkNamespace: networkNamespace,
-                temporaryDirectory: directory.appendingPathComponent("tmp").path, timeout: 10)
-            let running = Running(chromedriver: started, directory: directory)
+                temporaryDirectory: (temporary ?? directory.appendingPathComponent("tmp")).path, timeout: 10)
+            let running = Running(chromedriver: started, directory: directory, temporary: temporary)
             state.withLock { $0.running[shard] = running }
             return running.driver
         } catch {
+            if let temporary { try? FileManager.default.removeItem(at: temporary) }
             warn("shard \(shard): \(error); its tests start their own")
             return nil
         }
@@ -113,7 +127,7 @@ final class ShardBrowsers: Sendable {
     private func stop(_ current: Running) {
         current.chromedriver.stop()
         // Chromium dies with chromedriver (parent-death signal); its helpers a moment later.
-        try? FileManager.default.removeItem(at: current.directory)
+        current.removeFolders()
     }
 
     private func warn(_ text: String) {

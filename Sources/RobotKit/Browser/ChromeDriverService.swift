@@ -149,11 +149,10 @@ final class ChromeDriverService: Sendable {
                 try? files.removeItem(at: temporary.appendingPathComponent(entry))
             }
         }
-        var template = Array(temporary.appendingPathComponent("robotkit-\(getpid())-XXXXXX").path.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+        guard let made = PrivateFolder.make(prefix: "robotkit-\(getpid())-") else {
             throw .driverStart("could not create a scratch folder in \(temporary.path): \(String(cString: strerror(errno)))")
         }
-        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        return made
     }
 
     /// The pid in a scratch folder's name: `robotkit-PID-XXXXXX` (or an older `robotkit-PID`).

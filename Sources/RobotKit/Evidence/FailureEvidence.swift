@@ -91,12 +91,8 @@ final class FailureEvidence: Sendable {
         let temporary = FileManager.default.temporaryDirectory
         let prefix = "robotkit-evidence-\(safe)-"
         if fresh { removeEarlierFolders(in: temporary, prefix: prefix) }
-        var template = Array(temporary.appendingPathComponent(prefix + "XXXXXX").path.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
-            // Nowhere private to write: the evidence is lost, not exposed. The error says where.
-            return temporary.appendingPathComponent(prefix + "unwritable", isDirectory: true)
-        }
-        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        // Nowhere private to write: the evidence is lost, not exposed. The error says where.
+        return PrivateFolder.make(prefix: prefix) ?? temporary.appendingPathComponent(prefix + "unwritable", isDirectory: true)
     }
 
     /// Removes `prefix` + six characters folders that this user owns (never another user's,
