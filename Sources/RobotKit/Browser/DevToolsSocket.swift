@@ -116,8 +116,10 @@ final class DevToolsSocket {
     /// Sends every command at once, then waits for all their answers: the browser works on
     /// them together (storage, cookies and the cache are cleared on threads of their own)
     /// instead of one round trip after another. Each command's `result` or error, in the
-    /// order sent; throws only when the connection fails or the answers are late.
-    func callAll(_ commands: [Command], timeout: TimeInterval = 10) throws(RobotKitError)
+    /// order sent; throws only when the connection fails or the answers are late. `onEvent`
+    /// sees the events that arrive meanwhile, as with `call`.
+    func callAll(_ commands: [Command], timeout: TimeInterval = 10,
+                 onEvent: ((String, [String: Any]) throws(RobotKitError) -> Void)? = nil) throws(RobotKitError)
         -> [Result<[String: Any], RobotKitError>]
     {
         let started = CommandTrace.start()
@@ -130,9 +132,12 @@ final class DevToolsSocket {
         var answers = [Result<[String: Any], RobotKitError>](repeating: .success([:]), count: commands.count)
         while !waiting.isEmpty {
             let message = try readMessage(deadline: deadline, method: commands[waiting.values.min() ?? 0].method)
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any],
-                let id = (object["id"] as? NSNumber)?.intValue, let index = waiting.removeValue(forKey: id)
-            else { continue }
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any] else { continue }
+            if let onEvent, object["id"] == nil, let event = object["method"] as? String {
+                try onEvent(event, object["params"] as? [String: Any] ?? [:])
+                continue
+            }
+            guard let id = (object["id"] as? NSNumber)?.intValue, let index = waiting.removeValue(forKey: id) else { continue }
             answers[index] = Self.answer(object, to: commands[index].method)
         }
         return answers

@@ -61,7 +61,7 @@ struct PageReset {
                 "expression": "window.name = ''; sessionStorage.clear(); true", "returnByValue": true, "timeout": 2_000,
             ], session: pageSession),
             .init(method: "Page.enable", session: pageSession),
-        ], timeout: timeout)
+        ], timeout: timeout, onEvent: page.answerDialog)
         let history = try look[0].get()["entries"] as? [[String: Any]] ?? []
         origins.formUnion(history.compactMap { Self.origin(of: $0["url"] as? String) })
         let frames = (try look[1].get()["frameTree"] as? [String: Any]).map(Self.frameURLs) ?? []
@@ -87,11 +87,11 @@ struct PageReset {
             .init(method: "Browser.resetPermissions", params: ["browserContextId": contextID]),
             .init(method: "Network.clearBrowserCache", session: pageSession),
             .init(method: "Page.disable", session: pageSession),
-            .init(method: "Browser.getWindowForTarget", params: ["targetId": targetID]),
         ]
-        let answers = try devtools.callAll(clears, timeout: timeout)
+        if windowSize != nil { clears.append(.init(method: "Browser.getWindowForTarget", params: ["targetId": targetID])) }
+        let answers = try devtools.callAll(clears, timeout: timeout, onEvent: page.answerDialog)
         for (command, answer) in zip(clears, answers) where command.method != "DOMStorage.clear" { _ = try answer.get() }
-        try resetWindowSize(window: try answers[answers.count - 1].get())
+        if windowSize != nil { try resetWindowSize(window: try answers[answers.count - 1].get()) }
         try page.resetHistory()
         try page("Page.navigate", ["url": url])
     }
@@ -138,6 +138,15 @@ struct PageReset {
 
         /// Goes to `about:blank`, answering "leave" when the page asks to stay (`beforeunload`,
         /// which a page may raise after a click) and dismissing any other dialog it opens.
+        /// A dialog the page opens while it is reset: a page that asks before it is left is
+        /// left ("leave"), any other dialog is dismissed. The page domain must be on.
+        func answerDialog(_ event: String, _ params: [String: Any]) throws(RobotKitError) {
+            guard event == "Page.javascriptDialogOpening" else { return }
+            let accept = params["type"] as? String == "beforeunload"
+            try devtools.sendOnly(
+                "Page.handleJavaScriptDialog", ["accept": accept], session: session, deadline: Date().addingTimeInterval(timeout))
+        }
+
         /// Returns once `about:blank` is the page's document (`Page.navigate` answers before
         /// that, and the page's commands fail meanwhile with "Not attached to an active page").
         /// The page domain must be on (`Page.enable`) for the dialog and the commit to be seen.
@@ -147,10 +156,8 @@ struct PageReset {
                 if event == "Page.frameNavigated", let frame = params["frame"] as? [String: Any], frame["parentId"] == nil,
                     frame["url"] as? String == "about:blank" {
                     committed = true
-                } else if event == "Page.javascriptDialogOpening" {
-                    let accept = params["type"] as? String == "beforeunload"
-                    try devtools.sendOnly(
-                        "Page.handleJavaScriptDialog", ["accept": accept], session: session, deadline: Date().addingTimeInterval(timeout))
+                } else {
+                    try answerDialog(event, params)
                 }
                 return committed
             }

@@ -22,9 +22,11 @@ final class DevToolsSocketTests: XCTestCase {
             peer.send(["id": commands[0]["id"]!, "result": ["n": 1, "session": commands[0]["sessionId"] ?? "none"]])
         }
         let socket = try DevToolsSocket(url: peer.url)
+        var events: [String] = []
         let answers = try socket.callAll([
             .init(method: "A.one", session: "S1"), .init(method: "A.two"), .init(method: "A.three", params: ["x": 1]),
-        ], timeout: 5)
+        ], timeout: 5) { event, _ in events.append(event) }
+        XCTAssertEqual(events, ["Page.frameNavigated"], "the event between the answers was seen")
         XCTAssertEqual(try answers[0].get()["n"] as? Int, 1)
         XCTAssertEqual(try answers[0].get()["session"] as? String, "S1", "the flat session went with the command")
         XCTAssertThrowsError(try answers[1].get()) { error in
