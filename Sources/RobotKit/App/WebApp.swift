@@ -34,8 +34,10 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// Console entries the trace read (the browser hands each out once), until `consoleLog()` takes them.
     private var consoleBuffer: [BrowserLogEntry] = []
-    /// When the running launch began (ms since 1970): console lines logged before it are
-    /// another page's (a test process that crashed leaves its lines in chromedriver's buffer).
+    /// When the running launch began (ms since 1970): console lines chromedriver read before it
+    /// are another page's, left unread in its log (a test that ended or crashed before reading
+    /// them). chromedriver stamps a line when it reads it; what it had not read yet when this
+    /// process began is read away once by `SharedBrowser`.
     private var launchedAt: Double = 0
 
     /// The launched page (its own browser context) while running.

@@ -80,6 +80,9 @@ final class SharedBrowser: Sendable {
         var profileCounter = 0
         /// True while an app of this process has the kept page.
         var keptInUse = false
+        /// Whether this process has read away the console lines it found in chromedriver's
+        /// log: an earlier test process's, which may have crashed before it read them.
+        var consoleDrained = false
     }
 
     private let state = Locked(State())
@@ -100,6 +103,10 @@ final class SharedBrowser: Sendable {
             for _ in 0..<2 {
                 do throws(RobotKitError) {
                     let browser = try ready(&state, arguments: arguments, isolation: isolation)
+                    if !state.consoleDrained {
+                        _ = try? browser.session.browserLog()
+                        state.consoleDrained = true
+                    }
                     if isolation == .reset && !state.keptInUse {
                         let page = try keptPage(&state, browser, arguments: arguments, url: url)
                         state.keptInUse = true

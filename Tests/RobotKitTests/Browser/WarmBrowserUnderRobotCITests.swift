@@ -61,8 +61,9 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         // one): the next launch must neither wait on that question nor lose the page to it.
         try app.evaluate("addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'stay'; }); return 1")
         try session.click(try session.findElement(css: "p"))
-        // And an alert the test never answers: the next launch must not wait on it either.
-        try app.evaluate("setTimeout(() => alert('left open'), 0); return 1")
+        // And, after the last command, a console line nobody reads and an alert the test never
+        // answers: the next launch must neither show the one nor wait on the other.
+        try app.evaluate("setTimeout(() => { console.log('late line of A'); alert('left open'); }, 0); return 1")
         usleep(200_000)
     }
 
@@ -82,6 +83,8 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         XCTAssertEqual((try app.evaluate("return [window.innerWidth, window.innerHeight]") as? [NSNumber])?.map(\.intValue), [1024, 768], "the window size leaked")
         try app.requireSession().navigate(to: StoragePage.fileURL().absoluteString)
         XCTAssertEqual((try app.evaluate("return localStorage.length + ':' + sessionStorage.length") as? String), "0:0", "a file:// page's storage leaked")
+        let console = try app.consoleLog().map(\.message)
+        XCTAssertFalse(console.contains { $0.contains("late line of A") }, "the last test's console line leaked: \(console)")
     }
 
     func testC_BrowserCrashesMidTest() throws {
