@@ -72,21 +72,7 @@ final class DevToolsSocket {
         _ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: TimeInterval = 10,
         onEvent: ((String, [String: Any]) throws(RobotKitError) -> Void)? = nil
     ) throws(RobotKitError) -> [String: Any] {
-        let started = CommandTrace.start()
-        defer { CommandTrace.end(started, "devtools \(method)") }
-        let deadline = Date().addingTimeInterval(timeout)
-        let id = try sendOnly(method, params, session: session, deadline: deadline)
-        while true {
-            let message = try readMessage(deadline: deadline, method: method)
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any] else { continue }
-            if let onEvent, object["id"] == nil, let event = object["method"] as? String {
-                try onEvent(event, object["params"] as? [String: Any] ?? [:])
-                continue
-            }
-            // Another command's answer (one sent from `onEvent`, or abandoned at a timeout).
-            guard (object["id"] as? NSNumber)?.intValue == id else { continue }
-            return try Self.answer(object, to: method).get()
-        }
+        try callAll([Command(method: method, params: params, session: session)], timeout: timeout, onEvent: onEvent)[0].get()
     }
 
     /// Reads until an event that `until` accepts arrives (events it does not accept, and
@@ -97,9 +83,8 @@ final class DevToolsSocket {
         defer { CommandTrace.end(started, "devtools (awaiting an event)") }
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let message = try readMessage(deadline: deadline, method: "awaiting an event")
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any],
-                object["id"] == nil, let event = object["method"] as? String
+            guard let object = try readObject(deadline: deadline, method: "awaiting an event"), object["id"] == nil,
+                let event = object["method"] as? String
             else { continue }
             if try until(event, object["params"] as? [String: Any] ?? [:]) { return }
         }
@@ -131,16 +116,23 @@ final class DevToolsSocket {
         }
         var answers = [Result<[String: Any], RobotKitError>](repeating: .success([:]), count: commands.count)
         while !waiting.isEmpty {
-            let message = try readMessage(deadline: deadline, method: commands[waiting.values.min() ?? 0].method)
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any] else { continue }
+            guard let object = try readObject(deadline: deadline, method: commands[waiting.values.min() ?? 0].method) else { continue }
             if let onEvent, object["id"] == nil, let event = object["method"] as? String {
                 try onEvent(event, object["params"] as? [String: Any] ?? [:])
                 continue
             }
+            // Another command's answer (one sent from `onEvent`, or abandoned at a timeout) is skipped.
             guard let id = (object["id"] as? NSNumber)?.intValue, let index = waiting.removeValue(forKey: id) else { continue }
             answers[index] = Self.answer(object, to: commands[index].method)
         }
         return answers
+    }
+
+    /// The next message as a JSON object; nil when it is not one. A late or closed
+    /// connection throws (only the JSON's own failure is nil).
+    private func readObject(deadline: Date, method: String) throws(RobotKitError) -> [String: Any]? {
+        let message = try readMessage(deadline: deadline, method: method)
+        return (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any]
     }
 
     /// A command's answer: its `result`, or its `error` as a `devtools error`.
