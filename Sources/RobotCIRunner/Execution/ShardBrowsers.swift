@@ -98,7 +98,7 @@ final class ShardBrowsers: Sendable {
             let started = try ChromeDriver.start(
                 executable: chromedriver, port: port, logPath: directory.appendingPathComponent("chromedriver.log").path,
                 group: .own, environment: environment, networkNamespace: networkNamespace,
-                temporaryDirectory: (temporary ?? directory.appendingPathComponent("tmp")).path, timeout: 10)
+                temporaryDirectory: temporary?.path, timeout: 10)
             let running = Running(chromedriver: started, directory: directory, temporary: temporary)
             state.withLock { $0.running[shard] = running }
             return running.driver

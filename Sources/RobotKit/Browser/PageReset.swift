@@ -136,10 +136,9 @@ struct PageReset {
             }
         }
 
-        /// Goes to `about:blank`, answering "leave" when the page asks to stay (`beforeunload`,
-        /// which a page may raise after a click) and dismissing any other dialog it opens.
-        /// A dialog the page opens while it is reset: a page that asks before it is left is
-        /// left ("leave"), any other dialog is dismissed. The page domain must be on.
+        /// A dialog the page opens while it is reset: a page that asks before it is left
+        /// (`beforeunload`, which a page may raise after a click) is left ("leave"), any other
+        /// dialog is dismissed. The page domain must be on.
         func answerDialog(_ event: String, _ params: [String: Any]) throws(RobotKitError) {
             guard event == "Page.javascriptDialogOpening" else { return }
             let accept = params["type"] as? String == "beforeunload"
@@ -147,7 +146,8 @@ struct PageReset {
                 "Page.handleJavaScriptDialog", ["accept": accept], session: session, deadline: Date().addingTimeInterval(timeout))
         }
 
-        /// Returns once `about:blank` is the page's document (`Page.navigate` answers before
+        /// Goes to `about:blank`, answering its dialogs (`answerDialog`). Returns once
+        /// `about:blank` is the page's document (`Page.navigate` answers before
         /// that, and the page's commands fail meanwhile with "Not attached to an active page").
         /// The page domain must be on (`Page.enable`) for the dialog and the commit to be seen.
         func leave() throws(RobotKitError) {
