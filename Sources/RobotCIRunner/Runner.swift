@@ -174,14 +174,16 @@ public final class Runner {
         let rulesText = config.rules.isEmpty ? "" : " (\(config.rules.count) rule\(config.rules.count == 1 ? "" : "s") override per test: robotci config shows them)"
         say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s\(rulesText); report in \(config.reportDir)/")
 
-        let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment)
+        // A token in a test id (`test_api[ghp_…]`) is masked in every file and line that names it.
+        let reportName = redactor.renaming(tests)
+        let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment,
+                                planned: planned.map { PlannedTest(id: reportName($0.id), expected: $0.expected, known: $0.known,
+                                                                   informed: $0.informed) })
         let quarantine = setup.quarantine
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.base.rawValue) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
         // run's and this machine reports only what it ran; the whole-run verdict accounts.
         let plan = redis == nil ? RunPlan(tests: tests, partition: partitionPlan) : nil
-        // A token in a test id (`test_api[ghp_…]`) is masked in every file and line that names it.
-        let reportName = redactor.renaming(tests)
         let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor,
                                    rename: reportName)
         let driver = setup.driver

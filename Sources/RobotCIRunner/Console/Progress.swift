@@ -26,17 +26,17 @@ final class Progress: Sendable {
         var lastDraw = -1.0
         var lastPlain = 0.0
         var lineVisible = false
+        var eta: RunETA
 
         func statusText() -> String {
             let elapsed = clock.now()
-            var eta = ""
-            if done > 0 && done < total {
-                let remaining = elapsed / Double(done) * Double(total - done)
-                eta = String(format: ", ETA %.0fs", remaining)
+            var etaText = ""
+            if done < total, let remaining = eta.seconds(now: elapsed) {
+                etaText = String(format: ", ETA %.0fs", remaining.rounded(.up))
             }
             // One mark per shard: busy (running a batch) or idle.
             let shardMarks = (0..<shards).map { busy.contains($0) ? "■" : "·" }.joined()
-            return String(format: "[%.1fs] %d/%d done, %d failed, %d flaky, %d retries, shards %@%@", elapsed, done, total, failed, flaky, retriesQueued, shardMarks, eta)
+            return String(format: "[%.1fs] %d/%d done, %d failed, %d flaky, %d retries, shards %@%@", elapsed, done, total, failed, flaky, retriesQueued, shardMarks, etaText)
         }
 
         mutating func draw(force: Bool) {
@@ -67,10 +67,13 @@ final class Progress: Sendable {
 
     private let console: Locked<Console>
 
-    init(total: Int, shards: Int, clock: RunClock, environment: [String: String]) {
+    /// `planned`: the tests with what the plan expects of them (`RunETA`), named as this
+    /// progress line will be told of them.
+    init(total: Int, shards: Int, clock: RunClock, environment: [String: String], planned: [PlannedTest] = []) {
         let ci = environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
         let interactive = isatty(2) == 1 && !ci && environment["TERM"] != "dumb"
-        console = Locked(Console(interactive: interactive, shards: shards, clock: clock, total: total))
+        console = Locked(Console(interactive: interactive, shards: shards, clock: clock, total: total,
+                                 eta: RunETA(planned: planned, total: total)))
     }
 
     /// Prints a line above the progress line.
@@ -84,26 +87,35 @@ final class Progress: Sendable {
 
     /// `n` planned tests left the run (`--until-failure`'s dropped repetitions).
     func withdraw(_ n: Int) {
-        console.withLock { c in c.total = max(c.done, c.total - n) }
+        console.withLock { c in
+            c.total = max(c.done, c.total - n)
+            c.eta.withdraw(n)
+        }
     }
 
     func batchStarted(shard: Int) {
         console.withLock { c in
             c.busy.insert(shard)
+            c.eta.batchStarted(shard: shard, at: c.clock.now())
             c.draw(force: false)
         }
     }
 
     func batchFinished(shard: Int) {
-        console.withLock { _ = $0.busy.remove(shard) }
+        console.withLock { c in
+            c.busy.remove(shard)
+            c.eta.batchFinished(shard: shard)
+        }
     }
 
     func attemptFinished(_ test: TestID, attempt: Attempt, history: [Attempt], retrying: Bool, quarantined: Bool) {
         console.withLock { c in
             let outcome = attempt.outcome
             if retrying { c.retriesQueued += 1 }
+            c.eta.attemptEnded(shard: attempt.shard, at: attempt.start + attempt.duration)
             if !retrying {
                 c.done += 1
+                c.eta.finished(test, took: attempt.duration)
                 let verdict = Outcome.verdict(for: history.map(\.outcome), quarantined: quarantined)
                 if verdict.failsBuild { c.failed += 1 }
                 if verdict == .flaky { c.flaky += 1 }

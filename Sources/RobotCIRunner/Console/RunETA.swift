@@ -1,0 +1,95 @@
+import RobotCICore
+import Glibc
+
+/// How long a run has left, for the progress line: the work its unfinished tests are expected
+/// to take, divided over the shards running now.
+///
+/// Why not "elapsed ÷ finished × unfinished": the plan runs the longest tests first, so the first
+/// tests to finish are the slow ones, and the first minutes of a warm run are spent inside them.
+/// On swift-subprocess's suite (170 tests, a 9 s test first on each shard) that rule printed
+/// "ETA 1738s" ten seconds into a run that took 20 s.
+///
+/// - With history, every unfinished test counts what the plan expects of it (its own time, its
+///   class's median, or for a new test the suite's median), scaled by how much slower or faster
+///   the finished tests with history ran than expected (a busy machine, a build alongside).
+/// - Without any history (a first run), each unfinished test counts the mean time the finished
+///   ones took; before any finished there is nothing to go by, and no estimate.
+/// - What the running tests have done already comes off: on each busy shard, the time since
+///   its batch started or its last attempt ended, whichever is later. Without it the run's
+///   longest test counts whole until the second it ends.
+/// - The work is divided by the shards running a batch now (at least one): under the
+///   concurrency governor that is fewer than `--shards`.
+struct RunETA: Sendable {
+    /// Unfinished planned tests and what the plan expects of each.
+    private var unfinished: [TestID: Double]
+    private var unfinishedSum: Double
+    /// Tests whose expectation came from history: theirs or their class's.
+    private let trusted: Set<TestID>
+    private var total: Int
+    private var finished = 0
+    /// Finished trusted tests: what they were expected to take and took.
+    private var expectedOfFinished = 0.0
+    private var tookOfFinished = 0.0
+    /// Every finished test's time.
+    private var tookAll = 0.0
+    /// Per busy shard, since when it has been on the test it runs now (run clock, seconds).
+    private var runningSince: [Int: Double] = [:]
+
+    init(planned: [PlannedTest], total: Int) {
+        var unfinished: [TestID: Double] = [:]
+        for test in planned { unfinished[test.id] = max(0, test.expected) }
+        self.unfinished = unfinished
+        unfinishedSum = unfinished.values.reduce(0, +)
+        trusted = Set(planned.filter { !$0.isBlindGuess }.map(\.id))
+        self.total = max(total, unfinished.count)
+    }
+
+    /// `shard` started a batch at `time`.
+    mutating func batchStarted(shard: Int, at time: Double) { runningSince[shard] = time }
+
+    /// `shard`'s batch is over.
+    mutating func batchFinished(shard: Int) { runningSince[shard] = nil }
+
+    /// An attempt on `shard` ended at `time` (finished or to be retried): the shard is on its
+    /// next test since.
+    mutating func attemptEnded(shard: Int, at time: Double) {
+        if let since = runningSince[shard], time.isFinite { runningSince[shard] = max(since, time) }
+    }
+
+    /// `test` has its verdict after its last attempt took `took` seconds.
+    mutating func finished(_ test: TestID, took: Double) {
+        let took = took.isFinite ? max(0, took) : 0
+        finished += 1
+        tookAll += took
+        guard let expected = unfinished.removeValue(forKey: test) else { return }
+        unfinishedSum -= expected
+        if trusted.contains(test) {
+            expectedOfFinished += expected
+            tookOfFinished += took
+        }
+    }
+
+    /// `n` planned tests left the run without running (`--until-failure`'s repetitions).
+    mutating func withdraw(_ n: Int) {
+        total = max(finished + unfinished.count, total - n)
+    }
+
+    /// Seconds left at `now`, or nil when nothing tells yet.
+    func seconds(now: Double) -> Double? {
+        let running = runningSince.count
+        let done = runningSince.values.reduce(0) { $0 + max(0, now - $1) }
+        // Tests the plan did not list (a progress line made without one) count as blind.
+        let unlisted = max(0, total - finished - unfinished.count)
+        let meanTook = finished > 0 ? tookAll / Double(finished) : nil
+        let work: Double
+        if !trusted.isEmpty {
+            let pace = expectedOfFinished > 0.05 ? tookOfFinished / expectedOfFinished : 1
+            guard unlisted == 0 || meanTook != nil else { return nil }
+            work = max(0, unfinishedSum) * pace + Double(unlisted) * (meanTook ?? 0)
+        } else {
+            guard let meanTook else { return unfinished.isEmpty && unlisted == 0 ? 0 : nil }
+            work = Double(unfinished.count + unlisted) * meanTook
+        }
+        return max(0, work - done) / Double(max(1, running))
+    }
+}
