@@ -104,7 +104,7 @@ final class Progress: Sendable {
     func batchFinished(shard: Int) {
         console.withLock { c in
             c.busy.remove(shard)
-            c.eta.batchFinished(shard: shard)
+            c.eta.batchFinished(shard: shard, at: c.clock.now())
         }
     }
 
@@ -112,7 +112,7 @@ final class Progress: Sendable {
         console.withLock { c in
             let outcome = attempt.outcome
             if retrying { c.retriesQueued += 1 }
-            c.eta.attemptEnded(shard: attempt.shard, at: attempt.start + attempt.duration)
+            c.eta.attemptEnded(shard: attempt.shard, at: attempt.start + attempt.duration, took: attempt.duration)
             if !retrying {
                 c.done += 1
                 c.eta.finished(test, took: attempt.duration)

@@ -22,7 +22,7 @@ final class RunETATests: XCTestCase {
 
     /// Ends `name`'s only attempt on `shard` at `end`, after `took` seconds.
     private func finish(_ eta: inout RunETA, _ name: String, took: Double, shard: Int = 0, end: Double) {
-        eta.attemptEnded(shard: shard, at: end)
+        eta.attemptEnded(shard: shard, at: end, took: took)
         eta.finished(TestID("M.C/\(name)"), took: took)
     }
 
@@ -78,8 +78,27 @@ final class RunETATests: XCTestCase {
         eta.finished(TestID("M.C/x"), took: 2)
         XCTAssertEqual(eta.seconds(now: 5)!, 4 + 2, accuracy: 0.001)
         eta.batchStarted(shard: 3, at: 5)
-        eta.batchFinished(shard: 3)
-        XCTAssertEqual(eta.seconds(now: 6)!, 4 + 2, accuracy: 0.001, "a finished batch gives no credit")
+        eta.batchFinished(shard: 3, at: 5.5)
+        XCTAssertEqual(eta.seconds(now: 6)!, 4 + 2 + 2 * 0.5 / 20, accuracy: 0.001,
+                       "a batch that ran no test gives no credit: its 0.5 s are a cost, over 20")
+    }
+
+    /// What a batch costs beyond its tests (a process start, set-up) counts too: here each
+    /// 1 s test took its shard 2 s, so the 20 left count 40 s. Before 20 attempts ended, what
+    /// they cost is spread over 20 (the first batches' starts are not yet shared).
+    func testWhatBatchesCostBeyondTheirTestsCountsForEachTestLeft() {
+        var eta = eta((0..<40).map { known("t\($0)", 1) })
+        XCTAssertEqual(eta.seconds(now: 0)!, 40, accuracy: 0.001)
+        for i in 0..<20 {
+            eta.batchStarted(shard: 0, at: Double(2 * i))
+            finish(&eta, "t\(i)", took: 1, end: Double(2 * i + 2))
+            eta.batchFinished(shard: 0, at: Double(2 * i + 2))
+            if i == 0 {
+                XCTAssertEqual(eta.seconds(now: 2)!, 39 + 39 * (1.0 / 20), accuracy: 0.001, "one attempt: 1 s over 20")
+            }
+        }
+        eta.batchStarted(shard: 0, at: 40)
+        XCTAssertEqual(eta.seconds(now: 40)!, 20 * 2, accuracy: 0.001)
     }
 
     /// Withdrawn repetitions leave the estimate, never below what is still listed.
