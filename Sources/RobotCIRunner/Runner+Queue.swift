@@ -23,15 +23,16 @@ extension Runner {
         return (try redis.join(tests: tests, plan: chunks), chunks.count)
     }
 
-    /// The local queue, or with `--queue` the shared one (already joined).
+    /// The local queue, its batches cut for `cutFor` shards at once, or with `--queue` the
+    /// shared one (already joined).
     func batchSource(planned: [PlannedTest], tests: [TestID], shards: Int, driver: any TestDriver, redis: RedisQueue?,
                      joined: (join: QueueJoin, batches: Int)?, metadata: RunMetadata,
-                     quarantined: @escaping @Sendable (TestID) -> Bool, rules: TestRules) throws
+                     quarantined: @escaping @Sendable (TestID) -> Bool, rules: TestRules, cutFor: Int) throws
         -> (source: BatchSource, shared: RedisBatchSource?)
     {
         guard let redis, let joined else {
             return (WorkQueue(planned: planned, shards: shards, rules: rules, cutter: BatchCutter(maximumTests: config.maxBatchSize),
-                              group: { driver.batchGroup(of: $0) }), nil)
+                              cutFor: cutFor, group: { driver.batchGroup(of: $0) }), nil)
         }
         try redis.announce(metadata)
         let what: String

@@ -187,8 +187,11 @@ public final class Runner {
         let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor,
                                    rename: reportName)
         let driver = setup.driver
+        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock,
+                                           learned: setup.pastRuns.heldConcurrency(shards: shards))
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
-                                              joined: setup.joined, metadata: metadata, quarantined: isQuarantined, rules: setup.rules)
+                                              joined: setup.joined, metadata: metadata, quarantined: isQuarantined, rules: setup.rules,
+                                              cutFor: governor.shardsAtOnce)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
                                    rules: setup.rules, untilFailure: config.untilFailure, interruption: interruption)
         // Another machine of the queue stopped the run (--max-failures): so does this one.
@@ -208,8 +211,6 @@ public final class Runner {
                                      namespaceRequired: config.networkIsolation == .on)
 
         stopSwitch.attach(queue, interruption: interruption)
-        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock,
-                                           learned: setup.pastRuns.heldConcurrency(shards: shards))
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
         metadata.concurrency = governor.stop()

@@ -221,6 +221,15 @@ final class ConcurrencyGovernor: Sendable {
         state = LockedCondition(State(limit: self.enabled ? policy.initialLimit : policy.shards, resolution: interval))
     }
 
+    /// How many batches are likely to run at once, which the batches are cut for: what the
+    /// last run on as many shards held, when this run is governed too; else every shard.
+    /// Cutting for eight shards when the CPU holds three gives each of the three a tail of
+    /// small batches and a process start for each (the example UI suite on `--shards 8`, 2
+    /// cores: 22–23 batches against 14–17, 6 % of the run's CPU and wall, bench/RESULTS.md).
+    /// Without history the cut stays at the shards: while the governor ramps up from the
+    /// cores, batches cut for two would hand out a quarter of an I/O-bound suite at a time.
+    var shardsAtOnce: Int { enabled && policy.learned != nil ? policy.initialLimit : policy.shards }
+
     /// Where the pressure comes from ("PSI", "loadavg"), for the summary.
     var signal: String { sampler?.source ?? "none" }
 

@@ -46,6 +46,9 @@ final class WorkQueue: BatchSource {
     private let state: LockedCondition<State>
 
     let shards: Int
+    /// How many shards the batches are cut for: the shards, or in a warm run as many as the
+    /// governor will let run at once (`ConcurrencyGovernor.shardsAtOnce`).
+    let cutFor: Int
     /// Retries per test (`--retries`, `rules:`), and which failures earn one.
     let rules: TestRules
     let cutter: BatchCutter
@@ -62,11 +65,13 @@ final class WorkQueue: BatchSource {
         self.init(planned: planned, shards: shards, rules: TestRules(retries: maxRetries), cutter: cutter, group: group)
     }
 
-    init(planned: [PlannedTest], shards: Int, rules: TestRules, cutter: BatchCutter, group: @escaping @Sendable (TestID) -> Int = { _ in 0 }) {
+    init(planned: [PlannedTest], shards: Int, rules: TestRules, cutter: BatchCutter, cutFor: Int? = nil,
+         group: @escaping @Sendable (TestID) -> Int = { _ in 0 }) {
         self.group = group
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
         self.state = LockedCondition(State(queue: planned, remainingSeconds: planned.reduce(0) { $0 + $1.expected }))
         self.shards = shards
+        self.cutFor = max(1, min(shards, cutFor ?? shards))
         self.rules = rules
         self.cutter = cutter
     }
@@ -106,7 +111,7 @@ final class WorkQueue: BatchSource {
     private func cutNext(_ s: inout State) -> [TestID]? {
         guard s.head < s.queue.count else { return nil }
         let pending = s.queue[s.head...]
-        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: s.remainingSeconds, shards: shards)
+        var n = cutter.nextBatchSize(queue: pending, remainingSeconds: s.remainingSeconds, shards: cutFor)
         var bytes = 0
         let library = group(pending[pending.startIndex].id)
         // Two repetitions of a test never share a batch (one process runs an id once): a

@@ -124,6 +124,20 @@ final class ConcurrencyGovernorTests: XCTestCase {
         XCTAssertEqual(series.last?.running, 0)
     }
 
+    /// What the batches are cut for: what the last run held when this one is governed too;
+    /// without history, or with the governor off, every shard.
+    func testShardsAtOnceIsWhatTheLastRunHeld() throws {
+        let sampler = PressureSampler(cores: 2)
+        try XCTSkipUnless(sampler.hasSignal, "no /proc/pressure/cpu or /proc/loadavg here")
+        func g(enabled: Bool = true, learned: Int?) -> ConcurrencyGovernor {
+            ConcurrencyGovernor(shards: 8, enabled: enabled, clock: RunClock(), sampler: sampler, interval: 0.01, learned: learned)
+        }
+        XCTAssertEqual(g(learned: 3).shardsAtOnce, 3)
+        XCTAssertEqual(g(learned: 1).shardsAtOnce, 2, "never below the cores the governor starts at")
+        XCTAssertEqual(g(learned: nil).shardsAtOnce, 8, "no history: the ramp from the cores is not yet known")
+        XCTAssertEqual(g(enabled: false, learned: 3).shardsAtOnce, 8, "ungoverned: every shard runs")
+    }
+
     /// Off: every shard gets in at once, whatever the pressure.
     func testDisabledLetsEveryShardIn() throws {
         let g = try governor(shards: 4, enabled: false)

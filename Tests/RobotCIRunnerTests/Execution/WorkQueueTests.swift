@@ -29,6 +29,21 @@ final class WorkQueueTests: XCTestCase {
         XCTAssertNil(q.next(shard: 0))
     }
 
+    /// Cut for the shards that will run at once (3 of 8 here): batches sized for three, not a
+    /// tail of small ones for shards that will wait.
+    func testBatchesAreCutForTheShardsThatRunAtOnce() throws {
+        let seconds = Array(repeating: 1.0, count: 24)
+        func firstBatch(_ q: WorkQueue) throws -> Int { try XCTUnwrap(q.next(shard: 0)).tests.count }
+        let planned = Planner.order(seconds.indices.map(id), timings: Timings(tests: Dictionary(
+            uniqueKeysWithValues: seconds.enumerated().map { (id($0.offset).rawValue, $0.element) })))
+        let all = WorkQueue(planned: planned, shards: 8, rules: TestRules(retries: 0), cutter: BatchCutter())
+        let three = WorkQueue(planned: planned, shards: 8, rules: TestRules(retries: 0), cutter: BatchCutter(), cutFor: 3)
+        XCTAssertEqual(try firstBatch(all), 1, "24 s over 8 shards × 2 batches: 1.5 s, one test")
+        XCTAssertEqual(try firstBatch(three), 4, "24 s over 3 shards × 2 batches: 4 s")
+        let clamped = WorkQueue(planned: planned, shards: 2, rules: TestRules(retries: 0), cutter: BatchCutter(), cutFor: 5)
+        XCTAssertEqual(clamped.cutFor, 2, "never cut for more shards than there are")
+    }
+
     func testTinyTestsWithoutHistoryAreSharedBetweenSlots() throws {
         // No timings: every test is a guess, so the count cap spreads them.
         let planned = Planner.order((0..<9).map(id), timings: Timings())
