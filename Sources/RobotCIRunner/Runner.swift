@@ -176,9 +176,13 @@ public final class Runner {
 
         // A token in a test id (`test_api[ghp_…]`) is masked in every file and line that names it.
         let reportName = redactor.renaming(tests)
-        let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment,
-                                planned: planned.map { PlannedTest(id: reportName($0.id), expected: $0.expected, known: $0.known,
-                                                                   informed: $0.informed) })
+        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock,
+                                           learned: setup.pastRuns.heldConcurrency(shards: shards))
+        let atOnce = governor.shardsAtOnce(learned: setup.pastRuns.heldConcurrency(shards: shards, atLeastTests: (tests.count + 1) / 2))
+        // No ETA in queue mode: this machine runs a share of the plan nobody knows in advance.
+        let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment, planned: redis != nil ? nil : (
+            tests: planned.map { PlannedTest(id: reportName($0.id), expected: $0.expected, known: $0.known, informed: $0.informed) },
+            atOnce: governor.enabled ? governor.policy.initialLimit : shards))
         let quarantine = setup.quarantine
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.base.rawValue) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
@@ -187,11 +191,9 @@ public final class Runner {
         let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor,
                                    rename: reportName)
         let driver = setup.driver
-        let governor = ConcurrencyGovernor(shards: shards, enabled: config.adaptiveConcurrency, clock: clock,
-                                           learned: setup.pastRuns.heldConcurrency(shards: shards))
         let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
                                               joined: setup.joined, metadata: metadata, quarantined: isQuarantined, rules: setup.rules,
-                                              cutFor: governor.shardsAtOnce)
+                                              cutFor: atOnce)
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
                                    rules: setup.rules, untilFailure: config.untilFailure, interruption: interruption)
         // Another machine of the queue stopped the run (--max-failures): so does this one.

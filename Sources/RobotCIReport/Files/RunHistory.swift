@@ -32,16 +32,24 @@ public struct RunHistory: Codable, Sendable, Equatable {
     public struct HeldConcurrency: Codable, Sendable, Equatable {
         public var shards: Int
         public var held: Int
+        /// How many tests the run ran (absent in histories written before it was kept): a
+        /// run of three filtered tests holds few batches for want of work, not of CPU.
+        public var tests: Int?
 
-        public init(shards: Int, held: Int) {
+        public init(shards: Int, held: Int, tests: Int? = nil) {
             self.shards = shards
             self.held = held
+            self.tests = tests
         }
     }
 
-    /// What the newest run on `shards` shards held, if one recorded it.
-    public func heldConcurrency(shards: Int) -> Int? {
-        runs.last { $0.concurrency?.shards == shards }?.concurrency?.held
+    /// What the newest run on `shards` shards held, if one recorded it; with `atLeastTests`,
+    /// the newest that ran at least that many tests (a run as big as the one to plan).
+    public func heldConcurrency(shards: Int, atLeastTests: Int = 0) -> Int? {
+        runs.last { run in
+            guard let held = run.concurrency, held.shards == shards else { return false }
+            return atLeastTests == 0 || (held.tests ?? 0) >= atLeastTests
+        }?.concurrency?.held
     }
 
     public struct Test: Codable, Sendable, Equatable {
@@ -85,7 +93,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
         // A run cut short says little of what the suite can hold.
         let held = m.concurrency.flatMap { series -> HeldConcurrency? in
             guard !m.interrupted, m.stoppedEarly == nil, series.mean > 0 else { return nil }
-            return HeldConcurrency(shards: m.shards, held: max(1, Int(series.mean.rounded())))
+            return HeldConcurrency(shards: m.shards, held: max(1, Int(series.mean.rounded())), tests: tests.count)
         }
         var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit, concurrency: held)])
         for t in tests {
@@ -287,7 +295,9 @@ public struct RunHistory: Codable, Sendable, Equatable {
             if i > 0 { raw(",") }
             raw("{")
             if let c = r.commit { raw("\"commit\":"); str(c); raw(",") }
-            if let c = r.concurrency { raw("\"concurrency\":{\"held\":\(c.held),\"shards\":\(c.shards)},") }
+            if let c = r.concurrency {
+                raw("\"concurrency\":{\"held\":\(c.held),\"shards\":\(c.shards)\(c.tests.map { ",\"tests\":\($0)" } ?? "")},")
+            }
             raw("\"id\":"); str(r.id)
             raw(",\"startedAt\":"); raw(r.startedAt.isFinite ? (r.startedAt == r.startedAt.rounded() && abs(r.startedAt) < 1e15 ? String(Int(r.startedAt)) : String(r.startedAt)) : "0")
             raw("}")

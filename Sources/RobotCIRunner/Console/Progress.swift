@@ -27,11 +27,13 @@ final class Progress: Sendable {
         var lastPlain = 0.0
         var lineVisible = false
         var eta: RunETA
+        /// False in queue mode: this machine runs a share of the plan no one knows in advance.
+        let showsETA: Bool
 
         func statusText() -> String {
             let elapsed = clock.now()
             var etaText = ""
-            if done < total, let remaining = eta.seconds(now: elapsed) {
+            if showsETA, done < total, let remaining = eta.seconds(now: elapsed) {
                 etaText = String(format: ", ETA %.0fs", remaining.rounded(.up))
             }
             // One mark per shard: busy (running a batch) or idle.
@@ -68,12 +70,15 @@ final class Progress: Sendable {
     private let console: Locked<Console>
 
     /// `planned`: the tests with what the plan expects of them (`RunETA`), named as this
-    /// progress line will be told of them.
-    init(total: Int, shards: Int, clock: RunClock, environment: [String: String], planned: [PlannedTest] = []) {
+    /// progress line will be told of them, and how many shards are expected to run at once;
+    /// nil: no ETA (queue mode).
+    init(total: Int, shards: Int, clock: RunClock, environment: [String: String],
+         planned: (tests: [PlannedTest], atOnce: Int)? = ([], 1)) {
         let ci = environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
         let interactive = isatty(2) == 1 && !ci && environment["TERM"] != "dumb"
         console = Locked(Console(interactive: interactive, shards: shards, clock: clock, total: total,
-                                 eta: RunETA(planned: planned, total: total)))
+                                 eta: RunETA(planned: planned?.tests ?? [], total: total, atOnce: planned?.atOnce ?? 1),
+                                 showsETA: planned != nil))
     }
 
     /// Prints a line above the progress line.
@@ -85,11 +90,12 @@ final class Progress: Sendable {
         }
     }
 
-    /// `n` planned tests left the run (`--until-failure`'s dropped repetitions).
-    func withdraw(_ n: Int) {
+    /// Planned tests that left the run (`--until-failure`'s dropped repetitions), named as
+    /// this line is told of tests.
+    func withdraw(_ tests: [TestID]) {
         console.withLock { c in
-            c.total = max(c.done, c.total - n)
-            c.eta.withdraw(n)
+            c.total = max(c.done, c.total - tests.count)
+            c.eta.withdraw(tests)
         }
     }
 
@@ -115,7 +121,7 @@ final class Progress: Sendable {
             c.eta.attemptEnded(shard: attempt.shard, at: attempt.start + attempt.duration, took: attempt.duration)
             if !retrying {
                 c.done += 1
-                c.eta.finished(test, took: attempt.duration)
+                c.eta.finished(test, took: attempt.duration, passed: outcome == .passed)
                 let verdict = Outcome.verdict(for: history.map(\.outcome), quarantined: quarantined)
                 if verdict.failsBuild { c.failed += 1 }
                 if verdict == .flaky { c.flaky += 1 }

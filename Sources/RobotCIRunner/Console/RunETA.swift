@@ -10,7 +10,8 @@ import RobotCICore
 ///
 /// - With history, every unfinished test counts what the plan expects of it (its own time, its
 ///   class's median, or for a new test the suite's median), scaled by how much slower or faster
-///   the finished tests with history ran than expected (a busy machine, a build alongside).
+///   the passed tests with history ran than expected (a busy machine, a build alongside; a
+///   test that hung until its deadline says nothing of the others).
 /// - Without any history (a first run), each unfinished test counts the mean time the finished
 ///   ones took; before any finished there is nothing to go by, and no estimate.
 /// - What the running tests have done already comes off: on each busy shard, the time since
@@ -21,7 +22,9 @@ import RobotCICore
 ///   per attempt. On swift-argument-parser's 549 tests of a few milliseconds, that is most of
 ///   the run: 12 ms a test, the tests' own times 15 s of 20 shard-seconds.
 /// - The work is divided by the shards running a batch now (at least one): under the
-///   concurrency governor that is fewer than `--shards`.
+///   concurrency governor that is fewer than `--shards`. Until the first attempt ends, by the
+///   shards expected to run at once: the first shard's start would otherwise show the whole
+///   suite's time, and a test process reports its results when it ends.
 struct RunETA: Sendable {
     /// Unfinished planned tests and what the plan expects of each.
     private var unfinished: [TestID: Double]
@@ -29,8 +32,10 @@ struct RunETA: Sendable {
     /// Tests whose expectation came from history: theirs or their class's.
     private let trusted: Set<TestID>
     private var total: Int
+    /// Shards expected to run at once (the governor's start).
+    private let atOnce: Int
     private var finished = 0
-    /// Finished trusted tests: what they were expected to take and took.
+    /// Passed trusted tests: what they were expected to take and took.
     private var expectedOfFinished = 0.0
     private var tookOfFinished = 0.0
     /// Every finished test's time.
@@ -44,7 +49,8 @@ struct RunETA: Sendable {
     private var attemptSeconds = 0.0
     private var attempts = 0
 
-    init(planned: [PlannedTest], total: Int) {
+    init(planned: [PlannedTest], total: Int, atOnce: Int = 1) {
+        self.atOnce = max(1, atOnce)
         var unfinished: [TestID: Double] = [:]
         for test in planned { unfinished[test.id] = max(0, test.expected) }
         self.unfinished = unfinished
@@ -73,22 +79,25 @@ struct RunETA: Sendable {
         if let since = runningSince[shard], time.isFinite { runningSince[shard] = max(since, time) }
     }
 
-    /// `test` has its verdict after its last attempt took `took` seconds.
-    mutating func finished(_ test: TestID, took: Double) {
+    /// `test` has its verdict after its last attempt took `took` seconds (and `passed`).
+    mutating func finished(_ test: TestID, took: Double, passed: Bool = true) {
         let took = took.isFinite ? max(0, took) : 0
         finished += 1
         tookAll += took
         guard let expected = unfinished.removeValue(forKey: test) else { return }
         unfinishedSum -= expected
-        if trusted.contains(test) {
+        if passed && trusted.contains(test) {
             expectedOfFinished += expected
             tookOfFinished += took
         }
     }
 
-    /// `n` planned tests left the run without running (`--until-failure`'s repetitions).
-    mutating func withdraw(_ n: Int) {
-        total = max(finished + unfinished.count, total - n)
+    /// Planned tests left the run without running (`--until-failure`'s repetitions).
+    mutating func withdraw(_ tests: [TestID]) {
+        for test in tests {
+            if let expected = unfinished.removeValue(forKey: test) { unfinishedSum -= expected }
+        }
+        total = max(finished + unfinished.count, total - tests.count)
     }
 
     /// Seconds left at `now`, or nil when nothing tells yet.
@@ -113,6 +122,7 @@ struct RunETA: Sendable {
             work = Double(unfinished.count + unlisted) * meanTook
         }
         let left = unfinished.count + unlisted
-        return max(0, work + Double(left) * perTest - done) / Double(max(1, running))
+        let parallel = attempts == 0 ? max(running, min(atOnce, left)) : running
+        return max(0, work + Double(left) * perTest - done) / Double(max(1, parallel))
     }
 }

@@ -80,7 +80,8 @@ struct ConcurrencyPolicy: Equatable, Sendable {
         return limit
     }
 
-    private func clamp(_ n: Int) -> Int { min(shards, max(floor, n)) }
+    /// `n` within the floor and the shards.
+    func clamp(_ n: Int) -> Int { min(shards, max(floor, n)) }
 }
 
 /// Cumulative counters the sampler turns into a `CPUPressure` per window.
@@ -221,14 +222,20 @@ final class ConcurrencyGovernor: Sendable {
         state = LockedCondition(State(limit: self.enabled ? policy.initialLimit : policy.shards, resolution: interval))
     }
 
-    /// How many batches are likely to run at once, which the batches are cut for: what the
-    /// last run on as many shards held, when this run is governed too; else every shard.
+    /// How many batches are likely to run at once, which the batches are cut for: what
+    /// `learned` (the newest run on as many shards that ran at least half as many tests)
+    /// held, when this run is governed too; else every shard. Never one of several shards:
+    /// one is the cutter's "alone" case, a single batch.
     /// Cutting for eight shards when the CPU holds three gives each of the three a tail of
     /// small batches and a process start for each (the example UI suite on `--shards 8`, 2
     /// cores: 22–23 batches against 14–17, 6 % of the run's CPU and wall, bench/RESULTS.md).
-    /// Without history the cut stays at the shards: while the governor ramps up from the
-    /// cores, batches cut for two would hand out a quarter of an I/O-bound suite at a time.
-    var shardsAtOnce: Int { enabled && policy.learned != nil ? policy.initialLimit : policy.shards }
+    /// Without such a run the cut stays at the shards: while the governor ramps up from the
+    /// cores, batches cut for two would hand out a quarter of an I/O-bound suite at a time,
+    /// and a small filtered run holds few batches for want of work, not of CPU.
+    func shardsAtOnce(learned: Int?) -> Int {
+        guard enabled, let learned, policy.shards > 1 else { return policy.shards }
+        return max(2, policy.clamp(learned))
+    }
 
     /// Where the pressure comes from ("PSI", "loadavg"), for the summary.
     var signal: String { sampler?.source ?? "none" }

@@ -80,7 +80,7 @@ final class RunRecorder: Sendable {
             return smaller
         }
         if let plan { journal.append(.plan(plan.renamingTests(rename))) }
-        progress.withdraw(tests.count)
+        progress.withdraw(tests.map(rename))
     }
 
     func record(_ batch: BatchRecord) {

@@ -69,6 +69,27 @@ final class RunHistoryTests: XCTestCase {
         XCTAssertEqual(again.heldConcurrency(shards: 8), 8)
     }
 
+    /// Each run records how many tests it ran, so the batches of a big run are not cut after
+    /// a small filtered one, which held few batches for want of work.
+    func testTheHeldConcurrencyOfARunAsBigAsTheNext() throws {
+        func concurrent(_ id: String, at time: Double, tests: Int, held: Int) -> RunResult {
+            let outcomes: [String: [AttemptOutcome]] = Dictionary(uniqueKeysWithValues: (0..<tests).map { ("M.C/t\($0)", [.passed]) })
+            var r = run(id, at: time, outcomes)
+            r.metadata.shards = 8
+            r.metadata.concurrency = [ConcurrencySample(time: 0, running: held), ConcurrencySample(time: 1, running: 0)]
+            return r
+        }
+        var history = RunHistory().recording(concurrent("full", at: 1, tests: 40, held: 3))
+        history = history.recording(concurrent("filtered", at: 2, tests: 2, held: 2))
+        XCTAssertEqual(history.heldConcurrency(shards: 8), 2, "the governor starts where the newest run held")
+        XCTAssertEqual(history.heldConcurrency(shards: 8, atLeastTests: 20), 3, "the cut: the newest run of at least 20")
+        XCTAssertNil(history.heldConcurrency(shards: 8, atLeastTests: 41))
+        let before = RunHistory(runs: [.init(id: "x", startedAt: 1, commit: nil, concurrency: .init(shards: 8, held: 3))])
+        XCTAssertNil(before.heldConcurrency(shards: 8, atLeastTests: 1), "a run without its count is not known to be as big")
+        let again = try JSONDecoder().decode(RunHistory.self, from: history.encoded())
+        XCTAssertEqual(again.heldConcurrency(shards: 8, atLeastTests: 40), 3)
+    }
+
     func testRepetitionsStayOutOfTheHistory() {
         var h = RunHistory()
         for k in 0..<5 { h = h.recording(run("r\(k)", at: Double(k + 1), ["A/wobbly": [.passed]])) }

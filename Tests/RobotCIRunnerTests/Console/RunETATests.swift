@@ -101,12 +101,36 @@ final class RunETATests: XCTestCase {
         XCTAssertEqual(eta.seconds(now: 40)!, 20 * 2, accuracy: 0.001)
     }
 
-    /// Withdrawn repetitions leave the estimate, never below what is still listed.
+    /// Withdrawn repetitions (`--until-failure`) leave the estimate with what they expected.
     func testWithdrawnTestsLeaveTheEstimate() {
-        var eta = RunETA(planned: [known("a", 4)], total: 5)
-        eta.finished(TestID("M.C/x"), took: 1)
-        XCTAssertEqual(eta.seconds(now: 1)!, 4 + 3 * 1, accuracy: 0.001)
-        eta.withdraw(10)
+        var eta = eta([known("a", 4), known("b", 2), known("c", 1)])
+        finish(&eta, "c", took: 1, end: 1)
+        XCTAssertEqual(eta.seconds(now: 1)!, 6, accuracy: 0.001)
+        eta.withdraw([TestID("M.C/b")])
         XCTAssertEqual(eta.seconds(now: 1)!, 4, accuracy: 0.001)
+        eta.withdraw([TestID("M.C/a")])
+        XCTAssertEqual(eta.seconds(now: 1)!, 0, accuracy: 0.001)
+    }
+
+    /// A test that failed (here: hung until its deadline) says nothing of how fast the others
+    /// run: only passed tests set the pace.
+    func testOnlyPassedTestsSetThePace() {
+        var eta = eta([known("hang", 0.1), known("ok", 1), known("a", 1), known("b", 1)])
+        eta.attemptEnded(shard: 0, at: 60, took: 60)
+        eta.finished(TestID("M.C/hang"), took: 60, passed: false)
+        eta.attemptEnded(shard: 0, at: 62, took: 2)
+        eta.finished(TestID("M.C/ok"), took: 2, passed: true)
+        XCTAssertEqual(eta.seconds(now: 62)!, 2 * 2, accuracy: 0.001, "pace 2 from the passed test alone")
+    }
+
+    /// Before any attempt ended, the work is spread over the shards expected at once, not
+    /// over the one shard that started first.
+    func testBeforeTheFirstResultTheShardsExpectedAtOnce() {
+        var eta = RunETA(planned: (0..<8).map { known("t\($0)", 1) }, total: 8, atOnce: 4)
+        eta.batchStarted(shard: 0, at: 0)
+        XCTAssertEqual(eta.seconds(now: 0)!, 2, accuracy: 0.001)
+        var few = RunETA(planned: [known("a", 3)], total: 1, atOnce: 4)
+        few.batchStarted(shard: 0, at: 0)
+        XCTAssertEqual(few.seconds(now: 1)!, 2, accuracy: 0.001, "one test left: one shard")
     }
 }

@@ -124,18 +124,22 @@ final class ConcurrencyGovernorTests: XCTestCase {
         XCTAssertEqual(series.last?.running, 0)
     }
 
-    /// What the batches are cut for: what the last run held when this one is governed too;
-    /// without history, or with the governor off, every shard.
+    /// What the batches are cut for: what a comparable last run held when this one is
+    /// governed too; without one, or with the governor off, every shard; never one of several
+    /// (the cutter's "alone" case), even on one core.
     func testShardsAtOnceIsWhatTheLastRunHeld() throws {
-        let sampler = PressureSampler(cores: 2)
-        try XCTSkipUnless(sampler.hasSignal, "no /proc/pressure/cpu or /proc/loadavg here")
-        func g(enabled: Bool = true, learned: Int?) -> ConcurrencyGovernor {
-            ConcurrencyGovernor(shards: 8, enabled: enabled, clock: RunClock(), sampler: sampler, interval: 0.01, learned: learned)
+        func g(shards: Int = 8, enabled: Bool = true, cores: Int = 2) throws -> ConcurrencyGovernor {
+            let sampler = PressureSampler(cores: cores)
+            try XCTSkipUnless(sampler.hasSignal, "no /proc/pressure/cpu or /proc/loadavg here")
+            return ConcurrencyGovernor(shards: shards, enabled: enabled, clock: RunClock(), sampler: sampler, interval: 0.01)
         }
-        XCTAssertEqual(g(learned: 3).shardsAtOnce, 3)
-        XCTAssertEqual(g(learned: 1).shardsAtOnce, 2, "never below the cores the governor starts at")
-        XCTAssertEqual(g(learned: nil).shardsAtOnce, 8, "no history: the ramp from the cores is not yet known")
-        XCTAssertEqual(g(enabled: false, learned: 3).shardsAtOnce, 8, "ungoverned: every shard runs")
+        XCTAssertEqual(try g().shardsAtOnce(learned: 3), 3)
+        XCTAssertEqual(try g().shardsAtOnce(learned: 1), 2, "never below the cores the governor starts at")
+        XCTAssertEqual(try g(cores: 1).shardsAtOnce(learned: 1), 2, "one core: still cut for two, not one batch")
+        XCTAssertEqual(try g().shardsAtOnce(learned: 20), 8)
+        XCTAssertEqual(try g().shardsAtOnce(learned: nil), 8, "no comparable run: the ramp is not yet known")
+        XCTAssertEqual(try g(enabled: false).shardsAtOnce(learned: 3), 8, "ungoverned: every shard runs")
+        XCTAssertEqual(try g(shards: 1).shardsAtOnce(learned: 1), 1)
     }
 
     /// Off: every shard gets in at once, whatever the pressure.
