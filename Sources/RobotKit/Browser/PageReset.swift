@@ -11,7 +11,8 @@ import MockServer
 /// 2. an open dialog is dismissed (through chromedriver, which saw it open); `window.name` and
 ///    the document's session storage are emptied from inside the page;
 /// 3. the page goes to `about:blank` (leaving it even if it asks to stay), so no document
-///    holds storage open;
+///    holds storage open: clearing under the open page does not hold, its timers and unload
+///    handlers write again (`bench/ui/leave-cost`; the step costs about 50 ms of CPU);
 /// 4. for every origin the context has reached (the URLs of its targets, frames, workers and
 ///    history): every kind of storage (`Storage.clearDataForOrigin` `all`: local storage,
 ///    IndexedDB, Cache Storage, service workers, file systems…) and the tab's session storage;
