@@ -181,8 +181,8 @@ public final class Runner {
         let atOnce = governor.shardsAtOnce(learned: setup.pastRuns.heldConcurrency(shards: shards, atLeastTests: (tests.count + 1) / 2))
         // No ETA in queue mode: this machine runs a share of the plan nobody knows in advance.
         let progress = Progress(total: tests.count, shards: shards, clock: clock, environment: environment, planned: redis != nil ? nil : (
-            tests: planned.map { PlannedTest(id: reportName($0.id), expected: $0.expected, known: $0.known, informed: $0.informed) },
-            atOnce: governor.enabled ? governor.policy.initialLimit : shards))
+            tests: planned.map { test in var named = test; named.id = reportName(test.id); return named },
+            atOnce: governor.currentLimit))
         let quarantine = setup.quarantine
         let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.base.rawValue) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole

@@ -40,11 +40,10 @@ struct RunETA: Sendable {
     private var tookOfFinished = 0.0
     /// Every finished test's time.
     private var tookAll = 0.0
-    /// Per busy shard, since when it has been on the test it runs now (run clock, seconds).
-    private var runningSince: [Int: Double] = [:]
-    /// Per busy shard, when its batch began; the busy time of the batches that ended; the
-    /// time every attempt took, retried ones too.
-    private var batchBegan: [Int: Double] = [:]
+    /// Per busy shard (run clock, seconds): when its batch began, and since when it has been
+    /// on the test it runs now.
+    private var busy: [Int: (began: Double, onTestSince: Double)] = [:]
+    /// The busy time of the batches that ended; the time every attempt took, retried ones too.
     private var busyOfEndedBatches = 0.0
     private var attemptSeconds = 0.0
     private var attempts = 0
@@ -61,14 +60,12 @@ struct RunETA: Sendable {
 
     /// `shard` started a batch at `time`.
     mutating func batchStarted(shard: Int, at time: Double) {
-        runningSince[shard] = time
-        batchBegan[shard] = time
+        busy[shard] = (began: time, onTestSince: time)
     }
 
     /// `shard`'s batch ended at `time`.
     mutating func batchFinished(shard: Int, at time: Double) {
-        runningSince[shard] = nil
-        if let began = batchBegan.removeValue(forKey: shard) { busyOfEndedBatches += max(0, time - began) }
+        if let ended = busy.removeValue(forKey: shard) { busyOfEndedBatches += max(0, time - ended.began) }
     }
 
     /// An attempt on `shard` (finished or to be retried) took `took` seconds and ended at
@@ -76,7 +73,7 @@ struct RunETA: Sendable {
     mutating func attemptEnded(shard: Int, at time: Double, took: Double) {
         if took.isFinite { attemptSeconds += max(0, took) }
         attempts += 1
-        if let since = runningSince[shard], time.isFinite { runningSince[shard] = max(since, time) }
+        if let since = busy[shard]?.onTestSince, time.isFinite { busy[shard]?.onTestSince = max(since, time) }
     }
 
     /// `test` has its verdict after its last attempt took `took` seconds (and `passed`).
@@ -102,13 +99,13 @@ struct RunETA: Sendable {
 
     /// Seconds left at `now`, or nil when nothing tells yet.
     func seconds(now: Double) -> Double? {
-        let running = runningSince.count
-        let done = runningSince.values.reduce(0) { $0 + max(0, now - $1) }
-        let busy = busyOfEndedBatches + batchBegan.values.reduce(0) { $0 + max(0, now - $1) }
+        let running = busy.count
+        let done = busy.values.reduce(0) { $0 + max(0, now - $1.onTestSince) }
+        let busyTime = busyOfEndedBatches + busy.values.reduce(0) { $0 + max(0, now - $1.began) }
         // Per attempt, but over at least 20: the first batches' process starts are not yet
         // spread over the tests that later share them (one 10 s test ended, its shard's 0.1 s
         // start would count 0.1 s for each of 169 tests).
-        let perTest = max(0, busy - attemptSeconds - done) / Double(max(attempts, 20))
+        let perTest = max(0, busyTime - attemptSeconds - done) / Double(max(attempts, 20))
         // Tests the plan did not list (a progress line made without one) count as blind.
         let unlisted = max(0, total - finished - unfinished.count)
         let meanTook = finished > 0 ? tookAll / Double(finished) : nil

@@ -45,7 +45,6 @@ final class WorkQueue: BatchSource {
 
     private let state: LockedCondition<State>
 
-    let shards: Int
     /// How many shards the batches are cut for: the shards, or in a warm run as many as the
     /// governor will let run at once (`ConcurrencyGovernor.shardsAtOnce`).
     let cutFor: Int
@@ -70,7 +69,6 @@ final class WorkQueue: BatchSource {
         self.group = group
         self.estimates = Dictionary(planned.map { ($0.id, $0.expected) }, uniquingKeysWith: { a, _ in a })
         self.state = LockedCondition(State(queue: planned, remainingSeconds: planned.reduce(0) { $0 + $1.expected }))
-        self.shards = shards
         self.cutFor = max(1, min(shards, cutFor ?? shards))
         self.rules = rules
         self.cutter = cutter
