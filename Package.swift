@@ -60,7 +60,7 @@ let package = Package(
         // Ports on 127.0.0.1 / ::1 (free port, holder, probe) and the kernel's socket table.
         .target(name: "LoopbackSockets", dependencies: ["ProcessToolkit"]),
         // Finding Chromium and chromedriver, and starting chromedriver.
-        .target(name: "BrowserTools", dependencies: ["ProcessToolkit", "LoopbackSockets"]),
+        .target(name: "BrowserTools", dependencies: ["ProcessToolkit", "LoopbackSockets", "CProcessSupport"]),
         // `robotci init`: a team's UI test target, robotci.yml and CI workflow, as Swift templates.
         .target(name: "RobotCIInit"),
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.

@@ -376,6 +376,23 @@ const RK = (() => {
     return lines.join('\n');
   }
 
+  // Focuses `el` for typing, its caret at the end of its text (where a person's click in a
+  // field would leave it); true when it has the focus.
+  function focusForTyping(el) {
+    el.focus();
+    if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
+      try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* types without a caret */ }
+    } else if (el.isContentEditable) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      range.collapse(false);
+      const selection = document.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
+    return document.activeElement === el || el.contains(document.activeElement);
+  }
+
   function prepareClear(el) {
     el.focus();
     if (typeof el.select === 'function') {
@@ -383,6 +400,7 @@ const RK = (() => {
     } else if (el.isContentEditable) {
       document.getSelection().selectAllChildren(el);
     }
+    return document.activeElement === el || el.contains(document.activeElement);
   }
 
   function perform(r, op, argument) {
@@ -391,11 +409,11 @@ const RK = (() => {
     switch (op) {
       case 'count': return base;
       case 'probe': if (el) base.info = info(el); return base;
-      case 'element': base.element = el || null; return base;
+      case 'focus': base.focused = el ? focusForTyping(el) : false; return base;
       case 'point':
         if (el) { base.point = tapPoint(el); if (!base.point) base.cover = coverOf(el); }
         return base;
-      case 'prepareClear': if (el) prepareClear(el); base.element = el || null; return base;
+      case 'prepareClear': base.focused = el ? prepareClear(el) : false; return base;
       case 'scroll': base.scrolled = el ? scroll(el, argument) : false; return base;
       case 'tree': base.tree = el ? tree(el) : ''; return base;
       default: throw new Error('unknown operation ' + op);

@@ -37,7 +37,31 @@ public struct BrowserInstallation: Sendable {
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(Missing) -> BrowserInstallation
     {
-        let chromium = Executables.find(
+        switch (chromium(environment: environment), chromedriver(environment: environment)) {
+        case (nil, nil):
+            throw Missing(description: "chromium and chromedriver are not installed: \(installHint)")
+        case (nil, _):
+            throw Missing(description: "chromium is not installed (or set CHROME_BIN): \(installHint)")
+        case (_, nil):
+            throw Missing(description: "chromedriver is not installed (or set CHROMEDRIVER): \(installHint)")
+        case (let chromium?, let driver?):
+            return BrowserInstallation(chromium: chromium, chromedriver: driver)
+        }
+    }
+
+    /// Chromium alone, for the DevTools engine (no chromedriver needed), or what to install.
+    public static func locateChromium(environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(Missing) -> String
+    {
+        guard let found = chromium(environment: environment) else {
+            throw Missing(description: "chromium is not installed (or set CHROME_BIN): install it with `apt-get install chromium-headless-shell`")
+        }
+        return found
+    }
+
+    /// `CHROME_BIN`, else the headless shell, else the full browser; nil when none is installed.
+    public static func chromium(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        Executables.find(
             override: environment["CHROME_BIN"],
             candidates: [
                 "/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium",
@@ -48,16 +72,6 @@ public struct BrowserInstallation: Sendable {
                 "google-chrome-stable",
             ],
             environment: environment)
-        switch (chromium, chromedriver(environment: environment)) {
-        case (nil, nil):
-            throw Missing(description: "chromium and chromedriver are not installed: \(installHint)")
-        case (nil, _):
-            throw Missing(description: "chromium is not installed (or set CHROME_BIN): \(installHint)")
-        case (_, nil):
-            throw Missing(description: "chromedriver is not installed (or set CHROMEDRIVER): \(installHint)")
-        case (let chromium?, let driver?):
-            return BrowserInstallation(chromium: chromium, chromedriver: driver)
-        }
     }
 
     /// chromedriver alone (`CHROMEDRIVER`, Debian's `/usr/lib/chromium/chromedriver`, `PATH`):

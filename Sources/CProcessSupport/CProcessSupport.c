@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -51,4 +54,43 @@ void robotci_kill_on_fatal_signal(pid_t pid) {
     signal(SIGTERM, robotci_fatal_signal_handler);
     signal(SIGINT, robotci_fatal_signal_handler);
     signal(SIGHUP, robotci_fatal_signal_handler);
+}
+
+int robotci_pipe_nonblocking(int fds[2]) {
+#ifdef __linux__
+    return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+#else
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+        fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+    }
+    return 0;
+#endif
+}
+
+int robotci_accept_nonblocking(int listener) {
+#ifdef __linux__
+    return accept4(listener, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+#else
+    int fd = accept(listener, NULL, NULL);
+    if (fd >= 0) {
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    }
+    return fd;
+#endif
+}
+
+long robotci_peer_uid(int fd) {
+#ifdef __linux__
+    struct ucred credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    return (long)credentials.uid;
+#else
+    uid_t uid; gid_t gid;
+    if (getpeereid(fd, &uid, &gid) != 0) return -1;
+    return (long)uid;
+#endif
 }

@@ -53,6 +53,10 @@ public final class ChildProcess: Sendable {
         public var parentDeathSignal: Bool
         /// Run the child inside this network namespace (through `nsenter`); nil: this process's.
         public var networkNamespace: NetworkNamespace?
+        /// Descriptors of this process the child gets, by the number it sees them as (above
+        /// the event channel's 3 when there is one): Chromium's DevTools pipe is its fds 3 and 4.
+        /// The parent's numbers must be above every child number here (dup them up first).
+        public var descriptors: [Int32: Int32] = [:]
 
         public init(output: Output = .pipe, group: Group = .own, workingDirectory: String? = nil,
                     eventChannel: Bool = false, parentDeathSignal: Bool = true, networkNamespace: NetworkNamespace? = nil) {
@@ -178,9 +182,13 @@ public final class ChildProcess: Sendable {
             // dup2 clears close-on-exec on fd 3 only.
             posix_spawn_file_actions_adddup2(&actions, events, 3)
         }
+        for (child, parent) in options.descriptors.sorted(by: { $0.key < $1.key }) {
+            posix_spawn_file_actions_adddup2(&actions, parent, child)
+        }
         // Every descriptor above the child's own is closed (glibc 2.34+; elsewhere the pipes'
         // close-on-exec flags, set under the registry's lock, hold).
-        _ = robotci_spawn_addclosefrom(&actions, options.eventChannel ? 4 : 3)
+        let highest = max(options.eventChannel ? 3 : 2, options.descriptors.keys.max() ?? 0)
+        _ = robotci_spawn_addclosefrom(&actions, highest + 1)
         if let directory = options.workingDirectory {
             _ = robotci_spawn_addchdir(&actions, directory)
         }

@@ -201,7 +201,7 @@ public final class Runner {
         let planTime = clock.now() - planStart
         // One warm chromedriver per shard for suites that want one (RobotKit's browser).
         let browsers: ShardBrowsers? = driver.usesShardBrowser
-            ? ShardBrowsers(root: layout.workDirectory.appendingPathComponent("browsers"), environment: environment) : nil
+            ? ShardBrowsers(environment: environment) : nil
         let namespaces = setup.isolated ? ShardNamespaces() : nil
         // Tests have no use for the queue's login; what they are not given they cannot print.
         var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }

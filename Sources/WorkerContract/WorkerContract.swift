@@ -9,14 +9,14 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case shardIndex = "ROBOTCI_WORKER_INDEX"
     /// The shard's mock-server port (`MockServer.create()` listens there).
     case mockPort = "ROBOTCI_MOCK_PORT"
-    /// The shard's browser-driver port.
+    /// The shard's port for a WebDriver server RobotKit starts itself (the WebDriver engine).
     case webDriverPort = "ROBOTCI_WEBDRIVER_PORT"
-    /// The shard's warm chromedriver (kept across the shard's batches), when robotci runs one.
+    /// A W3C WebDriver endpoint RobotKit drives instead of the shard's Chromium (a grid).
     case webDriverURL = "ROBOTCI_WEBDRIVER_URL"
-    /// That chromedriver's process id.
-    case webDriverPID = "ROBOTCI_WEBDRIVER_PID"
-    /// A folder that lives as long as the shard's chromedriver (RobotKit keeps the shared
-    /// browser's session there).
+    /// The shard's warm Chromium: a Unix socket robotci relays to the browser's DevTools pipe
+    /// (kept across the shard's batches; only the run's user can open it).
+    case browserSocket = "ROBOTCI_BROWSER_SOCKET"
+    /// A folder that lives as long as the shard's browser (RobotKit keeps the kept page's ids there).
     case browserDirectory = "ROBOTCI_BROWSER_DIR"
     /// Where a test leaves its artifacts (flat; robotci moves them into the report).
     case artifactsDirectory = "ROBOTCI_ARTIFACTS_DIR"

@@ -66,13 +66,11 @@ final class BatchExecutor: Sendable {
         if let repetition = item.tests.first?.repetition { env[WorkerVariable.repetition.name] = String(repetition.index) }
         env[WorkerVariable.runID.name] = runID
         let namespace = namespaces?.ensure(shard: shard)
-        // A chromedriver of the shard's last namespace cannot be reached from a new one.
+        // A browser in the shard's last namespace cannot reach the new one's mock server.
         if namespace?.isNew == true { browsers?.replace(shard: shard) }
-        if driver.usesShardBrowser,
-           let chromedriver = browsers?.ensure(shard: shard, port: ports.webDriver, networkNamespace: namespace?.namespace) {
-            env[WorkerVariable.webDriverURL.name] = chromedriver.url
-            env[WorkerVariable.webDriverPID.name] = String(chromedriver.pid)
-            env[WorkerVariable.browserDirectory.name] = chromedriver.directory.path
+        if driver.usesShardBrowser, let channel = browsers?.ensure(shard: shard, networkNamespace: namespace?.namespace) {
+            env[WorkerVariable.browserSocket.name] = channel.socket
+            env[WorkerVariable.browserDirectory.name] = channel.directory.path
         }
         let batch = BatchRun(item: item, shard: shard, ports: ports, environment: env, artifactsDirectory: artifactsDir,
                              logPath: logPath, log: log, start: start, history: history,
@@ -88,7 +86,7 @@ final class BatchExecutor: Sendable {
         outcome.unstarted = outcome.unstarted.map(batch.plannedID) + later
         outcome.isolate = outcome.isolate.map(batch.plannedID)
         // A test that hung or was killed may have left the shard's browser wedged mid-command:
-        // the next batch gets a new chromedriver and browser.
+        // the next batch gets a new browser.
         if let ended = batch.ended {
             var signaled = false
             if case .signaled = ended.end { signaled = true }

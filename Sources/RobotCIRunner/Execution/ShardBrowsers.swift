@@ -8,126 +8,111 @@ import Glibc
 import Darwin
 #endif
 
-/// One chromedriver per shard that outlives the shard's test processes, so the shard's
-/// Chromium (which RobotKit starts through it on the first `launch()` and reattaches to from
-/// later processes, see RobotKit's `SharedBrowser`) stays warm across batches.
+/// One warm Chromium per shard that outlives the shard's test processes, so a batch pays a
+/// browser context, not a browser start. robotci owns each browser and its DevTools pipe
+/// (`DevToolsRelay`); the shard's test processes reach it over a Unix socket in a folder only
+/// the run's user can open. No port: nothing outside the run can drive the browser.
 ///
-/// robotci owns these processes: each is its own process group, spawned from the shard's
-/// thread with a parent-death signal (Chromium gets one from chromedriver through RobotKit's
-/// launcher), registered with `ChildRegistry` (an interrupt kills it), replaced after a batch
-/// that hung or was killed (the browser may be wedged), and killed when the run ends.
-/// A suite that never launches a browser pays one idle chromedriver per shard.
+/// The browser starts on the first `launch()` of a shard (RobotKit's hello names its switches),
+/// so a suite that never launches one pays nothing. Each browser is its own process group with
+/// a parent-death signal, started from its relay's thread; it is replaced after a batch that
+/// hung or was killed (it may be wedged mid-command) and killed when the run ends.
 final class ShardBrowsers: Sendable {
-    /// What a batch's environment says about its shard's chromedriver.
-    struct Driver: Equatable, Sendable {
-        var url: String
-        var port: Int
-        var pid: pid_t
+    /// What a batch's environment says about its shard's browser.
+    struct Channel: Equatable, Sendable {
+        /// The relay's socket (`ROBOTCI_BROWSER_SOCKET`).
+        var socket: String
+        /// A folder that lives as long as the shard's relay (`ROBOTCI_BROWSER_DIR`): RobotKit
+        /// keeps the shard's kept page there.
         var directory: URL
     }
 
-    private struct Running {
-        var chromedriver: ChromeDriver
+    private struct Shard {
+        var relay: DevToolsRelay
         var directory: URL
-        /// chromedriver's and Chromium's `TMPDIR`: a short path of its own in the temporary
-        /// folder, not under `directory`. Chromium's process-lock socket lives there, and a
-        /// socket path over 107 bytes aborts the full browser at start; with
-        /// `--disable-dev-shm-usage` its shared memory does too, which belongs on /tmp, not in
-        /// a report folder. Named like RobotKit's scratch (`robotkit-PID-…`), so one left by a
-        /// killed robotci is swept once its pid is gone.
-        var temporary: URL?
+        /// The namespace the shard's browsers start in (`--network-isolation`), shared with the relay's launcher.
+        var namespace: Locked<NetworkNamespace?>
 
-        func removeFolders() {
-            try? FileManager.default.removeItem(at: directory)
-            if let temporary { try? FileManager.default.removeItem(at: temporary) }
-        }
-
-        var driver: Driver {
-            Driver(url: chromedriver.url, port: chromedriver.port, pid: chromedriver.process.pid, directory: directory)
-        }
+        var channel: Channel { Channel(socket: relay.socketPath, directory: directory) }
     }
 
-    private let chromedriver: String?
-    private let root: URL
+    private let chromium: String?
+    private let root: URL?
     private let environment: [String: String]
     private struct State {
-        var running: [Int: Running] = [:]
-        var generation = 0
+        var shards: [Int: Shard] = [:]
         var warned = false
     }
 
     private let state = Locked(State())
 
-    /// `root` holds one folder per started chromedriver (its log, the browser's profile).
-    /// No chromedriver on the machine (or `CHROMEDRIVER` naming none): shards get none, and
-    /// RobotKit starts its own per test process as before.
-    init(root: URL, environment: [String: String]) {
-        self.root = root
+    /// Every shard's socket, profile and temporary folder lie in one new private (0700)
+    /// folder in the temporary folder: short, since a socket path holds at most 107 bytes, and
+    /// named like RobotKit's scratch (`robotkit-PID-…`), so one a killed robotci left is swept
+    /// once its pid is gone. No Chromium on the machine (or `CHROME_BIN` naming none): shards
+    /// get no browser, and a test that launches one says what to install.
+    init(environment: [String: String]) {
         self.environment = environment
-        chromedriver = BrowserInstallation.chromedriver(environment: environment)
+        chromium = BrowserInstallation.chromium(environment: environment)
+        root = PrivateFolder.make(prefix: "robotkit-\(getpid())-")
     }
 
-    /// The shard's port while its chromedriver runs (the port allocator must not hand it out).
-    func heldPort(shard: Int) -> Int? {
-        state.withLock { $0.running[shard]?.chromedriver.port }
-    }
-
-    /// The shard's chromedriver, started on `port` (inside `networkNamespace` when given) when
-    /// it is not running; nil when none can run.
-    func ensure(shard: Int, port: Int, networkNamespace: NetworkNamespace? = nil) -> Driver? {
-        guard let chromedriver else { return nil }
-        let current = state.withLock { $0.running[shard] }
-        if let current {
-            if current.chromedriver.process.isRunning { return current.driver }
-            state.withLock { _ = $0.running.removeValue(forKey: shard) }
-            current.removeFolders()
+    /// The shard's browser channel, its relay started (inside `networkNamespace`, for the
+    /// browsers it starts from now on) when needed; nil when no browser can run.
+    func ensure(shard: Int, networkNamespace: NetworkNamespace? = nil) -> Channel? {
+        guard let chromium, let root else { return nil }
+        if let current = state.withLock({ $0.shards[shard] }) {
+            current.namespace.withLock { $0 = networkNamespace }
+            return current.channel
         }
-        let number = state.withLock { state -> Int in
-            state.generation += 1
-            return state.generation
-        }
-        let directory = root.appendingPathComponent("shard-\(shard)-\(number)", isDirectory: true)
+        let directory = root.appendingPathComponent("shard-\(shard)", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            warn("could not create \(directory.path) for shard \(shard)'s chromedriver: \(error); its tests start their own")
+            warn("could not create \(directory.path) for shard \(shard)'s browser: \(error)")
             return nil
         }
-        let temporary = PrivateFolder.make(prefix: "robotkit-\(getpid())-")
+        let namespace = Locked<NetworkNamespace?>(networkNamespace)
+        let environment = environment
+        let launcher: DevToolsRelay.Launcher = { arguments, generation throws(ChromeDriver.StartFailure) in
+            var launch = ChromiumProcess.Launch(
+                executable: chromium, arguments: arguments,
+                profile: directory.appendingPathComponent("profile-\(generation)").path,
+                logPath: directory.appendingPathComponent("chromium.log").path, group: .own)
+            launch.temporaryDirectory = directory.appendingPathComponent("tmp").path
+            launch.environment = environment
+            launch.networkNamespace = namespace.current
+            // The last browser's profile goes: one shard keeps one profile on disk.
+            if generation > 1 {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent("profile-\(generation - 1)"))
+            }
+            return try ChromiumProcess.start(launch)
+        }
         do {
-            let started = try ChromeDriver.start(
-                executable: chromedriver, port: port, logPath: directory.appendingPathComponent("chromedriver.log").path,
-                group: .own, environment: environment, networkNamespace: networkNamespace,
-                temporaryDirectory: temporary?.path, timeout: 10)
-            let running = Running(chromedriver: started, directory: directory, temporary: temporary)
-            state.withLock { $0.running[shard] = running }
-            return running.driver
+            let relay = try DevToolsRelay(socketPath: directory.appendingPathComponent("devtools.sock").path, launcher: launcher)
+            let made = Shard(relay: relay, directory: directory, namespace: namespace)
+            state.withLock { $0.shards[shard] = made }
+            return made.channel
         } catch {
-            if let temporary { try? FileManager.default.removeItem(at: temporary) }
-            warn("shard \(shard): \(error); its tests start their own")
+            warn("shard \(shard): \(error); its tests start their own browser")
             return nil
         }
     }
 
-    /// Kills the shard's chromedriver and its browser (after a batch that hung or was killed).
+    /// Kills the shard's browser (after a batch that hung or was killed, or a new namespace);
+    /// its next batch's first launch starts another.
     func replace(shard: Int) {
-        guard let current = state.withLock({ $0.running.removeValue(forKey: shard) }) else { return }
-        stop(current)
+        state.withLock { $0.shards[shard] }?.relay.replaceBrowser()
     }
 
-    /// Kills every shard's chromedriver and browser; called when the run ends.
+    /// Kills every shard's browser and relay and removes their folders; called when the run ends.
     func shutDown() {
-        let all = state.withLock { state -> [Running] in
-            defer { state.running.removeAll() }
-            return Array(state.running.values)
+        let all = state.withLock { state -> [Shard] in
+            defer { state.shards.removeAll() }
+            return Array(state.shards.values)
         }
-        for current in all { stop(current) }
-    }
-
-    private func stop(_ current: Running) {
-        current.chromedriver.stop()
-        // Chromium dies with chromedriver (parent-death signal); its helpers a moment later.
-        current.removeFolders()
+        for shard in all { shard.relay.stop() }
+        if let root { try? FileManager.default.removeItem(at: root) }
     }
 
     private func warn(_ text: String) {

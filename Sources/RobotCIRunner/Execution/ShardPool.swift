@@ -31,7 +31,7 @@ struct ShardPool {
                     }
                     governor.began(shard: shard)
                     defer { governor.release(shard: shard, ran: true) }
-                    let shardPorts = ports.ports(forShard: shard, webDriverHeld: browsers?.heldPort(shard: shard) != nil)
+                    let shardPorts = ports.ports(forShard: shard)
                     progress.batchStarted(shard: shard)
                     let outcome = executor.run(item, shard: shard, ports: shardPorts)
                     progress.batchFinished(shard: shard)

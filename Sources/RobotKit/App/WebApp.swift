@@ -29,22 +29,24 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// Where actions and waits are recorded; `UITestCase` shares its own.
     public var recorder: StepRecorder
 
+    /// Where launches get their pages: the process's engine (RobotKit's tests set another).
+    var browser: BrowserEngine = RobotKitProcess.current.browser
+
     /// `.runningForeground` between `launch()` and `terminate()`.
     public private(set) var state: State = .notRunning
 
     /// Console entries the trace read (the browser hands each out once), until `consoleLog()` takes them.
     private var consoleBuffer: [BrowserLogEntry] = []
-    /// When the running launch began (ms since 1970): console lines chromedriver read before it
-    /// are another page's, left unread in its log (a test that ended or crashed before reading
-    /// them). chromedriver stamps a line when it reads it; what it had not read yet when this
-    /// process began is read away once by `SharedBrowser`.
+    /// When the running launch began (ms since 1970): console lines stamped before it belong
+    /// to the page's last document (the kept page's previous test), not to this launch.
     private var launchedAt: Double = 0
 
     /// The launched page (its own browser context) while running.
-    private(set) var page: SharedBrowser.Page?
-    private var session: WebDriverSession? { page?.session }
+    private(set) var page: LaunchedPage?
+    /// The launched page's engine.
+    private var driver: PageDriver? { page?.driver }
     /// The launched page, for RobotKit's own tests.
-    var currentPage: SharedBrowser.Page? { page }
+    var currentPage: LaunchedPage? { page }
 
     /// An app at `url` (`file://`, `http://`, …); nothing starts before `launch()`.
     public init(url: URL, recorder: StepRecorder = StepRecorder()) {
@@ -92,10 +94,11 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         // under --allow-file-access-from-files, below).
         MockServer.allowOrigin(ofLaunchedPage: url)
         let target = launchURL.absoluteString
-        let opened = try RobotKitProcess.current.browser.openPage(arguments: chromiumArguments(), url: target)
+        let opened = try browser.openPage(
+            arguments: chromiumArguments(), url: target, isolation: WorkerEnvironment().isolation)
         page = opened
-        do {
-            try Self.waitForLoad(opened.session, of: target)
+        do throws(RobotKitError) {
+            try Self.waitForLoad(opened.driver, of: target)
             state = .runningForeground
             RobotKitProcess.current.evidence.launched(self)
         } catch {
@@ -108,14 +111,15 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// the blank one a new page starts with. The session's page load strategy is `none`, so
     /// WebDriver never waits on its own; a script that started in the blank document is cut
     /// off when the app's document replaces it, and runs again there.
-    static func waitForLoad(_ session: WebDriverSession, of url: String) throws(RobotKitError) {
+    static func waitForLoad(_ driver: PageDriver, of url: String) throws(RobotKitError) {
         let deadline = Date().addingTimeInterval(60)
         while true {
             let remaining = max(deadline.timeIntervalSinceNow, 0.1)
             let scriptDeadline = Date().addingTimeInterval(remaining)
             do throws(RobotKitError) {
-                let loaded = try session.evaluate(
-                    loadScript, applyingTo: [url, Milliseconds.of(remaining)], awaitPromise: true, timeout: remaining + 10)
+                let loaded = try driver.evaluate(
+                    "(\(loadScript))(...\(PageScript.json([url, Milliseconds.of(remaining)])))", awaitPromise: true,
+                    timeout: remaining + 10)
                 if loaded as? Bool == true { return }
                 throw RobotKitError.webDriver(code: "timeout", "\(url) did not finish loading within 60 s")
             } catch where Engine.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
@@ -150,7 +154,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let started = Date()
         let wasRunning = state == .runningForeground
         // The console lines no step fetched yet go to the steps they were logged in.
-        if wasRunning, RobotKitProcess.current.trace.wantsConsole, let session, let fresh = try? console(of: session) {
+        if wasRunning, RobotKitProcess.current.trace.wantsConsole, let driver, let fresh = try? console(of: driver) {
             consoleBuffer += fresh
             RobotKitProcess.current.trace.attachConsole(fresh)
         }
@@ -162,8 +166,8 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     public func wait(for state: State, timeout: TimeInterval) -> Bool {
         wait(until: {
             guard self.state == state else { return false }
-            guard state == .runningForeground, let session = self.session else { return true }
-            return (try? session.evaluate("document.readyState")) as? String == "complete"
+            guard state == .runningForeground, let driver = self.driver else { return true }
+            return (try? driver.evaluate("document.readyState", awaitPromise: false, timeout: nil)) as? String == "complete"
         }, timeout: timeout)
     }
 
@@ -225,33 +229,33 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// The same tree as `debugDescription`; use this name through an implicitly
     /// unwrapped `app` (`UITestCase.app`), where `debugDescription` would be `Optional`'s.
     public var accessibilityTree: String {
-        guard let session else { return "Application (not running), url: '\(url.absoluteString)'" }
+        guard let page else { return "Application (not running), url: '\(url.absoluteString)'" }
         do {
-            return try Engine(session: session).run([], op: .tree).tree
+            return try Engine(page: page).run([], op: .tree).tree
         } catch {
             return "Application, accessibility tree unavailable: \(error)"
         }
     }
 
     /// The current page's title.
-    public var title: String { (try? session?.title()) ?? "" }
+    public var title: String { (try? driver?.title()) ?? "" }
 
     /// The URL currently shown.
-    public var currentURL: URL? { (try? session?.currentURL()).flatMap { URL(string: $0) } }
+    public var currentURL: URL? { (try? driver?.currentURL()).flatMap { URL(string: $0) } }
 
     /// A PNG of the viewport.
     public func screenshot() throws(RobotKitError) -> Data {
-        try requireSession().screenshot()
+        try requireDriver().screenshot(jpegQuality: nil)
     }
 
     /// The current DOM serialized as HTML.
     public func pageSource() throws(RobotKitError) -> String {
-        try requireSession().pageSource()
+        try requireDriver().pageSource()
     }
 
     /// Console messages logged since the last call.
     public func consoleLog() throws(RobotKitError) -> [BrowserLogEntry] {
-        let fresh = try console(of: requireSession())
+        let fresh = try console(of: requireDriver())
         RobotKitProcess.current.trace.attachConsole(fresh)
         defer { consoleBuffer = [] }
         return consoleBuffer + fresh
@@ -259,24 +263,24 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// The session's console lines since the last read, without those logged before this
     /// launch (entries with no timestamp are kept).
-    private func console(of session: WebDriverSession) throws(RobotKitError) -> [BrowserLogEntry] {
-        try session.browserLog().filter { $0.timestamp == 0 || $0.timestamp >= launchedAt }
+    private func console(of driver: PageDriver) throws(RobotKitError) -> [BrowserLogEntry] {
+        try driver.console().filter { $0.timestamp == 0 || $0.timestamp >= launchedAt }
     }
 
     /// Opens another URL in the running session and waits for it to load.
     public func open(_ url: URL) throws(RobotKitError) {
-        let session = try requireSession()
+        let driver = try requireDriver()
         MockServer.allowOrigin(ofLaunchedPage: url)
         // Marks the current document, so the wait below cannot mistake it for the new one.
-        _ = try session.executeScript("window.__robotkitLeft = true")
-        try session.navigate(to: url.absoluteString)
-        try Self.waitForLoad(session, of: url.absoluteString)
+        _ = try driver.evaluate("window.__robotkitLeft = true", awaitPromise: false, timeout: nil)
+        try driver.navigate(to: url.absoluteString)
+        try Self.waitForLoad(driver, of: url.absoluteString)
     }
 
     /// Runs JavaScript (a function body; use `return`) with `arguments` and returns its JSON result.
     @discardableResult
     public func evaluate(_ script: String, _ arguments: [Any] = []) throws(RobotKitError) -> Any? {
-        try requireSession().executeScript(script, arguments)
+        try requireDriver().execute(script, arguments)
     }
 
     // MARK: - Internals
@@ -284,11 +288,15 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// The app as an element (the document), for page-level gestures.
     var root: WebElement { WebElement(app: self, chain: []) }
 
-    func requireSession() throws(RobotKitError) -> WebDriverSession {
-        guard let session else {
+    func requirePage() throws(RobotKitError) -> LaunchedPage {
+        guard let page else {
             throw .noSession("the app is not running: call launch() first")
         }
-        return session
+        return page
+    }
+
+    func requireDriver() throws(RobotKitError) -> PageDriver {
+        try requirePage().driver
     }
 
     /// Runs one page operation: skipped once the test has halted, recorded as a step
@@ -302,7 +310,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         defer { if recorded { recorder.end() } }
         let started = Date()
         do {
-            let value = try body(Engine(session: requireSession()))
+            let value = try body(Engine(page: requirePage()))
             traceStep(verb, target, function: function, file: "\(file)", line: line, started: started, error: nil)
             return value
         } catch {
@@ -331,7 +339,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let deferred = error == nil && tracer.mode != .always && !Self.readsOnly.contains(name)
         tracer.record(name: name, target: target, arguments: arguments, function: function, file: file, line: line,
                       started: started, error: error,
-                      page: capture && !deferred && session != nil
+                      page: capture && !deferred && page != nil
                         ? { self.pageState(screenshot: error != nil || tracer.mode == .always, failed: error != nil) } : nil,
                       awaitsNextPage: capture && deferred)
     }
@@ -344,17 +352,17 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// `terminate`, and go to their steps by their timestamps.
     private func pageState(screenshot: Bool, failed: Bool) -> TraceRecorder.PageState {
         var state = TraceRecorder.PageState(console: [])
-        guard let session else { return state }
+        guard let page else { return state }
         // A query in this step may have brought the snapshot along (no page command since).
-        let result = session.takeTraceSnapshot() ?? (try? Engine(session: session).snapshot(known: RobotKitProcess.current.trace.hasSnapshot))
+        let result = page.takeTraceSnapshot() ?? (try? Engine(page: page).snapshot(known: RobotKitProcess.current.trace.hasSnapshot))
         if let parts = result as? [Any], parts.count == 2 {
             state.snapshot = parts[0] as? String
             state.text = parts[1] as? String
         } else if result is NSNull || result as? String == TraceSnapshot.unchanged, RobotKitProcess.current.trace.hasSnapshot {
             state.unchanged = true
         }
-        if screenshot { state.screenshot = try? session.jpegScreenshot(quality: 40) }
-        if failed, let fresh = try? console(of: session) {
+        if screenshot { state.screenshot = try? page.driver.screenshot(jpegQuality: 40) }
+        if failed, let fresh = try? console(of: page.driver) {
             consoleBuffer += fresh
             state.console = fresh
         }
@@ -379,17 +387,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         ] + browserArguments
     }
 
-    /// Points the browser session's commands at this app's page. Several live apps share
-    /// one session, whose commands go to the page launched last; evidence of an earlier app
-    /// is taken after this.
-    func focus() {
-        guard let page else { return }
-        try? page.session.switchToWindow(page.targetID)
-    }
-
     private func shutDown() {
         if state == .runningForeground { RobotKitProcess.current.evidence.terminated(self) }
-        if let page { RobotKitProcess.current.browser.close(page) }
+        if let page { browser.close(page) }
         page = nil
         state = .notRunning
     }

@@ -140,7 +140,7 @@ final class ChromeDriverService: Sendable {
 
     /// A new `$TMPDIR/robotkit-PID-XXXXXX` (mkdtemp: a name nobody could predict or already
     /// hold, mode 0700), after removing folders of processes that are gone.
-    private static func makeScratch() throws(RobotKitError) -> URL {
+    static func makeScratch() throws(RobotKitError) -> URL {
         let files = FileManager.default
         let temporary = files.temporaryDirectory
         if let entries = try? files.contentsOfDirectory(atPath: temporary.path) {

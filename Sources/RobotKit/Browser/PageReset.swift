@@ -8,7 +8,7 @@ import MockServer
 ///
 /// What it clears, in this order (docs/isolation.md lists what it keeps):
 /// 1. every other page of the context (pop-ups, `window.open` tabs) is closed;
-/// 2. an open dialog is dismissed (through chromedriver, which saw it open); `window.name` and
+/// 2. an open dialog is dismissed (on the kept page's own session, which saw it open); `window.name` and
 ///    the document's session storage are emptied from inside the page;
 /// 3. the page goes to `about:blank` (leaving it even if it asks to stay), so no document
 ///    holds storage open: clearing under the open page does not hold, its timers and unload
@@ -20,59 +20,62 @@ import MockServer
 /// 6. the history, the window's size;
 /// 7. then the page opens `url`.
 ///
-/// Commands that do not depend on one another go together (`DevToolsSocket.callAll`): the
+/// Commands that do not depend on one another go together (`DevToolsConnection.callAll`): the
 /// browser clears storage, cookies and the cache on threads of their own. About 60 ms a
 /// launch on the example, down from 75–85 ms one command after another (bench/RESULTS.md).
 struct PageReset {
-    let session: WebDriverSession
-    let devtools: DevToolsSocket
+    /// The kept page, on its own DevTools session (kept across the shard's test processes).
+    let page: DevToolsPage
     let contextID: String
-    let targetID: String
     /// The size every launch's window starts at (`--window-size`), if known.
     let windowSize: (width: Int, height: Int)?
 
     /// Seconds each command may take: a page that does not answer is a browser in trouble.
     private let timeout: Double = 10
 
+    private var devtools: DevToolsConnection { page.connection }
+    private var targetID: String { page.targetID }
+
     func run(opening url: String) throws(RobotKitError) {
+        // The reset answers the page's dialogs itself; none of them fails it.
+        page.dialogsInterrupt = false
+        defer { page.dialogsInterrupt = true }
         var origins = try closeOtherPages()
-        // Usually the page chromedriver already works on (the last test's): asking costs a
-        // fraction of a switch.
-        if (try? session.command("GET", "window", timeout: timeout)) as? String != targetID {
-            try session.switchToWindow(targetID)
-        }
+        let pageSession = page.session
+        let commands = PageCommands(devtools: devtools, session: pageSession, timeout: timeout)
         // An alert the last test left open blocks the page: every command below would wait on
-        // it. A new DevTools session does not know of a dialog opened before it, chromedriver's
-        // does (it has followed the page since it opened): it dismisses it, or answers
-        // `no such alert`.
-        _ = try? session.command("POST", "alert/dismiss", [:], timeout: timeout)
-        let attached = try devtools.call("Target.attachToTarget", ["targetId": targetID, "flatten": true], timeout: timeout)
-        guard let pageSession = attached["sessionId"] as? String else {
-            throw .webDriver(code: "devtools error", "Target.attachToTarget returned no session id")
-        }
-        defer { _ = try? devtools.call("Target.detachFromTarget", ["sessionId": pageSession], timeout: timeout) }
-        let page = PageCommands(devtools: devtools, session: pageSession, timeout: timeout)
-        // What the page reached, and (from inside it, one command instead of a DOMStorage.clear
-        // of about 10 ms for the origin a test usually has) the document's name and session
-        // storage emptied; the page domain on, for a dialog its leaving raises. Sent together.
+        // it. The session is the one that saw it open (kept across test processes), so it can
+        // dismiss it; with none open the browser answers an error, which is ignored. Then what
+        // the page reached, and (from inside it, one command instead of a DOMStorage.clear of
+        // about 10 ms for the origin a test usually has) the document's name and session
+        // storage emptied. Sent together.
         let look = try devtools.callAll([
+            .init(method: "Page.handleJavaScriptDialog", params: ["accept": false], session: pageSession),
             .init(method: "Page.getNavigationHistory", session: pageSession),
             .init(method: "Page.getFrameTree", session: pageSession),
             .init(method: "Runtime.evaluate", params: [
                 "expression": "window.name = ''; sessionStorage.clear(); true", "returnByValue": true, "timeout": 2_000,
             ], session: pageSession),
             .init(method: "Page.enable", session: pageSession),
-        ], timeout: timeout, onEvent: page.answerDialog)
-        let history = try look[0].get()["entries"] as? [[String: Any]] ?? []
+        ], timeout: timeout, onEvent: commands.answerDialog)
+        let history = try look[1].get()["entries"] as? [[String: Any]] ?? []
         origins.formUnion(history.compactMap { Self.origin(of: $0["url"] as? String) })
-        let frames = (try look[1].get()["frameTree"] as? [String: Any]).map(Self.frameURLs) ?? []
+        let frames = (try look[2].get()["frameTree"] as? [String: Any]).map(Self.frameURLs) ?? []
         origins.formUnion(frames.compactMap(Self.origin(of:)))
-        let clearedInside = (try? look[2].get()).flatMap { try? WebDriverSession.evaluation($0) } as? Bool == true
+        let clearedInside = (try? look[3].get()).flatMap { try? DevToolsPage.value(of: $0) } as? Bool == true
             ? frames.first.flatMap(Self.origin(of:)) : nil
-        _ = try look[3].get()
-        try page.leave()
-        // With no document of theirs left, everything the context holds is cleared at once.
-        var clears: [DevToolsSocket.Command] = []
+        _ = try look[4].get()
+        try commands.leave()
+        try clear(origins: origins, clearedInside: clearedInside, session: pageSession, commands: commands)
+        try commands.resetHistory()
+        try commands("Page.navigate", ["url": url])
+    }
+
+    /// With no document of theirs left, everything the context holds is cleared at once.
+    private func clear(origins: Set<String>, clearedInside: String?, session pageSession: String, commands: PageCommands)
+        throws(RobotKitError)
+    {
+        var clears: [DevToolsConnection.Command] = []
         for origin in origins.sorted() {
             clears.append(.init(method: "Storage.clearDataForOrigin", params: ["origin": origin, "storageTypes": "all"], session: pageSession))
             // A tab's session storage is the page's, not the origin's: the other origins the
@@ -87,14 +90,11 @@ struct PageReset {
             .init(method: "Storage.clearCookies", params: ["browserContextId": contextID]),
             .init(method: "Browser.resetPermissions", params: ["browserContextId": contextID]),
             .init(method: "Network.clearBrowserCache", session: pageSession),
-            .init(method: "Page.disable", session: pageSession),
         ]
         if windowSize != nil { clears.append(.init(method: "Browser.getWindowForTarget", params: ["targetId": targetID])) }
-        let answers = try devtools.callAll(clears, timeout: timeout, onEvent: page.answerDialog)
+        let answers = try devtools.callAll(clears, timeout: timeout, onEvent: commands.answerDialog)
         for (command, answer) in zip(clears, answers) where command.method != "DOMStorage.clear" { _ = try answer.get() }
         if windowSize != nil { try resetWindowSize(window: try answers[answers.count - 1].get()) }
-        try page.resetHistory()
-        try page("Page.navigate", ["url": url])
     }
 
     /// Closes the context's pages but the kept one; the origins of everything the context
@@ -114,7 +114,7 @@ struct PageReset {
 
     /// Commands to the kept page, on a flat session of RobotKit's DevTools socket.
     private struct PageCommands {
-        let devtools: DevToolsSocket
+        let devtools: DevToolsConnection
         let session: String
         let timeout: Double
 
@@ -143,8 +143,7 @@ struct PageReset {
         func answerDialog(_ event: String, _ params: [String: Any]) throws(RobotKitError) {
             guard event == "Page.javascriptDialogOpening" else { return }
             let accept = params["type"] as? String == "beforeunload"
-            try devtools.sendOnly(
-                "Page.handleJavaScriptDialog", ["accept": accept], session: session, deadline: Date().addingTimeInterval(timeout))
+            try devtools.sendOnly("Page.handleJavaScriptDialog", ["accept": accept], session: session)
         }
 
         /// Goes to `about:blank`, answering its dialogs (`answerDialog`). Returns once

@@ -48,7 +48,7 @@ public final class WebCoordinate {
 
     /// A click at this point.
     public func tap(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        gesture("tap", function, file, line) { [["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0]] }
+        gesture("tap", function, file, line) { [.down(clickCount: 1), .up(clickCount: 1)] }
     }
 
     /// Presses here for `duration` seconds.
@@ -56,12 +56,7 @@ public final class WebCoordinate {
         forDuration duration: TimeInterval, function: String = #function, file: StaticString = #filePath,
         line: UInt = #line
     ) {
-        gesture("press", function, file, line) {
-            [
-                ["type": "pointerDown", "button": 0], ["type": "pause", "duration": Milliseconds.of(duration)],
-                ["type": "pointerUp", "button": 0],
-            ]
-        }
+        gesture("press", function, file, line) { [.down(clickCount: 1), .pause(duration), .up(clickCount: 1)] }
     }
 
     /// Presses here for `duration` seconds, drags to `other` (over a quarter second) and releases.
@@ -72,15 +67,14 @@ public final class WebCoordinate {
         gesture("drag", function, file, line) {
             let end = self.clamped(other.screenPoint)
             return [
-                ["type": "pointerDown", "button": 0], ["type": "pause", "duration": Milliseconds.of(duration)],
-                ["type": "pointerMove", "duration": 250, "origin": "viewport", "x": Int(end.x), "y": Int(end.y)],
-                ["type": "pointerUp", "button": 0],
+                .down(clickCount: 1), .pause(duration), .move(x: Double(Int(end.x)), y: Double(Int(end.y)), duration: 0.25),
+                .up(clickCount: 1),
             ]
         }
     }
 
     private func gesture(
-        _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, _ steps: @escaping () -> [[String: Any]]
+        _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, _ steps: @escaping () -> [PointerAction]
     ) {
         let app = element.app
         guard element.waitForExistence(timeout: app.implicitWaitTimeout) || app.recorder.isHalted else {
@@ -94,10 +88,7 @@ public final class WebCoordinate {
         let actions = steps()
         app.operation(verb, "a coordinate of \(element.debugDescription)", defaultValue: (), function: function,
                       file: file, line: line) { engine throws(RobotKitError) in
-            let move: [String: Any] = ["type": "pointerMove", "duration": 0, "origin": "viewport", "x": Int(start.x), "y": Int(start.y)]
-            try engine.session.perform(actions: [
-                ["type": "pointer", "id": "robotkit-finger", "parameters": ["pointerType": "mouse"], "actions": [move] + actions]
-            ])
+            try engine.driver.pointer([.move(x: Double(Int(start.x)), y: Double(Int(start.y)), duration: 0)] + actions)
         }
     }
 

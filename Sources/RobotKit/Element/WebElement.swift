@@ -95,11 +95,11 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
         }
     }
 
-    /// Two quick clicks (a `dblclick`).
+    /// Two quick clicks (a `dblclick`), once the element exists and nothing covers it.
     public func doubleTap(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        act("double-tap", function, file, line) { engine, element throws(RobotKitError) in
-            let click: [[String: Any]] = [["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0]]
-            try engine.session.perform(actions: [Self.pointer([Self.move(to: element)] + click + click)])
+        app.operation("double-tap", target, defaultValue: (), function: function, file: file, line: line) {
+            engine throws(RobotKitError) in
+            try engine.tap(chain, timeout: app.implicitWaitTimeout, count: 2)
         }
     }
 
@@ -108,12 +108,11 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
         forDuration duration: TimeInterval, function: String = #function, file: StaticString = #filePath,
         line: UInt = #line
     ) {
-        act("press", function, file, line) { engine, element throws(RobotKitError) in
-            try engine.session.perform(actions: [
-                Self.pointer([
-                    Self.move(to: element), ["type": "pointerDown", "button": 0],
-                    ["type": "pause", "duration": Milliseconds.of(duration)], ["type": "pointerUp", "button": 0],
-                ])
+        app.operation("press", target, defaultValue: (), function: function, file: file, line: line) {
+            engine throws(RobotKitError) in
+            let point = try engine.point(chain, timeout: app.implicitWaitTimeout)
+            try engine.driver.pointer([
+                .move(x: point.x, y: point.y, duration: 0), .down(clickCount: 1), .pause(duration), .up(clickCount: 1),
             ])
         }
     }
@@ -122,17 +121,21 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     public func typeText(
         _ text: String, function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) {
-        act("type into", function, file, line) { engine, element throws(RobotKitError) in
-            try engine.session.sendKeys(text, to: element)
+        act("type into", function, file, line) { engine throws(RobotKitError) in
+            try engine.driver.keys(KeyStroke.typing(text), modifiers: [])
         }
     }
 
     /// Selects the element's text and deletes it with Backspace, so the page sees real input events.
     public func clearText(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        act("clear", function, file, line, op: .prepareClear) { engine, element throws(RobotKitError) in
-            try engine.session.sendKeys("\u{E003}", to: element)
+        act("clear", function, file, line, op: .prepareClear) { engine throws(RobotKitError) in
+            try engine.driver.keys([.backspace], modifiers: [])
+            // A field that selects nothing (some input types): Backspace from the end, one a character.
             let remaining = try engine.run(chain, op: .probe).info?.value ?? ""
-            if !remaining.isEmpty { try engine.session.clear(element) }
+            if !remaining.isEmpty {
+                try engine.focus(chain, timeout: 0)
+                try engine.driver.keys(Array(repeating: .backspace, count: remaining.count), modifiers: [])
+            }
         }
     }
 
@@ -188,14 +191,15 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
         }
     }
 
+    /// A keyboard action: the element focused (waiting up to `implicitWaitTimeout` for it), then `body`.
     private func act(
-        _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, op: QueryOperation = .element,
-        _ body: (Engine, String) throws(RobotKitError) -> Void
+        _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, op: QueryOperation = .focus,
+        _ body: (Engine) throws(RobotKitError) -> Void
     ) {
         app.operation(verb, target, defaultValue: (), function: function, file: file, line: line) {
             engine throws(RobotKitError) in
-            let element = try engine.actionable(chain, timeout: app.implicitWaitTimeout, op: op)
-            try body(engine, element)
+            try engine.focus(chain, timeout: app.implicitWaitTimeout, op: op)
+            try body(engine)
         }
     }
 
@@ -212,13 +216,5 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
             }
             _ = try engine.run(chain, op: .scroll(direction))
         }
-    }
-
-    private static func pointer(_ actions: [[String: Any]]) -> [String: Any] {
-        ["type": "pointer", "id": "robotkit-finger", "parameters": ["pointerType": "mouse"], "actions": actions]
-    }
-
-    private static func move(to element: String) -> [String: Any] {
-        ["type": "pointerMove", "duration": 0, "origin": WebDriverSession.reference(element), "x": 0, "y": 0]
     }
 }

@@ -70,11 +70,8 @@ final class FailureEvidence: Sendable {
         var problems: [String] = []
         let running = apps.filter { $0.state == .runningForeground }
         for (index, app) in running.enumerated() {
-            if running.count > 1 { app.focus() }
             problems += FailureArtifacts.writeEvidence(of: app, suffix: index == 0 ? "" : "-\(index + 1)", to: directory)
         }
-        // Commands go back to the page launched last, where they were going.
-        if running.count > 1 { running.last?.focus() }
         if !apps.isEmpty {
             problems += MockServer.writeRunningJournals()
         }

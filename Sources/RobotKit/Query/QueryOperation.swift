@@ -5,11 +5,11 @@ enum QueryOperation: Equatable, Sendable {
     case count
     /// The match's accessibility attributes (`QueryReply.info`).
     case probe
-    /// The match as a WebDriver element reference.
-    case element
+    /// Focuses the match, its caret at the end of its text, for typing.
+    case focus
     /// Where a pointer would tap the match (scrolled into view), or what covers it.
     case point
-    /// Focuses the match and selects its text, so Backspace clears it; and its reference.
+    /// Focuses the match and selects its text, so Backspace clears it.
     case prepareClear
     /// Scrolls the match's scroll container (or the page) by most of a screen.
     case scroll(ScrollDirection)
@@ -23,14 +23,14 @@ enum QueryOperation: Equatable, Sendable {
 
     /// The names `perform` switches on, one per case (a test checks query.js has each).
     enum Name: String, Sendable, CaseIterable {
-        case count, probe, element, point, prepareClear, scroll, tree
+        case count, probe, focus, point, prepareClear, scroll, tree
     }
 
     var name: Name {
         switch self {
         case .count: .count
         case .probe: .probe
-        case .element: .element
+        case .focus: .focus
         case .point: .point
         case .prepareClear: .prepareClear
         case .scroll: .scroll

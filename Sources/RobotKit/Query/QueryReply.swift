@@ -13,8 +13,8 @@ struct QueryReply: Decodable {
     var satisfied = true
     /// `probe`, when an element exists.
     var info: ElementInfo?
-    /// `element`, `prepareClear`: the match's WebDriver element id.
-    var elementID: String?
+    /// `focus`, `prepareClear`: whether the match has the keyboard's focus now.
+    var focused = false
     /// `scroll`: whether anything moved.
     var scrolled = false
     /// `tree`: the accessibility tree of the match ("" when there is none).
@@ -36,7 +36,7 @@ struct QueryReply: Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case count, ambiguous, exists, satisfied, info, element, scrolled, tree, point, cover
+        case count, ambiguous, exists, satisfied, info, focused, scrolled, tree, point, cover
     }
 
     init(from decoder: Decoder) throws {
@@ -53,8 +53,8 @@ struct QueryReply: Decodable {
             break
         case .probe:
             info = exists ? try c.decode(ElementInfo.self, forKey: .info) : nil
-        case .element, .prepareClear:
-            elementID = try c.decode(ElementReference?.self, forKey: .element)?.id
+        case .focus, .prepareClear:
+            focused = try c.decode(Bool.self, forKey: .focused)
         case .point:
             if exists {
                 point = try c.decode(Point?.self, forKey: .point)
@@ -102,23 +102,6 @@ struct QueryReply: Decodable {
         case .dataCorrupted(let context): return "has a bad '\(path(context))': \(context.debugDescription)"
         @unknown default: return "could not be read: \(error)"
         }
-    }
-}
-
-/// A W3C WebDriver element reference, `{"element-6066-…": id}`.
-private struct ElementReference: Decodable {
-    var id: String
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: Key.self)
-        id = try c.decode(String.self, forKey: Key(stringValue: WebDriverSession.elementKey))
     }
 }
 

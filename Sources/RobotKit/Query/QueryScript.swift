@@ -3,15 +3,12 @@ import Foundation
 /// The page-side half of RobotKit: one JavaScript library (`robotkit-page/query.js`, embedded
 /// as `QueryScript.library`) that resolves a query chain (type + identifier, scoped by earlier
 /// matches) and performs an operation on the result, so each element access costs one
-/// WebDriver round trip.
+/// round trip through the page's engine.
 ///
-/// Two ways in. Operations that answer with an element reference (`element`, `prepareClear`)
-/// send the whole library through WebDriver's `execute/sync` or `execute/async`, which turns
-/// DOM elements into references. Every other query calls the library installed in the page
-/// (`installedName`) by a short `Runtime.evaluate` (`Call`, `expression`): about a third of
-/// the CPU of an `execute` in chromedriver and Chromium, and 19 KB less per query each way.
-/// A document without it (a new page, a navigation) answers `missing`, and the same call is
-/// sent again with the installer in front.
+/// Every query calls the library installed in the page (`installedName`) by a short
+/// expression (`Call`, `expression`), 19 KB less per query each way than sending the library
+/// along. A document without it (a new page, a navigation) answers `missing`, and the same
+/// call is sent again with the installer in front.
 ///
 /// An identifier matches `data-testid`, then `id`, then the accessible name; the
 /// first tier with any match wins. Each element has exactly one type (first rule
@@ -19,31 +16,6 @@ import Foundation
 /// text). Elements that are hidden, `aria-hidden`, or inside a leaf control
 /// (button, link, field, image, …) are not part of the tree, as in XCUITest.
 enum QueryScript {
-    /// `run(spec, op, argument)` through `execute/sync`: `Call.run` on the library inlined.
-    static let run = inline(Call.run, async: false)
-    /// `wait(spec, mode, timeoutMs, op)` through `execute/async`: resolves on a DOM change or
-    /// the deadline. `mode` is `appear`, `disappear` or `actionable` (present and not covered
-    /// at its center).
-    static let wait = inline(Call.wait, async: true)
-    /// `run` with the trace's page snapshot in the reply (`traceSnapshot`): the fourth
-    /// argument says whether the trace already has one (then an unchanged page answers `unchanged`).
-    static let runTraced = inline(Call.runTraced, async: false)
-    /// `wait` with the trace's page snapshot in the reply, taken when the wait ends.
-    static let waitTraced = inline(Call.waitTraced, async: true)
-
-    /// An `execute` script: the library and the snapshot function in the script's own scope,
-    /// and `call` applied to them and the script's arguments. An asynchronous one hands the
-    /// promise's value to WebDriver's callback, its last argument. The same `Call` serves both
-    /// ways in, so the two cannot drift apart.
-    private static func inline(_ call: String, async: Bool) -> String {
-        let scope = "\(library)\n\(TraceSnapshot.function)\nconst k = { RK, snapshot: __robotciSnapshot };\n"
-        guard async else { return scope + "return (\(call))(k, Array.prototype.slice.call(arguments));" }
-        return scope + """
-            const done = arguments[arguments.length - 1];
-            Promise.resolve((\(call))(k, Array.prototype.slice.call(arguments, 0, -1))).then(done, (e) => done({ error: String(e) }));
-            """
-    }
-
     /// The global the installer defines: `{ RK, snapshot }`, named after a hash of the two
     /// scripts, so a page never calls a library of another version.
     static let installedName = "__robotkit_" + fnv1a(library + TraceSnapshot.function)
@@ -96,7 +68,7 @@ enum QueryScript {
     /// The expression that applies `call` to the installed library and `arguments` (JSON):
     /// `missing` in a document without the library, unless `install` puts it there first.
     static func expression(_ call: String, _ arguments: [Any], install: Bool) throws(RobotKitError) -> String {
-        let json = try WebDriverSession.json(arguments)
+        let json = try PageScript.json(arguments)
         let applied = "((f, k, a) => k ? f(k, a) : \"\(missing)\")(\(call), globalThis.\(installedName), \(json))"
         return install ? Self.install + "\n" + applied : applied
     }

@@ -3,10 +3,10 @@ import ProcessToolkit
 import XCTest
 
 /// What RobotKit keeps for the life of one test process, in one place with one owner: the
-/// chromedriver it starts when robotci has not given it one, the warm browser, the failure
+/// browser engine (a warm Chromium, or the WebDriver engine's chromedriver), the failure
 /// evidence and step-trace recorders, the XCTest observer, and what the process's exit must
 /// stop. Each piece is made here and handed the others it uses; nothing else in RobotKit is
-/// process-wide, so a piece can be built alone in a test (`SharedBrowser(driver:)`,
+/// process-wide, so a piece can be built alone in a test (`ChromiumBrowser(exit:)`,
 /// `TraceRecorder(mode:)`).
 ///
 /// It is process-wide because what it owns is: one browser serves every test of the process
@@ -16,8 +16,11 @@ final class RobotKitProcess: Sendable {
     static let current = RobotKitProcess()
 
     let exit: ExitCleanup
+    /// The chromedriver the WebDriver engine starts when it has no endpoint.
     let driver: ChromeDriverService
-    let browser: SharedBrowser
+    /// Where launches get their pages: Chromium over DevTools, or (`ROBOTKIT_ENGINE=webdriver`,
+    /// `ROBOTCI_WEBDRIVER_URL`) a W3C WebDriver server.
+    let browser: BrowserEngine
     let evidence: FailureEvidence
     let trace: TraceRecorder
     private let registeredObserver = Locked<RobotKitTestObserver?>(nil)
@@ -25,7 +28,9 @@ final class RobotKitProcess: Sendable {
     private init(environment: WorkerEnvironment = WorkerEnvironment()) {
         exit = ExitCleanup()
         driver = ChromeDriverService(exit: exit)
-        browser = SharedBrowser(driver: driver)
+        let engine = ProcessInfo.processInfo.environment["ROBOTKIT_ENGINE"]
+        browser = engine == "webdriver" || environment.webDriverURL != nil
+            ? WebDriverBrowser(driver: driver) : ChromiumBrowser(exit: exit)
         evidence = FailureEvidence()
         trace = TraceRecorder(mode: environment.trace)
     }

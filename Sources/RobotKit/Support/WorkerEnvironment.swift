@@ -3,7 +3,8 @@ import WorkerContract
 
 /// The `ROBOTCI_*` variables robotci sets for each shard, with the fallbacks used under plain `swift test`.
 public struct WorkerEnvironment: Sendable, Equatable {
-    /// `ROBOTCI_WEBDRIVER_PORT`: where chromedriver listens; `nil` picks a free port.
+    /// `ROBOTCI_WEBDRIVER_PORT`: where a chromedriver RobotKit starts (the WebDriver engine)
+    /// listens; `nil` picks a free port.
     public var webDriverPort: Int?
     /// `ROBOTCI_MOCK_PORT`: the worker's mock-server port (MockServer reads it itself).
     public var mockPort: Int?
@@ -18,13 +19,14 @@ public struct WorkerEnvironment: Sendable, Equatable {
     public var shardIndex: Int
     /// `ROBOTCI_RUN_ID`: unique per robotci run; `nil` outside robotci.
     public var runID: String?
-    /// `ROBOTCI_WEBDRIVER_URL`: a chromedriver robotci keeps running for this shard
-    /// (across the shard's test processes); `nil` when RobotKit starts its own.
+    /// `ROBOTCI_WEBDRIVER_URL`: a W3C WebDriver endpoint to drive instead of Chromium over
+    /// DevTools (a Selenium Grid, Appium); `nil` for the default engine.
     public var webDriverURL: String?
-    /// `ROBOTCI_WEBDRIVER_PID`: that chromedriver's process id.
-    public var webDriverPID: Int32?
-    /// `ROBOTCI_BROWSER_DIR`: a folder that lives as long as the shard's chromedriver, where
-    /// RobotKit keeps the shard's shared browser (its session id and profile).
+    /// `ROBOTCI_BROWSER_SOCKET`: the shard's warm Chromium, relayed by robotci over a Unix
+    /// socket only the run's user can open; `nil` when RobotKit starts its own.
+    public var browserSocket: String?
+    /// `ROBOTCI_BROWSER_DIR`: a folder that lives as long as the shard's browser, where
+    /// RobotKit records the shard's kept page.
     public var browserDirectory: URL?
     /// `ROBOTCI_TRACE`: whether RobotKit records a step trace (`on-failure` when unset).
     public var trace: TraceMode
@@ -44,7 +46,7 @@ public struct WorkerEnvironment: Sendable, Equatable {
         shardIndex = int(.shardIndex) ?? 0
         runID = string(.runID)
         webDriverURL = string(.webDriverURL)
-        webDriverPID = int(.webDriverPID).map(Int32.init)
+        browserSocket = string(.browserSocket)
         browserDirectory = string(.browserDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
         trace = string(.trace).flatMap(TraceMode.init(rawValue:)) ?? .onFailure
         isolation = (string(.isolation) ?? environment["ROBOTKIT_ISOLATION"]).flatMap(BrowserIsolation.init(rawValue:)) ?? .context

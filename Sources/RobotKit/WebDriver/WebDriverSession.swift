@@ -1,7 +1,8 @@
 import Foundation
 import HTTPClient
 
-/// One W3C WebDriver session: a browser started by chromedriver, driven over HTTP.
+/// One W3C WebDriver session, driven over HTTP (libcurl): the WebDriver engine's transport
+/// (`WebDriverPage`), for any server that speaks the protocol.
 ///
 /// Commands are blocking and go through one `HTTPClient`, so they share one
 /// keep-alive connection. Not `Sendable`: a session belongs to one test.
@@ -11,15 +12,12 @@ final class WebDriverSession {
 
     let driverURL: String
     let id: String
-    /// The capabilities chromedriver answered `new session` with (empty for an attached session).
+    /// The capabilities the server answered `new session` with (empty for an attached session).
     let capabilities: [String: Any]
     private let client: HTTPClient
     /// Set when a command could not reach the driver or the driver said the browser is gone;
     /// a shared browser checks such a session before the next test uses it.
     private(set) var isSuspect = false
-    /// The page's trace snapshot a traced query brought back, valid until the next command
-    /// (which may change the page): `[html, text]` or `TraceSnapshot.unchanged`.
-    private var traceSnapshot: Any?
 
     private init(driverURL: String, id: String, client: HTTPClient, capabilities: [String: Any] = [:]) {
         self.driverURL = driverURL
@@ -35,11 +33,6 @@ final class WebDriverSession {
         } catch {
             throw .transport("\(error)")
         }
-    }
-
-    /// `goog:chromeOptions.debuggerAddress` (`localhost:PORT`): the browser's DevTools endpoint.
-    var debuggerAddress: String? {
-        (capabilities["goog:chromeOptions"] as? [String: Any])?["debuggerAddress"] as? String
     }
 
     /// `goog:processID`: the browser process chromedriver started for this session.
@@ -59,7 +52,7 @@ final class WebDriverSession {
             client, "POST", "\(driverURL)/session", ["capabilities": ["alwaysMatch": capabilities]],
             timeout: 60, command: "new session")
         guard let object = value as? [String: Any], let id = object["sessionId"] as? String else {
-            throw .webDriver(code: "unknown error", "new session: chromedriver returned no session id")
+            throw .webDriver(code: "unknown error", "new session: the WebDriver server returned no session id")
         }
         return WebDriverSession(
             driverURL: driverURL, id: id, client: client, capabilities: object["capabilities"] as? [String: Any] ?? [:])
@@ -70,7 +63,6 @@ final class WebDriverSession {
     func command(_ method: String, _ path: String, _ body: [String: Any]? = nil, timeout: Double? = nil)
         throws(RobotKitError) -> Any?
     {
-        traceSnapshot = nil
         let url = path.isEmpty ? "\(driverURL)/session/\(id)" : "\(driverURL)/session/\(id)/\(path)"
         do {
             return try Self.send(
@@ -112,7 +104,7 @@ final class WebDriverSession {
             response = try client.send(request)
         } catch {
             // Connection refused usually means the driver is gone: say so rather than curl's words alone.
-            let notice = RobotKitProcess.current.browser.deathNotice(for: url).map { "\($0); " } ?? ""
+            let notice = RobotKitProcess.current.driver.deathNotice(for: url).map { "\($0); " } ?? ""
             throw .transport("\(notice)webdriver \(command): \(error)")
         }
         let json = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
@@ -131,17 +123,6 @@ final class WebDriverSession {
     /// DELETE /session/{id}: closes the browser.
     func delete(timeout: Double = 20) throws(RobotKitError) {
         try command("DELETE", "", timeout: timeout)
-    }
-
-    /// Keeps the `traceSnapshot` a traced query's reply carries, for the step's trace.
-    func keepTraceSnapshot(of reply: Any?) {
-        traceSnapshot = (reply as? [String: Any])?["traceSnapshot"]
-    }
-
-    /// The snapshot a query of this step brought back, once; nil after any other command.
-    func takeTraceSnapshot() -> Any? {
-        defer { traceSnapshot = nil }
-        return traceSnapshot
     }
 
     /// GET /window/handles: every tab of the browser; a cheap sign of life.
@@ -176,54 +157,6 @@ final class WebDriverSession {
         -> Any?
     {
         try command("POST", "execute/async", ["script": script, "args": arguments], timeout: timeout)
-    }
-
-    /// `Runtime.evaluate` of `expression` in the current page, through chromedriver
-    /// (`goog/cdp/execute`): its value as JSON, awaited when it is a promise. chromedriver
-    /// waits for a pending navigation first, as for `execute`, but wraps nothing around the
-    /// script, so it costs a third of an `execute` in CPU and can return no element reference.
-    /// A navigation during an awaited promise fails with `timeout` ("aborted by navigation").
-    func evaluate(_ expression: String, awaitPromise: Bool = false, timeout: Double? = nil) throws(RobotKitError)
-        -> Any?
-    {
-        let params: [String: Any] = ["expression": expression, "returnByValue": true, "awaitPromise": awaitPromise]
-        let value = try command("POST", "goog/cdp/execute", ["cmd": "Runtime.evaluate", "params": params], timeout: timeout)
-        guard let object = value as? [String: Any] else {
-            // chromedriver answers null when a dialog (alert, confirm, prompt) or an unload
-            // stopped the script. Callers treat this as the page changing and ask again; the
-            // next command reports a dialog (`unexpected alert open`) and dismisses it, as an
-            // `execute` would.
-            throw .webDriver(code: "no such execution context", "evaluate: the page gave no result (a dialog or an unload stopped the script)")
-        }
-        return try Self.evaluation(object)
-    }
-
-    /// The value of a `Runtime.evaluate` reply made with `returnByValue` (nil for null or
-    /// undefined); its exception as a `javascript error`.
-    static func evaluation(_ reply: [String: Any]) throws(RobotKitError) -> Any? {
-        if let details = reply["exceptionDetails"] as? [String: Any] {
-            let exception = details["exception"] as? [String: Any]
-            let text = exception?["description"] as? String ?? details["text"] as? String ?? "an exception"
-            throw .webDriver(code: "javascript error", "evaluate failed (javascript error): \(text)")
-        }
-        let answer = (reply["result"] as? [String: Any])?["value"]
-        return answer is NSNull ? nil : answer
-    }
-
-    /// `evaluate` of `function` (a JavaScript function expression) applied to `arguments`.
-    func evaluate(_ function: String, applyingTo arguments: [Any], awaitPromise: Bool = false, timeout: Double? = nil)
-        throws(RobotKitError) -> Any?
-    {
-        try evaluate("(\(function))(...\(Self.json(arguments)))", awaitPromise: awaitPromise, timeout: timeout)
-    }
-
-    /// `arguments` as a JSON array, which is also a JavaScript array literal.
-    static func json(_ arguments: [Any]) throws(RobotKitError) -> String {
-        do {
-            return String(decoding: try JSONSerialization.data(withJSONObject: arguments, options: [.fragmentsAllowed]), as: UTF8.self)
-        } catch {
-            throw .webDriver(code: "invalid argument", "script arguments could not be encoded: \(error)")
-        }
     }
 
     /// Element ids for a CSS selector (W3C "find elements").
@@ -287,19 +220,7 @@ final class WebDriverSession {
         guard let base64 = try command("GET", "screenshot", timeout: 30) as? String,
             let data = Data(base64Encoded: base64)
         else {
-            throw .webDriver(code: "unknown error", "screenshot: chromedriver returned no image")
-        }
-        return data
-    }
-
-    /// A JPEG of the viewport at `quality` (0…100), through chromedriver's DevTools pass-through
-    /// on the page target: smaller and cheaper to encode than WebDriver's PNG.
-    func jpegScreenshot(quality: Int) throws(RobotKitError) -> Data {
-        let params: [String: Any] = ["format": "jpeg", "quality": quality, "optimizeForSpeed": true]
-        guard let value = try command("POST", "goog/cdp/execute", ["cmd": "Page.captureScreenshot", "params": params], timeout: 30)
-                as? [String: Any], let base64 = value["data"] as? String, let data = Data(base64Encoded: base64)
-        else {
-            throw .webDriver(code: "unknown error", "screenshot: chromedriver returned no image")
+            throw .webDriver(code: "unknown error", "screenshot: the WebDriver server returned no image")
         }
         return data
     }
@@ -325,13 +246,4 @@ final class WebDriverSession {
     static func elementID(in value: Any?) -> String? {
         (value as? [String: Any])?[elementKey] as? String
     }
-}
-
-/// One browser console message.
-public struct BrowserLogEntry: Sendable, Equatable {
-    /// `SEVERE`, `WARNING`, `INFO`, `DEBUG`.
-    public var level: String
-    /// Milliseconds since 1970.
-    public var timestamp: Double
-    public var message: String
 }

@@ -39,28 +39,27 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         for kind in ["local", "session", "indexedDB", "caches", "workers"] {
             XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 1, "\(kind) was written: \(seen)")
         }
-        // A second tab and a history: five entries pushed, one tab opened (left open). The
-        // browser's tabs: the first one it opened (never used) and this test's own.
-        XCTAssertEqual(try app.requireSession().windowHandles().count, 2, "the browser's first tab and this test's")
+        // A second tab and a history: five entries pushed, one tab opened (left open).
+        XCTAssertEqual(try pagesOfThisLaunch(), 1, "this test's own tab")
         try app.evaluate("for (let i = 0; i < 5; i++) history.pushState({i}, '', '?step=' + i); window.open(location.href, 'robot-tab'); return 1")
         XCTAssertGreaterThanOrEqual((try app.evaluate("return history.length") as? NSNumber)?.intValue ?? 0, 6)
-        XCTAssertEqual(try app.requireSession().windowHandles().count, 3, "the second tab is open")
+        XCTAssertEqual(try pagesOfThisLaunch(), 2, "the second tab is open")
         // A permission, the window's name and size.
-        let session = try app.requireSession()
         let context = try XCTUnwrap(app.page?.contextID)
-        try session.command("POST", "goog/cdp/execute", ["cmd": "Browser.setPermission", "params": [
-            "permission": ["name": "geolocation"], "setting": "granted", "origin": try XCTUnwrap(serverBaseURL), "browserContextId": context]])
+        try browser().command("Browser.setPermission", [
+            "permission": ["name": "geolocation"], "setting": "granted", "origin": try XCTUnwrap(serverBaseURL), "browserContextId": context])
         XCTAssertEqual(try app.evaluate("return navigator.permissions.query({name: 'geolocation'}).then(p => p.state)") as? String, "granted")
         try app.evaluate("window.name = 'robot'; return 1")
-        try session.command("POST", "window/rect", ["width": 600, "height": 500])
+        let window = try browser().command("Browser.getWindowForTarget", ["targetId": try XCTUnwrap(app.page?.targetID)])
+        try browser().command("Browser.setWindowBounds", ["windowId": try XCTUnwrap(window["windowId"]), "bounds": ["width": 600, "height": 500]])
         XCTAssertEqual((try app.evaluate("return window.innerWidth") as? NSNumber)?.intValue, 600)
         // Both storages of a file:// page.
-        try session.navigate(to: StoragePage.fileURL().absoluteString)
+        try app.open(StoragePage.fileURL())
         XCTAssertEqual(try app.evaluate("localStorage.setItem('robot', '1'); sessionStorage.setItem('robot', '1'); return localStorage.length + sessionStorage.length") as? NSNumber, 2)
         // A page that asks before it is left, armed by a real click (browsers ask only after
         // one): the next launch must neither wait on that question nor lose the page to it.
         try app.evaluate("addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'stay'; }); return 1")
-        try session.click(try session.findElement(css: "p"))
+        app.descendants(matching: .any)["file"].firstMatch.tap()
         // And, after the last command, a console line nobody reads and an alert the test never
         // answers: the next launch must neither show the one nor wait on the other.
         try app.evaluate("setTimeout(() => { console.log('late line of A'); alert('left open'); }, 0); return 1")
@@ -77,11 +76,11 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
         }
         // A fresh tab's history is its one page (two with the about:blank it started from).
         XCTAssertLessThanOrEqual((try app.evaluate("return history.length") as? NSNumber)?.intValue ?? 99, 2, "history leaked")
-        XCTAssertEqual(try app.requireSession().windowHandles().count, 2, "only the browser's first tab and this test's: the previous test's second tab is gone")
+        XCTAssertEqual(try pagesOfThisLaunch(), 1, "only this test's tab: the previous test's second tab is gone")
         XCTAssertEqual(try app.evaluate("return navigator.permissions.query({name: 'geolocation'}).then(p => p.state)") as? String, "prompt", "the permission leaked")
         XCTAssertEqual(try app.evaluate("return window.name") as? String, "", "window.name leaked")
         XCTAssertEqual((try app.evaluate("return [window.innerWidth, window.innerHeight]") as? [NSNumber])?.map(\.intValue), [1024, 768], "the window size leaked")
-        try app.requireSession().navigate(to: StoragePage.fileURL().absoluteString)
+        try app.open(StoragePage.fileURL())
         XCTAssertEqual((try app.evaluate("return localStorage.length + ':' + sessionStorage.length") as? String), "0:0", "a file:// page's storage leaked")
         let console = try app.consoleLog().map(\.message)
         XCTAssertFalse(console.contains { $0.contains("late line of A") }, "the last test's console line leaked: \(console)")
@@ -134,7 +133,18 @@ final class WarmBrowserUnderRobotCITests: UITestCase {
 
     private func reportBrowser() {
         print("warm-browser: pid \(RobotKitProcess.current.browser.browserProcessID.map(String.init) ?? "none")")
-        print("warm-page: \((try? app.requireSession().command("GET", "window") as? String) ?? "none")")
+        print("warm-page: \(app.page?.targetID ?? "none")")
+    }
+
+    private func browser() throws -> ChromiumBrowser {
+        try XCTUnwrap(RobotKitProcess.current.browser as? ChromiumBrowser, "the default engine is Chromium over DevTools")
+    }
+
+    /// The pages (tabs) of this launch's browser context.
+    private func pagesOfThisLaunch() throws -> Int {
+        let context = try XCTUnwrap(app.page?.contextID)
+        let targets = try browser().command("Target.getTargets")["targetInfos"] as? [[String: Any]] ?? []
+        return targets.filter { $0["type"] as? String == "page" && $0["browserContextId"] as? String == context }.count
     }
 }
 

@@ -66,7 +66,6 @@ import Testing
 
     // MARK: - Replies
 
-    static var element: [String: Any] { [WebDriverSession.elementKey: "e-1"] }
     static var info: [String: Any] { [
         "type": "button", "identifier": "save", "label": "Save", "value": NSNull(), "placeholder": "",
         "enabled": true, "selected": false, "focused": false, "hittable": true, "title": "",
@@ -84,13 +83,13 @@ import Testing
     @Test func readsEachOperationsKeys() throws {
         #expect(try Self.decode(Self.reply(), .count).exists)
         #expect(try Self.decode(Self.reply(), .count).satisfied, "a plain run is satisfied")
-        #expect(try Self.decode(Self.reply(["element": Self.element]), .element).elementID == "e-1")
-        #expect(try Self.decode(Self.reply(["element": NSNull()], exists: false), .prepareClear).elementID == nil)
+        #expect(try Self.decode(Self.reply(["focused": true]), .focus).focused)
+        #expect(try !Self.decode(Self.reply(["focused": false], exists: false), .prepareClear).focused)
         #expect(try Self.decode(Self.reply(["scrolled": true]), .scroll(.up)).scrolled)
         #expect(try Self.decode(Self.reply(["tree": "Button, …"]), .tree).tree == "Button, …")
-        let point = try Self.decode(Self.reply(["element": Self.element, "point": ["x": 4, "y": 5]]), .point)
+        let point = try Self.decode(Self.reply(["point": ["x": 4, "y": 5]]), .point)
         #expect(point.point == .init(x: 4, y: 5) && point.cover.isEmpty)
-        let covered = try Self.decode(Self.reply(["element": Self.element, "point": NSNull(), "cover": "Other"]), .point)
+        let covered = try Self.decode(Self.reply(["point": NSNull(), "cover": "Other"]), .point)
         #expect(covered.point == nil && covered.cover == "Other")
         let info = try #require(try Self.decode(Self.reply(["info": Self.info]), .probe).info)
         #expect(info.type == .button && info.label == "Save" && info.value == nil && info.isHittable)
@@ -113,11 +112,11 @@ import Testing
         noCount["count"] = nil
         #expect(message(noCount, .count).contains("reply to 'count' has no 'count'"))
         #expect(message(Self.reply(), .tree).contains("has no 'tree'"))
-        #expect(message(Self.reply(), .element).contains("has no 'element'"))
+        #expect(message(Self.reply(), .focus).contains("has no 'focused'"))
         #expect(message(Self.reply(), .scroll(.down)).contains("has no 'scrolled'"))
         #expect(message(Self.reply(), .probe).contains("has no 'info'"))
         #expect(message(Self.reply(), .count, waited: true).contains("has no 'satisfied'"))
-        #expect(message(Self.reply(["element": Self.element, "point": NSNull()]), .point).contains("has no 'cover'"))
+        #expect(message(Self.reply(["point": NSNull()]), .point).contains("has no 'cover'"))
         var info = Self.info
         info["hittable"] = nil
         #expect(message(Self.reply(["info": info]), .probe).contains("has no 'info.hittable'"))

@@ -113,20 +113,19 @@ final class QueryTests: ElementsPageTestCase {
     }
 
     func testAmbiguousAndMissingElementsAreReportedByTheEngine() throws {
-        let engine = try Engine(session: app.requireSession())
-        XCTAssertThrowsError(try engine.actionable(app.buttons["dup"].chain, timeout: 0.1)) { error in
+        let engine = try Engine(page: app.requirePage())
+        XCTAssertThrowsError(try engine.point(app.buttons["dup"].chain, timeout: 0.1)) { error in
             XCTAssertTrue("\(error)".contains("multiple matching elements"), "\(error)")
         }
-        XCTAssertThrowsError(try engine.actionable(app.buttons["missing"].chain, timeout: 0.1)) { error in
+        XCTAssertThrowsError(try engine.point(app.buttons["missing"].chain, timeout: 0.1)) { error in
             XCTAssertTrue("\(error)".contains("no matches found for Button \"missing\""), "\(error)")
         }
     }
 
-    /// A dialog the page opens while a query waits stops the evaluation (chromedriver answers
-    /// null); the query then fails with chromedriver's own `unexpected alert open`, which also
-    /// dismisses the dialog, as an `execute` would, and the next query works.
+    /// A dialog the page opens while a query waits is dismissed at once, and the query fails
+    /// with `unexpected alert open` (WebDriver's "dismiss and notify"); the next query works.
     func testADialogDuringAWaitFailsThatQueryAndIsDismissed() throws {
-        let engine = try Engine(session: app.requireSession())
+        let engine = try Engine(page: app.requirePage())
         _ = try app.evaluate("setTimeout(() => alert('from the page'), 200)")
         XCTAssertThrowsError(try engine.wait(app.buttons["never"].chain, appear: true, timeout: 5, op: .count)) { error in
             XCTAssertEqual((error as? RobotKitError)?.webDriverCode, "unexpected alert open", "\(error)")

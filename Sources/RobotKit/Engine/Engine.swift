@@ -1,9 +1,14 @@
 import Foundation
 import HTTPClient
 
-/// Runs query scripts in a live session, riding out page navigations.
+/// Runs query scripts in a launched page, riding out page navigations. Every query is one
+/// call on the page library (`QueryScript`) installed in the document, through the page's
+/// engine (`PageDriver`): the same code for Chromium over DevTools and for WebDriver.
 struct Engine {
-    let session: WebDriverSession
+    let page: LaunchedPage
+
+    /// The page's engine (taking it forgets a kept trace snapshot: the command may change the page).
+    var driver: PageDriver { page.driver }
 
     /// One synchronous query + operation.
     func run(_ chain: [QueryStep], op: QueryOperation) throws(RobotKitError) -> QueryReply {
@@ -11,7 +16,7 @@ struct Engine {
         while true {
             let value: Any?
             do throws(RobotKitError) {
-                value = try query(waits: false, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()], op: op, timeout: nil)
+                value = try query(waits: false, [Self.spec(chain), op.name.rawValue, op.argument ?? NSNull()], timeout: nil)
             } catch where Self.isNavigationRace(error) && Date() < deadline {
                 usleep(50_000)
                 continue
@@ -21,41 +26,31 @@ struct Engine {
     }
 
     /// One query, `run` or `wait` (`waits`), traced while a trace records (the trace's
-    /// `known` goes last, and the reply's snapshot is kept for the step): a call on the
-    /// installed library, or the library inlined in an `execute` when the reply must carry an
-    /// element reference.
-    private func query(waits: Bool, _ arguments: [Any], op: QueryOperation, timeout: Double?) throws(RobotKitError)
-        -> Any?
-    {
+    /// `known` goes last, and the reply's snapshot is kept for the step).
+    private func query(waits: Bool, _ arguments: [Any], timeout: Double?) throws(RobotKitError) -> Any? {
         let known = Self.traceKnown
         let arguments = known.map { arguments + [$0] } ?? arguments
         let value: Any?
-        switch (Self.needsReference(op), waits) {
-        case (true, false):
-            value = try session.executeScript(known == nil ? QueryScript.run : QueryScript.runTraced, arguments)
-        case (true, true):
-            value = try session.executeAsyncScript(
-                known == nil ? QueryScript.wait : QueryScript.waitTraced, arguments, timeout: timeout)
-        case (false, false):
+        if waits {
+            value = try call(known == nil ? QueryScript.Call.wait : QueryScript.Call.waitTraced, arguments,
+                             awaitPromise: true, timeout: timeout)
+        } else {
             value = try call(known == nil ? QueryScript.Call.run : QueryScript.Call.runTraced, arguments)
-        case (false, true):
-            value = try call(
-                known == nil ? QueryScript.Call.wait : QueryScript.Call.waitTraced, arguments, awaitPromise: true,
-                timeout: timeout)
         }
-        if known != nil { session.keepTraceSnapshot(of: value) }
+        if known != nil { page.keepTraceSnapshot(of: value) }
         return value
     }
 
     /// `call` (a `QueryScript.Call`) on the library installed in the page, installing it first
-    /// in a document that has none: one short `Runtime.evaluate`, or two after a navigation.
+    /// in a document that has none: one short evaluation, or two after a navigation.
     func call(_ call: String, _ arguments: [Any], awaitPromise: Bool = false, timeout: Double? = nil)
         throws(RobotKitError) -> Any?
     {
-        let value = try session.evaluate(
+        let driver = self.driver
+        let value = try driver.evaluate(
             QueryScript.expression(call, arguments, install: false), awaitPromise: awaitPromise, timeout: timeout)
         guard value as? String == QueryScript.missing else { return value }
-        return try session.evaluate(
+        return try driver.evaluate(
             QueryScript.expression(call, arguments, install: true), awaitPromise: awaitPromise, timeout: timeout)
     }
 
@@ -63,11 +58,6 @@ struct Engine {
     /// `known` and nothing changed since.
     func snapshot(known: Bool) throws(RobotKitError) -> Any? {
         try call(QueryScript.Call.snapshot, [known])
-    }
-
-    /// Operations whose reply carries a WebDriver element reference, which only `execute` makes.
-    static func needsReference(_ op: QueryOperation) -> Bool {
-        op.name == .element || op.name == .prepareClear
     }
 
     /// What a wait waits for.
@@ -95,7 +85,7 @@ struct Engine {
             let value: Any?
             do throws(RobotKitError) {
                 value = try query(
-                    waits: true, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue], op: op,
+                    waits: true, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue],
                     timeout: remaining + 30)
             } catch where Self.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)
@@ -108,17 +98,27 @@ struct Engine {
         }
     }
 
-    /// The element a query designates, waiting up to `timeout` for it; fails when
-    /// there is none or several (`unique` selection).
-    func actionable(_ chain: [QueryStep], timeout: TimeInterval, op: QueryOperation = .element) throws(RobotKitError)
-        -> String
-    {
+    /// Where a pointer would tap the one element a query designates, waiting up to `timeout`
+    /// for it to exist and be uncovered (scrolled into view); fails when there is none, several
+    /// (`unique` selection), or something covers it.
+    func point(_ chain: [QueryStep], timeout: TimeInterval) throws(RobotKitError) -> (x: Double, y: Double) {
+        let result = try wait(chain, until: .actionable, timeout: timeout, op: .point)
+        try requireOne(result, chain)
+        guard let point = result.point else {
+            let cover = result.cover.isEmpty ? "" : ": \(result.cover) is on top of it"
+            throw .webDriver(code: "element click intercepted", "\(describe(chain)) is not hittable\(cover)")
+        }
+        return (Double(point.x), Double(point.y))
+    }
+
+    /// Focuses the one element a query designates (caret at the end of its text; with
+    /// `.prepareClear`, its text selected), waiting up to `timeout` for it to exist.
+    func focus(_ chain: [QueryStep], timeout: TimeInterval, op: QueryOperation = .focus) throws(RobotKitError) {
         let result = try wait(chain, appear: true, timeout: timeout, op: op)
         try requireOne(result, chain)
-        guard let id = result.elementID else {
-            throw .webDriver(code: "no such element", "no matches found for \(describe(chain))")
+        guard result.focused else {
+            throw .webDriver(code: "element not interactable", "\(describe(chain)) cannot take the keyboard's focus")
         }
-        return id
     }
 
     /// Throws unless the query found exactly one element (`unique` selection).
@@ -135,24 +135,11 @@ struct Engine {
     }
 
     /// Taps the element a query designates with a real pointer (move, press, release at its
-    /// center), waiting up to `timeout` for it to exist and be uncovered. One page round trip
-    /// and one input round trip; WebDriver's element click makes several of each.
-    func tap(_ chain: [QueryStep], timeout: TimeInterval) throws(RobotKitError) {
-        let result = try wait(chain, until: .actionable, timeout: timeout, op: .point)
-        try requireOne(result, chain)
-        guard let point = result.point else {
-            let cover = result.cover.isEmpty ? "" : ": \(result.cover) is on top of it"
-            throw .webDriver(code: "element click intercepted", "\(describe(chain)) is not hittable\(cover)")
-        }
-        try session.perform(actions: [
-            [
-                "type": "pointer", "id": "robotkit-finger", "parameters": ["pointerType": "mouse"],
-                "actions": [
-                    ["type": "pointerMove", "duration": 0, "origin": "viewport", "x": point.x, "y": point.y],
-                    ["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0],
-                ],
-            ]
-        ], release: false)  // press and release: nothing stays down
+    /// center), waiting up to `timeout` for it to exist and be uncovered: one page round trip
+    /// and one input round trip.
+    func tap(_ chain: [QueryStep], timeout: TimeInterval, count: Int = 1) throws(RobotKitError) {
+        let point = try point(chain, timeout: timeout)
+        try driver.pointer(PointerAction.click(x: point.x, y: point.y, count: count))
     }
 
     /// While a trace records: whether it has a snapshot already (the query's reply then brings
@@ -165,15 +152,15 @@ struct Engine {
         ["chain": chain.map(\.json)]
     }
 
-    /// An async script's error that means its document went away under it (a navigation race,
-    /// or Chromium's early `script timeout` for an unloaded document): wait again on the new page.
+    /// A waiting script's error that means its document went away under it (a navigation race,
+    /// or chromedriver's early `script timeout` for an unloaded document): wait again on the new page.
     static func pageChanged(_ error: RobotKitError, scriptDeadline: Date) -> Bool {
         isNavigationRace(error) || isUnloadedWait(error, scriptDeadline: scriptDeadline)
     }
 
-    /// Chromium ends an async script whose document unloads (a tap that followed a link) with
-    /// `script timeout` at once, long before the script's own timeout: that is a navigation
-    /// race too, and the wait goes on on the new page.
+    /// Through chromedriver (the WebDriver engine), an async script whose document unloads (a
+    /// tap that followed a link) ends with `script timeout` at once, long before the script's
+    /// own timeout: that is a navigation race too, and the wait goes on on the new page.
     static func isUnloadedWait(_ error: RobotKitError, scriptDeadline: Date) -> Bool {
         error.webDriverCode == "script timeout" && scriptDeadline.timeIntervalSinceNow > 5
     }
@@ -183,7 +170,7 @@ struct Engine {
         guard let code = error.webDriverCode else { return false }
         if code == "stale element reference" || code == "no such execution context" { return true }
         let message = error.message.lowercased()
-        // An awaited `Runtime.evaluate` whose document went away (`evaluate`).
+        // An awaited evaluation whose document went away, through chromedriver.
         if code == "timeout" && message.contains("aborted by navigation") { return true }
         return code == "javascript error"
             && (message.contains("unload") || message.contains("navigat") || message.contains("context"))
