@@ -10,8 +10,8 @@ import XCTest
 /// attempt lists the preflight, marked.
 final class FailureEvidenceEndToEndTests: XCTestCase {
     func testEvidenceOfEveryLiveAppIsInTheFailingAttempt() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
-            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/lib/chromium/chromium-headless-shell") else {
+            throw XCTSkip("chromium-headless-shell is not installed (apt-get install chromium-headless-shell)")
         }
         let dir = E2E.temporaryDirectory("evidence")
         let r = try E2E.run(

@@ -170,17 +170,14 @@ final class ReliabilityTests: XCTestCase {
         reliabilityRow("SIGINT / SIGTERM mid-run", repetitions: 2, lines.joined(separator: "; "))
     }
 
-    // MARK: - chromedriver
+    // MARK: - the shard's browser
 
-    /// A RobotKit test's chromedriver is SIGKILLed mid-test: that test fails with a message
-    /// that names the dead driver, and the next test in the same process gets a new one.
-    func testChromedriverKilledMidTest() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
-            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
-        }
-        let f = try Fault("chromedriver")
+    /// The shard's browser is SIGKILLed mid-test: that test fails with a message that says the
+    /// browser went away, and the next test in the same process gets a new one.
+    func testBrowserKilledMidTest() throws {
+        let f = try Fault("browser-death")
         let prefix = "RobotKitTests.DriverDeathUnderRobotCITests/"
-        let a = prefix + "testA_ChromedriverIsKilledMidTest", b = prefix + "testB_NextTestGetsAFreshDriver"
+        let a = prefix + "testA_BrowserIsKilledMidTest", b = prefix + "testB_NextTestGetsAFreshBrowser"
         // History that says both are short, so they share one process (one batch).
         try FileManager.default.createDirectory(at: f.report, withIntermediateDirectories: true)
         try #"{"tests":{"\#(a)":0.1,"\#(b)":0.1},"version":1}"#.write(to: f.report.appendingPathComponent("timings.json"), atomically: true, encoding: .utf8)
@@ -197,20 +194,20 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(second["outcome"] as? String, "passed", second["output"] as? String ?? "")
         XCTAssertEqual(first["batch"] as? Int, second["batch"] as? Int, "both ran in one process")
         let messages = ((first["failures"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
-        XCTAssertTrue(messages.contains { $0.contains("chromedriver") && $0.contains("no longer running") }, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.contains("the browser went away") }, "\(messages)")
         func pids(_ attempt: [String: Any], after label: String) -> [String] {
             let output = attempt["output"] as? String ?? ""
             guard let range = output.range(of: label) else { return [] }
             return output[range.upperBound...].prefix { $0 != " " && $0 != "\n" }.split(separator: ",").map(String.init)
         }
-        let killed = pids(first, after: "killing chromedriver ")
-        let fresh = pids(second, after: "chromedriver now ")
+        let killed = pids(first, after: "killing browser ")
+        let fresh = pids(second, after: "browser now ")
         XCTAssertFalse(killed.isEmpty)
-        XCTAssertFalse(fresh.isEmpty, "the second test runs a driver")
-        XCTAssertTrue(Set(killed).isDisjoint(with: fresh), "a new chromedriver, not the killed one: \(killed) vs \(fresh)")
+        XCTAssertFalse(fresh.isEmpty, "the second test runs a browser")
+        XCTAssertTrue(Set(killed).isDisjoint(with: fresh), "a new browser, not the killed one: \(killed) vs \(fresh)")
         XCTAssertEqual(f.leftovers(), [])
-        reliabilityRow("chromedriver killed mid-test", repetitions: 1,
-               "killed driver \(killed.joined(separator: ",")): test failed with \"\(messages.first { $0.contains("chromedriver") }?.prefix(120) ?? "")…\"; next test in the same process passed on new driver \(fresh.joined(separator: ",")); 0 browsers left")
+        reliabilityRow("the shard's browser killed mid-test", repetitions: 1,
+               "killed browser \(killed.joined(separator: ",")): test failed with \"\(messages.first { $0.contains("browser") }?.prefix(120) ?? "")…\"; next test in the same process passed on new browser \(fresh.joined(separator: ",")); 0 browsers left")
     }
 
     // MARK: - ports

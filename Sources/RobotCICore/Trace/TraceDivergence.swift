@@ -6,7 +6,10 @@
 /// Requests are matched by method and path within one step either side: when a response lands
 /// a moment later, the same request is recorded one step later, which is timing, not a
 /// difference. Within a step, the mock's answers are looked at before the text, because a
-/// different answer is the cause and a different page its effect.
+/// different answer is the cause and a different page its effect; and before a step's text,
+/// the next step's answers too: an action's page is seen when the next step looks (the trace
+/// defers it), so a response that landed after the action but before that look is the cause
+/// of what the action's step shows, though it is recorded with the next step.
 public enum TraceDivergence {
     /// The first step of `failing` that differs from `passing` (attempt `passingAttempt`), or
     /// nil when the two traces agree step for step (the failure is then in no UI action).
@@ -32,6 +35,9 @@ public enum TraceDivergence {
                 return .init(step: i, passingAttempt: passingAttempt, passingStep: i, reason: reason)
             }
             if let reason = textDifference(f[i].text, p[i].text, other: other) {
+                if i + 1 < min(f.count, p.count), let cause = requestDifference(at: i + 1, f, p, other: other) {
+                    return .init(step: i + 1, passingAttempt: passingAttempt, passingStep: i + 1, reason: cause)
+                }
                 return .init(step: i, passingAttempt: passingAttempt, passingStep: i, reason: reason)
             }
             if f[i].outcome != p[i].outcome {

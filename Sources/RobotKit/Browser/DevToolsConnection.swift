@@ -189,7 +189,7 @@ final class DevToolsConnection {
             var buffer = [UInt8](repeating: 0, count: 256 * 1024)
             let count = read(fd, &buffer, buffer.count)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count > 0 else { throw fail("the browser closed the connection", method) }
+            guard count > 0 else { throw fail(Self.gone + " (its channel closed)", method) }
             do {
                 pendingFrames += try frames.append(buffer[0..<count])
             } catch {
@@ -211,11 +211,15 @@ final class DevToolsConnection {
             let written = bytes[offset...].withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, flags) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw fail("send failed: \(String(cString: strerror(errno)))", method)
+                let reason = String(cString: strerror(errno))
+                throw fail(errno == EPIPE || errno == ECONNRESET ? Self.gone + " (\(reason))" : "send failed: \(reason)", method)
             }
             offset += written
         }
     }
+
+    /// What a closed channel means, in words a test's failure can show.
+    static let gone = "the browser went away: it exited, crashed or was killed, and the next launch() starts another"
 
     private func fail(_ reason: String, _ method: String) -> RobotKitError {
         broken = reason

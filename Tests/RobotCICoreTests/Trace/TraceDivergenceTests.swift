@@ -31,6 +31,17 @@ import Testing
         #expect(d.reason == "GET /me answered 500 here, 200 in attempt 2")
     }
 
+    /// A launch whose page is seen by the next step already shows the greeting, while /me is
+    /// recorded with that next step: the different answer is still named as the cause.
+    @Test func anAnswerThatLandedBeforeTheDeferredLookIsTheCauseOfTheStepsText() throws {
+        var failing = Self.failing, passing = Self.passing
+        failing.steps[0].text = "Hello, stranger"
+        passing.steps[0].text = "Hello, Alice"
+        let d = try #require(TraceDivergence.first(failing: failing, passing: passing, passingAttempt: 2))
+        #expect(d.step == 1)
+        #expect(d.reason == "GET /me answered 500 here, 200 in attempt 2")
+    }
+
     @Test func aRequestRecordedOneStepLaterIsTimingNotADifference() throws {
         var late = Self.passing
         late.steps[1].requests = [Self.get("/config", 200)]

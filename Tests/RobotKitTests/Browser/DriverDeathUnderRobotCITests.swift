@@ -1,14 +1,14 @@
 import Foundation
-import RobotKit
+@testable import RobotKit
 import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Run *through* robotci by `RobotCIEndToEndTests.ReliabilityTests` (both tests in one
-/// process): the first test kills its chromedriver (the shard's, which robotci runs)
-/// mid-test and must fail with a message that says so; the second must get a fresh driver
-/// (RobotKit starts its own when the shard's is gone) and pass. Outside that run (no
+/// process): the first test kills the shard's browser (which robotci keeps behind its relay)
+/// mid-test and must fail with a message that says the browser went away; the second must get
+/// a fresh browser (the relay starts one at the next hello) and pass. Outside that run (no
 /// `ROBOTCI_DRIVER_DEATH_E2E`) they skip.
 final class DriverDeathUnderRobotCITests: UITestCase {
     override var appURL: URL? { Fixture.url("elements.html") }
@@ -20,35 +20,20 @@ final class DriverDeathUnderRobotCITests: UITestCase {
         try await super.setUp()
     }
 
-    func testA_ChromedriverIsKilledMidTest() {
+    func testA_BrowserIsKilledMidTest() {
         launch()
         XCTAssertTrue(app.buttons.firstMatch.waitForExistence(timeout: 10))
-        let drivers = Self.chromedrivers()
-        print("driver-death: killing chromedriver \(drivers.map(String.init).joined(separator: ",")) of process \(getpid())")
-        XCTAssertFalse(drivers.isEmpty, "this process runs a chromedriver")
-        for pid in drivers { kill(pid, SIGKILL) }
-        usleep(200_000)
-        app.buttons.firstMatch.tap()  // fails: the driver is gone
+        let browser = RobotKitProcess.current.browser.browserProcessID
+        print("driver-death: killing browser \(browser.map(String.init) ?? "none") of process \(getpid())")
+        XCTAssertNotNil(browser, "the shard's browser runs")
+        if let browser { kill(browser, SIGKILL) }
+        usleep(300_000)
+        app.buttons.firstMatch.tap()  // fails: the browser is gone
     }
 
-    func testB_NextTestGetsAFreshDriver() {
+    func testB_NextTestGetsAFreshBrowser() {
         launch()
         XCTAssertTrue(app.buttons.firstMatch.waitForExistence(timeout: 10))
-        print("driver-death: chromedriver now \(Self.chromedrivers().map(String.init).joined(separator: ",")) in process \(getpid())")
-    }
-
-    /// The live chromedrivers this test's browser goes through: the shard's (robotci's,
-    /// `ROBOTCI_WEBDRIVER_PID`) and this process's own children (setpriv execs chromedriver in place).
-    static func chromedrivers() -> [pid_t] {
-        let me = getpid()
-        let shard = ProcessInfo.processInfo.environment["ROBOTCI_WEBDRIVER_PID"].flatMap { pid_t($0) }
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(pid_t.init).filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return false }
-            let name = stat[stat.index(after: open)..<close]
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return name == "chromedriver" && fields.count > 1 && fields[0] != "Z" && (pid_t(fields[1]) == me || pid == shard)
-        }
+        print("driver-death: browser now \(RobotKitProcess.current.browser.browserProcessID.map(String.init) ?? "none") in process \(getpid())")
     }
 }
