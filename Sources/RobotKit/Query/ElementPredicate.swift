@@ -109,7 +109,8 @@ public struct ElementPredicate: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch parsed {
         case .success(let node): node.format(nested: false)
-        case .failure(let error): "<invalid predicate: \(error.message)>"
+        // The reason is the query's error message: a description that repeated it would say it twice.
+        case .failure(let error): "<refused predicate \"\(error.format)\">"
         }
     }
 }

@@ -123,7 +123,9 @@ import Testing
         guard case .failure(let error) = refused.parsed else { Issue.record("a refused format parsed"); return }
         #expect(error.message.contains("unsupported operator '<' at column 7"))
         let block = ElementPredicate(NSPredicate { _, _ in true })
-        #expect(block.description.contains("block predicate"))
+        #expect(block.description == #"<refused predicate "NSPredicate(block:)">"#)
+        guard case .failure(let blockError) = block.parsed else { Issue.record("a block predicate parsed"); return }
+        #expect(blockError.message.contains("a block predicate at column 1"))
     }
 
     @Test func aStepSendsItsPredicatesToThePage() throws {
