@@ -6,6 +6,7 @@ enum MediaType {
     static let text = "text/plain; charset=utf-8"
     static let html = "text/html; charset=utf-8"
     static let octetStream = "application/octet-stream"
+    static let javascript = "text/javascript; charset=utf-8"
 
     /// The image type whose signature starts `data`, or `application/octet-stream`.
     static func sniffImage(_ data: Data) -> String {
@@ -29,14 +30,23 @@ enum MediaType {
     static func forFile(named name: String, contents: Data) -> String {
         let sniffed = sniffImage(contents)
         if sniffed != octetStream { return sniffed }
-        let byExtension: [String: String] = [
-            "json": json, "txt": text, "html": html, "htm": html,
-            "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
-            "xml": "application/xml", "svg": "image/svg+xml", "pdf": "application/pdf",
-        ]
-        let ext = (name as NSString).pathExtension.lowercased()
-        return byExtension[ext] ?? octetStream
+        return forExtension(of: name)
     }
+
+    /// The content type for a file name by its extension alone (what a served folder uses).
+    static func forExtension(of name: String) -> String {
+        byExtension[(name as NSString).pathExtension.lowercased()] ?? octetStream
+    }
+
+    private static let byExtension: [String: String] = [
+        "html": html, "htm": html, "txt": text, "json": json, "map": json, "webmanifest": "application/manifest+json",
+        "js": javascript, "mjs": javascript, "cjs": javascript, "css": "text/css; charset=utf-8",
+        "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+        "webp": "image/webp", "avif": "image/avif", "ico": "image/x-icon", "bmp": "image/bmp",
+        "woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf",
+        "wasm": "application/wasm", "xml": "application/xml", "pdf": "application/pdf",
+        "mp4": "video/mp4", "webm": "video/webm", "mp3": "audio/mpeg", "wav": "audio/wav",
+    ]
 
     private static func isSVG(_ data: Data) -> Bool {
         guard let head = String(data: data.prefix(512), encoding: .utf8) else { return false }

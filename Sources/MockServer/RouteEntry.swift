@@ -16,10 +16,17 @@ struct RouteEntry: Sendable {
     let method: HTTPMethod?
     let pattern: RoutePattern
     let responder: Responder
+    /// A `serveFolder` route: it ranks after prefix routes and before catch-alls, so an
+    /// app's API routes win over its files whatever the order they were registered in.
+    var servesFolder = false
+
+    /// Lower ranks win: exact, parameterized, prefix, a served folder, catch-all.
+    var rank: Int { pattern.rank * 2 + (servesFolder ? 1 : 0) }
 
     /// How the journal names this route: `GET /character/:id`, `* /avatar/*`, `catch-all`.
     var label: String {
         if case .catchAll = pattern, method == nil { return "catch-all" }
+        if servesFolder { return "folder \(pattern)" }
         return "\(method?.rawValue ?? "*") \(pattern)"
     }
 

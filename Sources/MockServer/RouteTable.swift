@@ -14,7 +14,7 @@ struct RouteTable: Sendable {
     func match(method: HTTPMethod, path: String) -> (route: RouteEntry, parameters: [String: String])? {
         var best: (route: RouteEntry, parameters: [String: String])?
         for route in routes.reversed() where route.accepts(method) {
-            if let current = best, current.route.pattern.rank <= route.pattern.rank { continue }
+            if let current = best, current.route.rank <= route.rank { continue }
             guard let parameters = route.pattern.match(path) else { continue }
             best = (route, parameters)
             if route.pattern.rank == 0 { break }

@@ -6,6 +6,7 @@ struct ScenarioReader {
     static let routeKeys = ["method", "path", "pattern", "prefix"] + responseKeys
     static let responseKeys = ["status", "json", "text", "html", "body", "file", "content_type", "headers", "delay_ms"]
     static let bodyKeys = ["json", "text", "html", "body", "file"]
+    static let folderKeys = ["path", "at", "spa_fallback"]
 
     let file: URL
     let folder: URL
@@ -16,7 +17,7 @@ struct ScenarioReader {
     }
 
     func scenario(from root: Node) throws -> Scenario {
-        let top = try mapping(root, key: nil, allowed: ["routes", "default"])
+        let top = try mapping(root, key: nil, allowed: ["routes", "folders", "default"])
         var scenario = Scenario()
         if let routes = top["routes"] {
             guard case .sequence(let list) = routes else {
@@ -24,6 +25,14 @@ struct ScenarioReader {
             }
             scenario.routes = try list.enumerated().map { index, node in
                 try route(from: node, key: "routes[\(index)]")
+            }
+        }
+        if let folders = top["folders"] {
+            guard case .sequence(let list) = folders else {
+                throw error("must be a list of folders (lines starting with '- ')", at: folders, key: "folders")
+            }
+            scenario.folders = try list.enumerated().map { index, node in
+                try folder(from: node, key: "folders[\(index)]")
             }
         }
         if let fallback = top["default"] {
@@ -52,6 +61,34 @@ struct ScenarioReader {
         }
         return Scenario.Route(
             method: method, pattern: pattern, response: try response(from: fields, key: key), line: line(of: node))
+    }
+
+    /// A served folder: `path` relative to the scenario's folder (a built app usually lives
+    /// elsewhere in the repository, so it may lie outside it), `at` its prefix.
+    private func folder(from node: Node, key: String) throws -> Scenario.Folder {
+        let fields = try mapping(node, key: key, allowed: Self.folderKeys)
+        guard let pathNode = fields["path"] else {
+            throw error("a folder needs 'path', the built app's folder relative to this file", at: node, key: key)
+        }
+        let relative = try string(pathNode, key: "\(key).path")
+        let url = URL(fileURLWithPath: relative, relativeTo: folder).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw error("'\(relative)' (\(url.path)) is not a folder; build the app first or fix the path", at: pathNode, key: "\(key).path")
+        }
+        var prefix = "/"
+        if let at = fields["at"] {
+            prefix = try string(at, key: "\(key).at")
+            guard prefix.hasPrefix("/") else { throw error("must start with '/', got '\(prefix)'", at: at, key: "\(key).at") }
+        }
+        var spaFallback = false
+        if let flag = fields["spa_fallback"] {
+            guard let value = flag.bool else {
+                throw error("must be true or false, got '\(flag.string ?? "?")'", at: flag, key: "\(key).spa_fallback")
+            }
+            spaFallback = value
+        }
+        return Scenario.Folder(url: url, prefix: prefix, spaFallback: spaFallback)
     }
 
     private func response(from fields: [String: Node], key: String) throws -> MockResponse {

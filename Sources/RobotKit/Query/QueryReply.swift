@@ -75,6 +75,11 @@ struct QueryReply: Decodable {
         guard let value, JSONSerialization.isValidJSONObject(value), value is [String: Any] else {
             throw .pageScript("\(what) is not an object: \(String(describing: value)); \(Self.keepInStep)")
         }
+        if let object = value as? [String: Any], let failure = object["error"] as? String {
+            // A query the page refused (a predicate) is the test's to fix; any other error is ours.
+            if object["invalidQuery"] as? Bool == true { throw .webDriver(code: "invalid selector", failure) }
+            throw .pageScript("the page script failed: \(failure)")
+        }
         do {
             let data = try JSONSerialization.data(withJSONObject: value)
             let decoder = JSONDecoder()

@@ -283,7 +283,84 @@ const RK = (() => {
     return list.filter((el) => labelOf(el) === name);
   }
 
-  function collect(roots, link) {
+  // Predicates: ElementPredicate's JSON (Swift parses the format), compiled once per query
+  // into a function of `read(key)`, so the DOM's attributes and a test's plain object both fit.
+  class PredicateError extends Error {
+    constructor(message) { super(message); this.name = 'PredicateError'; }
+  }
+  const ATTRIBUTES = {
+    label: (el, type) => labelOf(el, type),
+    identifier: (el) => identOf(el),
+    // An element without a value compares as '', as XCUITest's nil does with every operator.
+    value: (el, type) => { const v = valueOf(el, type); return v == null ? '' : String(v); },
+    placeholderValue: (el) => el.getAttribute('placeholder') || '',
+    elementType: (el, type) => type
+  };
+  const stripMarks = (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const fold = (s, c, d) => { if (d) s = stripMarks(s); return c ? s.toLowerCase() : s; };
+
+  function regex(source, caseless, what) {
+    const flags = caseless ? 'i' : '';
+    // ICU (NSPredicate's engine) takes \p{L}; JavaScript only with 'u', which refuses some
+    // escapes ICU allows: try both before refusing.
+    try { return new RegExp('^(?:' + source + ')$', 'u' + flags); } catch (e) { /* try without 'u' */ }
+    try { return new RegExp('^(?:' + source + ')$', flags); } catch (e) {
+      throw new PredicateError('invalid ' + what + ' "' + source + '": ' + e.message);
+    }
+  }
+
+  function compileTest(n) {
+    const want = fold(String(n.text), n.c, n.d);
+    switch (n.test) {
+      case 'equals': return (s) => fold(s, n.c, n.d) === want;
+      case 'notEquals': return (s) => fold(s, n.c, n.d) !== want;
+      case 'beginsWith': return (s) => fold(s, n.c, n.d).startsWith(want);
+      case 'contains': return (s) => fold(s, n.c, n.d).includes(want);
+      case 'endsWith': return (s) => fold(s, n.c, n.d).endsWith(want);
+      case 'like': {
+        const source = want.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*').replace(/\?/g, '[\\s\\S]');
+        const re = regex(source, false, 'LIKE pattern');
+        return (s) => re.test(fold(s, n.c, n.d));
+      }
+      case 'matches': {
+        // The pattern is not lowercased (that would turn \D into \d): [c] is the 'i' flag.
+        const re = regex(n.d ? stripMarks(String(n.text)) : String(n.text), n.c, 'regular expression');
+        return (s) => re.test(fold(s, false, n.d));
+      }
+      default: throw new PredicateError('unknown predicate operator ' + n.test);
+    }
+  }
+
+  function compilePredicate(node) {
+    switch (node.op) {
+      case 'compare': {
+        if (!ATTRIBUTES[node.key]) throw new PredicateError('unknown predicate key ' + node.key);
+        const test = compileTest(node);
+        return (read) => test(String(read(node.key)));
+      }
+      case 'and': { const [a, b] = node.of.map(compilePredicate); return (read) => a(read) && b(read); }
+      case 'or': { const [a, b] = node.of.map(compilePredicate); return (read) => a(read) || b(read); }
+      case 'not': { const a = compilePredicate(node.of[0]); return (read) => !a(read); }
+      case 'constant': return () => node.value === true;
+      case 'invalid': throw new PredicateError(node.message);
+      default: throw new PredicateError('unknown predicate ' + node.op);
+    }
+  }
+
+  const satisfies = (test, el, type) => !test || test((key) => ATTRIBUTES[key](el, type));
+
+  // A link's predicates, compiled: its own and each `containing`'s.
+  function compileLink(link) {
+    return {
+      where: link.where ? compilePredicate(link.where) : null,
+      containing: (link.containing || []).map((c) => ({
+        link: { type: c.type, id: c.id, scope: 'descendants' },
+        compiled: { where: c.where ? compilePredicate(c.where) : null, containing: [] }
+      }))
+    };
+  }
+
+  function collect(roots, link, compiled) {
     const out = [];
     const seen = new Set();
     for (const root of roots) {
@@ -292,7 +369,8 @@ const RK = (() => {
         if (seen.has(el)) continue;
         seen.add(el);
         if (!typeMatches(el, link.type) || !visible(el)) continue;
-        if (link.containing && collect([el], { type: link.containing.type, id: link.containing.id, scope: 'descendants' }).length === 0) continue;
+        if (!satisfies(compiled.where, el, typeOf(el))) continue;
+        if (!compiled.containing.every((c) => collect([el], c.link, c.compiled).length > 0)) continue;
         out.push(el);
       }
     }
@@ -301,12 +379,14 @@ const RK = (() => {
 
   function resolve(spec) {
     types = new Map();
+    // Before any element: a refused predicate fails the query even when nothing would match.
+    const compiled = spec.chain.map(compileLink);
     // No root while a document is torn down (a navigation) or not parsed yet: nothing matches.
     let roots = document.documentElement ? [document.documentElement] : [];
     let count = roots.length;
     let ambiguous = false;
-    for (const link of spec.chain) {
-      let found = collect(roots, link);
+    for (const [i, link] of spec.chain.entries()) {
+      let found = collect(roots, link, compiled[i]);
       count = found.length;
       ambiguous = false;
       const select = link.select;
@@ -427,8 +507,17 @@ const RK = (() => {
     }
   }
 
+  // What a query the page refuses answers, instead of an exception with a stack.
+  const refusal = (e) => ({ error: e.message, invalidQuery: true });
+
   return {
-    run: (spec, op, argument) => perform(resolve(spec), op, argument),
+    run: (spec, op, argument) => {
+      let r;
+      try { r = resolve(spec); } catch (e) { if (e instanceof PredicateError) return refusal(e); throw e; }
+      return perform(r, op, argument);
+    },
+    // For tests under node (no DOM): `node` against plain attributes.
+    evaluatePredicate: (node, attributes) => compilePredicate(node)((key) => attributes[key] ?? ''),
     wait: (spec, mode, timeoutMs, op, done) => {
       const deadline = Date.now() + timeoutMs;
       let finished = false, pending = false, observer = null, timer = null;
@@ -444,7 +533,7 @@ const RK = (() => {
         // wait's evaluation and Swift waits again there (before the deadline, that is).
         if (!document.documentElement && Date.now() < deadline) return;
         let r;
-        try { r = resolve(spec); } catch (e) { finish({ error: String(e) }); return; }
+        try { r = resolve(spec); } catch (e) { finish(e instanceof PredicateError ? refusal(e) : { error: String(e) }); return; }
         const present = r.elements.length > 0;
         const satisfied = mode === 'appear' ? present
           : mode === 'actionable' ? present && tapPoint(r.elements[0]) !== null : !present;

@@ -14,24 +14,34 @@ struct QueryStep: Sendable, Equatable {
         case index(Int)
     }
 
+    /// "Having a descendant of this type (with this identifier) that satisfies this predicate":
+    /// XCUITest's `containing(_:identifier:)` and `containing(_:)`.
+    struct Containing: Sendable, Equatable {
+        var type: WebElement.ElementType
+        var identifier: String?
+        var predicate: ElementPredicate?
+    }
+
     var type: WebElement.ElementType
     var identifier: String?
     var scope: Scope = .descendants
-    var containing: (type: WebElement.ElementType, identifier: String?)?
+    /// What every match satisfies (`matching(_:)`; several calls are joined with AND).
+    var predicate: ElementPredicate?
+    /// Each holds for every match (several `containing` calls narrow in turn, as in XCUITest).
+    var containing: [Containing] = []
     var selection: Selection?
-
-    static func == (lhs: QueryStep, rhs: QueryStep) -> Bool {
-        lhs.type == rhs.type && lhs.identifier == rhs.identifier && lhs.scope == rhs.scope
-            && lhs.containing?.type == rhs.containing?.type
-            && lhs.containing?.identifier == rhs.containing?.identifier && lhs.selection == rhs.selection
-    }
 
     /// The JSON the page script reads.
     var json: [String: Any] {
         var object: [String: Any] = ["type": type.rawValue, "scope": scope.rawValue]
         object["id"] = identifier as Any? ?? NSNull()
-        if let containing {
-            object["containing"] = ["type": containing.type.rawValue, "id": containing.identifier as Any? ?? NSNull()]
+        if let predicate { object["where"] = predicate.json }
+        if !containing.isEmpty {
+            object["containing"] = containing.map { inner in
+                var json: [String: Any] = ["type": inner.type.rawValue, "id": inner.identifier as Any? ?? NSNull()]
+                if let predicate = inner.predicate { json["where"] = predicate.json }
+                return json
+            }
         }
         switch selection {
         case nil: break
@@ -53,9 +63,11 @@ struct QueryStep: Sendable, Equatable {
         case .index(let index)?: text = "\(name) at index \(index)"
         }
         if let identifier { text += " \"\(identifier)\"" }
-        if let containing {
-            text += " containing \(containing.type.displayName)"
-            if let identifier = containing.identifier { text += " \"\(identifier)\"" }
+        if let predicate { text += " matching \(predicate)" }
+        for inner in containing {
+            text += " containing \(inner.type.displayName)"
+            if let identifier = inner.identifier { text += " \"\(identifier)\"" }
+            if let predicate = inner.predicate { text += " matching \(predicate)" }
         }
         return text
     }

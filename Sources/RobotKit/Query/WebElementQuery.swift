@@ -45,7 +45,7 @@ public final class WebElementQuery: WebElementTypeQueryProvider, CustomDebugStri
 
     /// The matches that have a descendant of `type` (with `identifier`, when given).
     public func containing(_ type: WebElement.ElementType, identifier: String?) -> WebElementQuery {
-        narrowed { $0.containing = (type, identifier) }
+        narrowed { $0.containing.append(.init(type: type, identifier: identifier)) }
     }
 
     /// How many elements match now.
@@ -78,7 +78,7 @@ public final class WebElementQuery: WebElementTypeQueryProvider, CustomDebugStri
         return WebElement(app: app, chain: chain)
     }
 
-    private func narrowed(_ change: (inout QueryStep) -> Void) -> WebElementQuery {
+    func narrowed(_ change: (inout QueryStep) -> Void) -> WebElementQuery {
         var chain = self.chain
         change(&chain[chain.count - 1])
         return WebElementQuery(app: app, chain: chain)
