@@ -64,6 +64,43 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: CPUPressure(waiting: 0.0, busy: 0.95)), 3)
     }
 
+    /// Whose the pressure is: robotci's when its tree uses at least half the busy CPU, or
+    /// when nothing says how much it used; others' otherwise, unless the tests wait for a CPU
+    /// at least twice as long as they run.
+    func testCauseIsWhoseTheBusyCPUIs() {
+        XCTAssertEqual(policy.cause(of: calm), .none)
+        XCTAssertEqual(policy.cause(of: saturated), .ours, "no view of its own use: as before")
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 1.2)), .ours)
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.1, testsWaiting: 0.05, testsRunning: 0.01)), .others)
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.3, testsWaiting: 0.4, testsRunning: 0.35)), .others,
+                       "test processes starting next to neighbours wait about as long as they run: not starved")
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.9, testsRunning: 0.3)), .othersStarving)
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.0, busy: 1, own: 0.1)), .others, "full, no queue: still whose it is")
+    }
+
+    /// Others' pressure is room: the limit grows; robotci's or a starving one sheds.
+    func testOnlyPressureThatPaysHoldsBack() {
+        let others = CPUPressure(waiting: 0.6, busy: 1, own: 0.1, testsWaiting: 0.01, testsRunning: 0.01)
+        XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: others), 4)
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: others), 8)
+        let starving = CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.9, testsRunning: 0.3)
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: starving), 7)
+        let ours = CPUPressure(waiting: 0.6, busy: 1, own: 1.8)
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: ours), 7)
+        XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: CPUPressure(waiting: 0.2, busy: 0.9, own: 1.7)), 3, "ours in between: keep")
+    }
+
+    /// The summary line's account of the windows.
+    func testTallySaysWhoseThePressureWas() {
+        var tally = PressureTally()
+        tally.count(.ours, saturated: true)
+        tally.count(.others, saturated: true)
+        tally.count(.others, saturated: false)
+        tally.count(.none, saturated: false)
+        XCTAssertEqual(tally.description, "CPU saturated 50 % of the run: by robotci's tests 25 %, by others 25 % (not backed off for)")
+        XCTAssertEqual(PressureTally().description, "no window sampled")
+    }
+
     func testNoSignalMeansEveryShard() {
         XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: nil), 8)
     }
