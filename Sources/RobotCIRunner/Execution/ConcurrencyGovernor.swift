@@ -78,8 +78,7 @@ struct ConcurrencyPolicy: Equatable, Sendable {
         self.learned = learned
     }
 
-    /// The limit a run starts with, and the least it falls to: as many batches as cores (never
-    /// more than the shards).
+    /// The least the limit falls to: as many batches as cores (never more than the shards).
     /// The pressure decides only what runs beyond one batch per core.
     /// Why a floor at the cores and not at one: a UI test also waits (page loads, IPC, mock
     /// delays), so one batch per core is not yet an overloaded machine. On the example with
@@ -88,11 +87,11 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     /// than `--shards 2` (bench/RESULTS.md, issue 31).
     var floor: Int { min(shards, cores) }
 
-    /// The limit a run starts with: the floor, or what the last run held. A sleep- or
-    /// I/O-bound suite then starts every shard at once instead of doubling from the cores
-    /// every window (0.4 s for 8 shards on 2 cores, bench/RESULTS.md); a UI suite starts
-    /// where it settled last time, and the pressure still lowers it.
-    var initialLimit: Int { clamp(learned ?? floor) }
+    /// The limit a run starts with: what the last run held, or without one every shard (the
+    /// pressure lowers it within a window or two when the tests make it). A sleep- or
+    /// I/O-bound suite then runs every shard from the start; a UI suite starts where it
+    /// settled last time.
+    var initialLimit: Int { clamp(learned ?? shards) }
 
     /// Whose the pressure of `pressure`'s window was.
     func cause(of pressure: CPUPressure) -> PressureCause {
@@ -290,9 +289,9 @@ final class ConcurrencyGovernor: Sendable {
     /// Cutting for eight shards when the CPU holds three gives each of the three a tail of
     /// small batches and a process start for each (the example UI suite on `--shards 8`, 2
     /// cores: 22–23 batches against 14–17, 6 % of the run's CPU and wall, bench/RESULTS.md).
-    /// Without such a run the cut stays at the shards: while the governor ramps up from the
-    /// cores, batches cut for two would hand out a quarter of an I/O-bound suite at a time,
-    /// and a small filtered run holds few batches for want of work, not of CPU.
+    /// Without such a run the cut stays at the shards, where the governor starts too: batches
+    /// cut for two would hand out a quarter of an I/O-bound suite at a time, and a small
+    /// filtered run holds few batches for want of work, not of CPU.
     func shardsAtOnce(learned: Int?) -> Int {
         guard enabled, let learned, policy.shards > 1 else { return policy.shards }
         return max(2, policy.clamp(learned))

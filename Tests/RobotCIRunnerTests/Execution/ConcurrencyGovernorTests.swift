@@ -8,8 +8,9 @@ final class ConcurrencyPolicyTests: XCTestCase {
     private let saturated = CPUPressure(waiting: 0.6, busy: 1.0)
     private let between = CPUPressure(waiting: 0.2, busy: 0.9)
 
-    func testStartsAtTheCoresAndNeverAboveTheShards() {
-        XCTAssertEqual(policy.initialLimit, 2)
+    /// A cold run (no history) starts every shard and decides from what it sees.
+    func testColdStartsAtTheShardsAndNeverAboveThem() {
+        XCTAssertEqual(policy.initialLimit, 8)
         XCTAssertEqual(ConcurrencyPolicy(shards: 1, cores: 4).initialLimit, 1)
         XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: calm), 8)
     }
@@ -26,9 +27,9 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(ConcurrencyPolicy(shards: 8, cores: 2, learned: 3).initialLimit, 3, "a UI suite: where it settled")
     }
 
-    /// A sleeping suite (no pressure, idle CPU): 2 → 4 → 8 in two windows.
+    /// A sleeping suite (no pressure, idle CPU) held at the floor: 2 → 4 → 8 in two windows.
     func testCalmMachineDoublesWhileEveryAllowedShardRuns() {
-        var limit = policy.initialLimit
+        var limit = policy.floor
         var seen: [Int] = []
         for _ in 0..<3 {
             limit = policy.nextLimit(limit: limit, running: limit, pressure: calm)
@@ -139,7 +140,7 @@ final class ConcurrencyGovernorTests: XCTestCase {
     /// Saturated from the start: the third shard waits until one of the two finishes.
     func testHeldBackShardStartsWhenARunningOneFinishes() throws {
         let g = try governor(shards: 3)
-        g.tick(CPUPressure(waiting: 0.2, busy: 1))  // in between: keep 2
+        g.tick(CPUPressure(waiting: 0.9, busy: 1))  // saturated before any batch: down to the floor, 2
         g.acquire(shard: 0); g.began(shard: 0)
         g.acquire(shard: 1); g.began(shard: 1)
         let started = expectation(description: "shard 2 starts")
