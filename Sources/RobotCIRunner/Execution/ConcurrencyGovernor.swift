@@ -29,8 +29,12 @@ enum PressureCause: Equatable, Sendable {
     case none
     /// robotci's tests use most of the busy CPU: fewer at once relieves it.
     case ours
-    /// Other processes use most of it, and robotci's tests wait for a CPU longer than they run.
+    /// Other processes use most of it, robotci's tests a quarter or more, and they wait for a
+    /// CPU at least twice as long as they run.
     case othersStarving
+    /// Other processes use most of it, robotci's tests a quarter to a half, not starved: more
+    /// at once would mostly take CPU from the others and add robotci's own contention.
+    case partlyOurs
     /// Other processes make it and robotci's tests are not held up: fewer at once would
     /// relieve nothing and only lengthen the run.
     case others
@@ -60,6 +64,10 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     /// Share of the busy CPU robotci's tree must use for the pressure to be its own. Its
     /// tests then compete with each other more than with anyone else.
     var ownShare: Double = 0.5
+    /// Share of the busy CPU from which robotci's tests are part of the pressure: below it
+    /// (a sleeping suite's test processes starting next to neighbours use 0–0.3 of 2 busy
+    /// cores) fewer at once relieves nothing, and the tests' waits are not counted either.
+    var partShare: Double = 0.25
     /// Cores' worth of run-queue wait from which robotci's tests count as starved by others,
     /// when it is also `starvedRatio` times what they ran: each then gets a third of the CPU
     /// it asks for or less. Both, because a window in which eight test processes start next to
@@ -97,11 +105,13 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     func cause(of pressure: CPUPressure) -> PressureCause {
         guard pressure.waiting >= relaxed || (pressure.busy ?? 0) >= fullyBusy else { return .none }
         guard let own = pressure.own else { return .ours }
-        if own >= ownShare * (pressure.busy ?? 1) * Double(cores) { return .ours }
+        let busy = (pressure.busy ?? 1) * Double(cores)
+        if own >= ownShare * busy { return .ours }
+        guard own >= partShare * busy else { return .others }
         if let waited = pressure.testsWaiting, waited >= starvedWaiting, waited >= starvedRatio * (pressure.testsRunning ?? 0) {
             return .othersStarving
         }
-        return .others
+        return .partlyOurs
     }
 
     /// The next limit, from the current `limit`, the batches `running` now and the last
@@ -111,7 +121,7 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     ///   that finishes does not start another);
     /// - room to spare (no pressure, or only others'): double, capped at twice what runs, so
     ///   a burst of starts is never decided on a window that did not yet see them;
-    /// - robotci's pressure in between: keep.
+    /// - robotci's pressure in between, or a quarter to a half of it robotci's: keep.
     func nextLimit(limit: Int, running: Int, pressure: CPUPressure?) -> Int {
         guard let pressure else { return shards }  // no signal: behave as without the governor
         let limit = clamp(limit)
@@ -120,6 +130,8 @@ struct ConcurrencyPolicy: Equatable, Sendable {
             return running >= limit ? clamp(min(limit * 2, max(running, 1) * 2)) : limit
         case .ours, .othersStarving:
             return pressure.waiting >= saturated ? clamp(min(limit, running - 1)) : limit
+        case .partlyOurs:
+            return limit
         }
     }
 
@@ -198,6 +210,7 @@ struct PressureTally: Equatable, Sendable {
     var windows = 0
     var ours = 0
     var othersStarving = 0
+    var partlyOurs = 0
     var others = 0
 
     mutating func count(_ cause: PressureCause, saturated: Bool) {
@@ -206,19 +219,23 @@ struct PressureTally: Equatable, Sendable {
         switch cause {
         case .ours: ours += 1
         case .othersStarving: othersStarving += 1
+        case .partlyOurs: partlyOurs += 1
         case .others: others += 1
         case .none: break
         }
     }
 
-    /// `CPU saturated 41 % of the run: by robotci's tests 38 %, by others 3 % (not backed off for)`.
+    /// `CPU saturated 21 % of the run: by robotci's tests 2 %, by others 19 % (ignored 17 %, held 2 %)`:
+    /// held while robotci's tests used a quarter to a half of the CPU, backed off while they starved.
     var description: String {
         guard windows > 0 else { return "no window sampled" }
         func percent(_ n: Int) -> String { "\(Int((Double(n) * 100 / Double(windows)).rounded())) %" }
-        var parts = ["by robotci's tests \(percent(ours))"]
-        if othersStarving > 0 { parts.append("by others, starving the tests \(percent(othersStarving))") }
-        parts.append("by others \(percent(others)) (not backed off for)")
-        return "CPU saturated \(percent(ours + othersStarving + others)) of the run: " + parts.joined(separator: ", ")
+        var others = ["ignored \(percent(self.others))"]
+        if partlyOurs > 0 { others.append("held \(percent(partlyOurs))") }
+        if othersStarving > 0 { others.append("backed off \(percent(othersStarving)), its tests starved") }
+        let byOthers = self.others + partlyOurs + othersStarving
+        return "CPU saturated \(percent(ours + byOthers)) of the run: by robotci's tests \(percent(ours)), "
+            + "by others \(percent(byOthers)) (\(others.joined(separator: ", ")))"
     }
 }
 

@@ -73,8 +73,10 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(policy.cause(of: saturated), .ours, "no view of its own use: as before")
         XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 1.2)), .ours)
         XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.1, testsWaiting: 0.05, testsRunning: 0.01)), .others)
-        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.3, testsWaiting: 0.4, testsRunning: 0.35)), .others,
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.4, testsRunning: 0.35)), .partlyOurs,
                        "test processes starting next to neighbours wait about as long as they run: not starved")
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.3, busy: 1, own: 0.1, testsWaiting: 0.78, testsRunning: 0.27)), .others,
+                       "a sleeping suite's tests waiting as they start: too little of the CPU to count")
         XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.9, testsRunning: 0.3)), .othersStarving)
         XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.0, busy: 1, own: 0.1)), .others, "full, no queue: still whose it is")
     }
@@ -86,6 +88,8 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: others), 8)
         let starving = CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.9, testsRunning: 0.3)
         XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: starving), 7)
+        let partly = CPUPressure(waiting: 0.6, busy: 1, own: 0.7, testsWaiting: 0.2, testsRunning: 0.3)
+        XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: partly), 2, "a quarter to a half robotci's: hold")
         let ours = CPUPressure(waiting: 0.6, busy: 1, own: 1.8)
         XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: ours), 7)
         XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: CPUPressure(waiting: 0.2, busy: 0.9, own: 1.7)), 3, "ours in between: keep")
@@ -98,7 +102,13 @@ final class ConcurrencyPolicyTests: XCTestCase {
         tally.count(.others, saturated: true)
         tally.count(.others, saturated: false)
         tally.count(.none, saturated: false)
-        XCTAssertEqual(tally.description, "CPU saturated 50 % of the run: by robotci's tests 25 %, by others 25 % (not backed off for)")
+        XCTAssertEqual(tally.description, "CPU saturated 50 % of the run: by robotci's tests 25 %, by others 25 % (ignored 25 %)")
+        tally.count(.partlyOurs, saturated: true)
+        tally.count(.othersStarving, saturated: true)
+        tally.count(.none, saturated: false)
+        tally.count(.none, saturated: false)
+        XCTAssertEqual(tally.description,
+                       "CPU saturated 50 % of the run: by robotci's tests 13 %, by others 38 % (ignored 13 %, held 13 %, backed off 13 %, its tests starved)")
         XCTAssertEqual(PressureTally().description, "no window sampled")
     }
 
