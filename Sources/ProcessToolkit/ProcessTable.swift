@@ -5,8 +5,10 @@ import Glibc
 import Darwin
 #endif
 
-/// What `/proc` says about other processes (Linux): the one reader of `stat`, `environ` and
-/// `cmdline` for the stray reaper, RobotKit's clean-up and its liveness checks.
+/// What `/proc` says about other processes and the CPU (Linux): the one reader of `stat`,
+/// `environ` and `cmdline` for the stray reaper, RobotKit's clean-up and its liveness checks,
+/// and of `schedstat`, PSI and the CPU counters for the concurrency governor
+/// (`ProcessTable+Load.swift`, `ProcessTreeLoad`).
 public enum ProcessTable {
     /// The pids in `/proc` now (empty where there is no procfs).
     public static func pids() -> [pid_t] {

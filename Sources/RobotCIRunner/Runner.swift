@@ -259,7 +259,7 @@ public final class Runner {
         let writeTime = run.clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: run.planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
-                queueShare: setup.redis != nil, adaptive: run.governor.enabled ? run.governor.signal : nil).print(to: stderr)
+                queueShare: setup.redis != nil, adaptive: run.governor.enabled ? run.governor.decisions : nil).print(to: stderr)
         announce(result, history: history, isQuarantined: run.isQuarantined)
         return exitCode(result, shared: run.shared, redis: setup.redis)
     }

@@ -12,7 +12,8 @@ public struct Summary {
     /// Queue mode: this machine ran a share of a run whose accounting and verdict are the
     /// whole run's (printed after this table), so this table's verdict is labelled as a share.
     var queueShare = false
-    /// The adaptive concurrency's signal ("PSI", "loadavg") when it governed the run; nil: off.
+    /// The adaptive concurrency's signal and whose pressure it saw (`ConcurrencyGovernor.decisions`)
+    /// when it governed the run; nil: off.
     var adaptive: String?
 
     /// Not-run tests named one per line, at most this many (a lost queue may leave thousands).

@@ -7,24 +7,51 @@ import Glibc
 import Darwin
 #endif
 
-/// How busy the CPU was over the last sampling window.
+/// How busy the CPU was over the last sampling window, and how much of it was robotci's.
 struct CPUPressure: Equatable, Sendable {
     /// Share of the window in which some runnable task waited for a CPU (PSI `some`, 0…1;
     /// from the load fallback: the share of samples with more runnable tasks than cores).
     var waiting: Double
     /// Share of the machine's CPU time that was busy (0…1; nil when unknown).
     var busy: Double?
+    /// Cores' worth of CPU that robotci and every process it started used (nil when unknown:
+    /// then all the pressure counts as robotci's, as before it could tell).
+    var own: Double?
+    /// Cores' worth of time the main threads of those processes (a test process's test
+    /// thread, a browser's main thread) waited in a run queue, and ran (nil when unknown).
+    var testsWaiting: Double?
+    var testsRunning: Double?
 }
 
-/// The pure part of adaptive concurrency: from the pressure of the last window, how many
-/// batches may run at once. Kept free of I/O and clocks so it can be tested on made-up
-/// sample sequences.
+/// Whose a window's CPU pressure is.
+enum PressureCause: Equatable, Sendable {
+    /// No pressure to speak of: the CPU is neither queueing nor full.
+    case none
+    /// robotci's tests use most of the busy CPU: fewer at once relieves it.
+    case ours
+    /// Other processes use most of it, robotci's tests a quarter or more, and they wait for a
+    /// CPU at least twice as long as they run.
+    case othersStarving
+    /// Other processes use most of it, robotci's tests a quarter to a half, not starved: more
+    /// at once would mostly take CPU from the others and add robotci's own contention.
+    case partlyOurs
+    /// Other processes make it and robotci's tests are not held up: fewer at once would
+    /// relieve nothing and only lengthen the run.
+    case others
+}
+
+/// The pure part of adaptive concurrency: from the pressure of the last window and whose it
+/// was, how many batches may run at once. Kept free of I/O and clocks so it can be tested on
+/// recorded windows.
 ///
-/// Why this shape: a UI test (test process + chromedriver + Chromium's browser, renderer and
-/// GPU processes) keeps more than one core busy on its own, so on a small runner `--shards 8`
-/// mostly adds eight browsers' start-up and context switches. Shards only help while the
-/// machine has spare CPU, which is exactly what CPU pressure measures; an I/O-bound suite
-/// (tests waiting on sleeps or mock delays) never builds pressure and keeps every shard.
+/// Why this shape: a UI test (test process + Chromium's browser, renderer and GPU processes)
+/// keeps more than one core busy on its own, so on a small runner `--shards 8` mostly adds
+/// eight browsers' start-up and context switches. Shards only help while the machine has
+/// spare CPU, which is what CPU pressure measures, but only pressure robotci's own tests make
+/// is relieved by running fewer: on a host shared with CPU-bound neighbours the pressure is
+/// always high, and holding a sleeping suite at two batches doubled its wall (issue 50). So
+/// a window's pressure counts when robotci's process tree uses at least half of the busy CPU,
+/// or when its tests are the ones starved; pressure from others alone lets the limit grow.
 struct ConcurrencyPolicy: Equatable, Sendable {
     var shards: Int
     var cores: Int
@@ -34,9 +61,23 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     var relaxed: Double = 0.10
     /// Busy share above which the CPU counts as full even without queueing yet.
     var fullyBusy: Double = 0.85
+    /// Share of the busy CPU robotci's tree must use for the pressure to be its own. Its
+    /// tests then compete with each other more than with anyone else.
+    var ownShare: Double = 0.5
+    /// Share of the busy CPU from which robotci's tests are part of the pressure: below it
+    /// (a sleeping suite's test processes starting next to neighbours use 0–0.3 of 2 busy
+    /// cores) fewer at once relieves nothing, and the tests' waits are not counted either.
+    var partShare: Double = 0.25
+    /// Cores' worth of run-queue wait from which robotci's tests count as starved by others,
+    /// when it is also `starvedRatio` times what they ran: each then gets a third of the CPU
+    /// it asks for or less. Both, because a window in which eight test processes start next to
+    /// two CPU-bound neighbours already waits 0.3–0.4 cores' worth, about as long as it runs
+    /// (recorded in `ConcurrencyPolicyTraceTests`), and a sleeping suite is not starved by it.
+    var starvedWaiting: Double = 0.25
+    var starvedRatio: Double = 2
 
     /// What the last run of this suite on as many shards held (`RunHistory.Run.concurrency`):
-    /// where this one starts, instead of ramping up from one batch per core again.
+    /// where this one starts.
     var learned: Int?
 
     init(shards: Int, cores: Int, learned: Int? = nil) {
@@ -45,8 +86,8 @@ struct ConcurrencyPolicy: Equatable, Sendable {
         self.learned = learned
     }
 
-    /// The limit a run starts with, and the least it falls to: as many batches as cores (never
-    /// more than the shards). The pressure decides only what runs beyond one batch per core.
+    /// The least the limit falls to: as many batches as cores (never more than the shards).
+    /// The pressure decides only what runs beyond one batch per core.
     /// Why a floor at the cores and not at one: a UI test also waits (page loads, IPC, mock
     /// delays), so one batch per core is not yet an overloaded machine. On the example with
     /// Chromium's headless shell, `--shards 2` on 2 cores was the faster for it, while a floor
@@ -54,30 +95,44 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     /// than `--shards 2` (bench/RESULTS.md, issue 31).
     var floor: Int { min(shards, cores) }
 
-    /// The limit a run starts with: the floor, or what the last run held. A sleep- or
-    /// I/O-bound suite then starts every shard at once instead of doubling from the cores
-    /// every window (0.4 s for 8 shards on 2 cores, bench/RESULTS.md); a UI suite starts
-    /// where it settled last time, and the pressure still lowers it.
-    var initialLimit: Int { clamp(learned ?? floor) }
+    /// The limit a run starts with: what the last run held, or without one every shard (the
+    /// pressure lowers it within a window or two when the tests make it). A sleep- or
+    /// I/O-bound suite then runs every shard from the start; a UI suite starts where it
+    /// settled last time.
+    var initialLimit: Int { clamp(learned ?? shards) }
+
+    /// Whose the pressure of `pressure`'s window was.
+    func cause(of pressure: CPUPressure) -> PressureCause {
+        guard pressure.waiting >= relaxed || (pressure.busy ?? 0) >= fullyBusy else { return .none }
+        guard let own = pressure.own else { return .ours }
+        let busy = (pressure.busy ?? 1) * Double(cores)
+        if own >= ownShare * busy { return .ours }
+        guard own >= partShare * busy else { return .others }
+        if let waited = pressure.testsWaiting, waited >= starvedWaiting, waited >= starvedRatio * (pressure.testsRunning ?? 0) {
+            return .othersStarving
+        }
+        return .partlyOurs
+    }
 
     /// The next limit, from the current `limit`, the batches `running` now and the last
     /// window's `pressure`. Never below `floor`, never above `shards`.
-    /// - saturated: hold back, and let one running batch go without replacement (the limit
-    ///   falls to one below what runs, so a shard that finishes does not start another);
-    /// - room to spare (low waiting share, idle CPU): double, capped at twice what runs, so
+    /// - saturated, by robotci's tests or with them starved: hold back, and let one running
+    ///   batch go without replacement (the limit falls to one below what runs, so a shard
+    ///   that finishes does not start another);
+    /// - room to spare (no pressure, or only others'): double, capped at twice what runs, so
     ///   a burst of starts is never decided on a window that did not yet see them;
-    /// - in between: keep.
+    /// - robotci's pressure in between, or a quarter to a half of it robotci's: keep.
     func nextLimit(limit: Int, running: Int, pressure: CPUPressure?) -> Int {
         guard let pressure else { return shards }  // no signal: behave as without the governor
         let limit = clamp(limit)
-        if pressure.waiting >= saturated {
-            return clamp(min(limit, running - 1))
+        switch cause(of: pressure) {
+        case .none, .others:
+            return running >= limit ? clamp(min(limit * 2, max(running, 1) * 2)) : limit
+        case .ours, .othersStarving:
+            return pressure.waiting >= saturated ? clamp(min(limit, running - 1)) : limit
+        case .partlyOurs:
+            return limit
         }
-        let idle = pressure.busy.map { $0 < fullyBusy } ?? true
-        if pressure.waiting < relaxed && idle && running >= limit {
-            return clamp(min(limit * 2, max(running, 1) * 2))
-        }
-        return limit
     }
 
     /// `n` within the floor and the shards.
@@ -92,74 +147,95 @@ struct PressureCounters: Equatable, Sendable {
     /// /proc/stat jiffies: busy and all.
     var busyJiffies: UInt64?
     var allJiffies: UInt64?
+    /// robotci's own process tree.
+    var own: ProcessTreeLoad.Reading?
 }
 
-/// Reads the machine's CPU pressure: Linux PSI (`/proc/pressure/cpu`, the cgroup's own
-/// `cpu.pressure` when there is one), else `/proc/loadavg`'s runnable count against the cores.
+/// Reads the machine's CPU pressure (Linux PSI, `/proc/pressure/cpu`, else `/proc/loadavg`'s
+/// runnable count against the cores) and what robotci's own processes used of it, all
+/// through `ProcessTable`.
 struct PressureSampler: Sendable {
     let cores: Int
-    private let psiPath: String?
+    private let hasPSI: Bool
+    /// robotci's process and everything it started: nil reads every pressure as robotci's.
+    private var tree: ProcessTreeLoad?
 
-    init(cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(cores: Int = ProcessInfo.processInfo.activeProcessorCount, ownLoad: Bool = true) {
         self.cores = max(1, cores)
         // PSI can exist yet be disabled (psi=0): reading fails with EOPNOTSUPP, so probe it.
-        psiPath = ["/proc/pressure/cpu"].first { Self.psiTotal(path: $0) != nil }
+        hasPSI = ProcessTable.cpuStall() != nil
+        tree = ownLoad ? ProcessTreeLoad() : nil
     }
 
-    var hasSignal: Bool { psiPath != nil || Self.runnable() != nil }
-    var source: String { psiPath != nil ? "PSI" : "loadavg" }
+    var hasSignal: Bool { hasPSI || ProcessTable.runnableTasks() != nil }
+    var source: String { hasPSI ? "PSI" : "loadavg" }
 
     /// Cumulative counters now; `interval` (s) scales the load fallback's sample.
-    func read(interval: Double) -> PressureCounters? {
-        let jiffies = Self.jiffies()
-        if let psiPath, let total = Self.psiTotal(path: psiPath) {
-            return PressureCounters(stalledMicroseconds: total, busyJiffies: jiffies?.busy, allJiffies: jiffies?.all)
+    mutating func read(interval: Double) -> PressureCounters? {
+        let jiffies = ProcessTable.cpuJiffies()
+        let own = tree?.read()
+        if hasPSI, let total = ProcessTable.cpuStall() {
+            return PressureCounters(stalledMicroseconds: total, busyJiffies: jiffies?.busy, allJiffies: jiffies?.all, own: own)
         }
-        // Fallback: one sample of the kernel's runnable count (field 4 of /proc/loadavg,
-        // includes this reader). More runnable than cores: the whole interval counts as waiting.
-        guard let runnable = Self.runnable() else { return nil }
+        // Fallback: one sample of the kernel's runnable count (includes this reader). More
+        // runnable than cores: the whole interval counts as waiting.
+        guard let runnable = ProcessTable.runnableTasks() else { return nil }
         let waited = runnable - 1 > cores ? UInt64(interval * 1e6) : 0
-        return PressureCounters(stalledMicroseconds: waited, busyJiffies: jiffies?.busy, allJiffies: jiffies?.all)
+        return PressureCounters(stalledMicroseconds: waited, busyJiffies: jiffies?.busy, allJiffies: jiffies?.all, own: own)
     }
 
     /// The pressure between two readings `seconds` apart. With the load fallback each reading
     /// is a sample, not a running total, so `later` alone is the window.
     func pressure(from earlier: PressureCounters, to later: PressureCounters, seconds: Double) -> CPUPressure {
-        let stalled = psiPath != nil
-            ? Double(later.stalledMicroseconds &- earlier.stalledMicroseconds) : Double(later.stalledMicroseconds)
-        let waiting = min(1, max(0, stalled / 1e6 / max(seconds, 0.001)))
-        var busy: Double?
+        let window = max(seconds, 0.001)
+        let stalled = hasPSI ? Double(later.stalledMicroseconds &- earlier.stalledMicroseconds) : Double(later.stalledMicroseconds)
+        var pressure = CPUPressure(waiting: min(1, max(0, stalled / 1e6 / window)))
         if let b0 = earlier.busyJiffies, let b1 = later.busyJiffies, let a0 = earlier.allJiffies, let a1 = later.allJiffies, a1 > a0 {
-            busy = min(1, Double(b1 &- b0) / Double(a1 - a0))
+            pressure.busy = min(1, Double(b1 &- b0) / Double(a1 - a0))
         }
-        return CPUPressure(waiting: waiting, busy: busy)
-    }
-
-    static func psiTotal(path: String) -> UInt64? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("some ") {
-            for field in line.split(separator: " ") where field.hasPrefix("total=") {
-                return UInt64(field.dropFirst("total=".count))
-            }
+        if let a = earlier.own, let b = later.own {
+            // A process that ended between its parent's stat and its own can dip the tree's
+            // total for a window: never below nothing.
+            pressure.own = max(0, b.cpu - a.cpu) / window
+            pressure.testsWaiting = max(0, b.waited - a.waited) / window
+            pressure.testsRunning = max(0, b.ran - a.ran) / window
         }
-        return nil
+        return pressure
+    }
+}
+
+/// How many sampling windows found the CPU saturated, and whose the pressure was: what the
+/// summary line says the governor decided from.
+struct PressureTally: Equatable, Sendable {
+    var windows = 0
+    var ours = 0
+    var othersStarving = 0
+    var partlyOurs = 0
+    var others = 0
+
+    mutating func count(_ cause: PressureCause, saturated: Bool) {
+        windows += 1
+        guard saturated else { return }
+        switch cause {
+        case .ours: ours += 1
+        case .othersStarving: othersStarving += 1
+        case .partlyOurs: partlyOurs += 1
+        case .others: others += 1
+        case .none: break
+        }
     }
 
-    static func runnable() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count >= 4, let slash = fields[3].firstIndex(of: "/") else { return nil }
-        return Int(fields[3][..<slash])
-    }
-
-    /// Busy and total jiffies of all CPUs (busy = all − idle − iowait).
-    static func jiffies() -> (busy: UInt64, all: UInt64)? {
-        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return nil }
-        let values = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
-        guard values.count >= 5 else { return nil }
-        let all = values.reduce(0, +)
-        return (all - values[3] - values[4], all)
+    /// `CPU saturated 21 % of the run: by robotci's tests 2 %, by others 19 % (ignored 17 %, held 2 %)`:
+    /// held while robotci's tests used a quarter to a half of the CPU, backed off while they starved.
+    var description: String {
+        guard windows > 0 else { return "no window sampled" }
+        func percent(_ n: Int) -> String { "\(Int((Double(n) * 100 / Double(windows)).rounded())) %" }
+        var others = ["ignored \(percent(self.others))"]
+        if partlyOurs > 0 { others.append("held \(percent(partlyOurs))") }
+        if othersStarving > 0 { others.append("backed off \(percent(othersStarving)), its tests starved") }
+        let byOthers = self.others + partlyOurs + othersStarving
+        return "CPU saturated \(percent(ours + byOthers)) of the run: by robotci's tests \(percent(ours)), "
+            + "by others \(percent(byOthers)) (\(others.joined(separator: ", ")))"
     }
 }
 
@@ -187,6 +263,7 @@ final class ConcurrencyGovernor: Sendable {
         var waiting = Set<Int>()
         var finished = false
         var samples: [ConcurrencySample] = []
+        var tally = PressureTally()
         var resolution: Double
         /// Most samples kept: beyond it the series is thinned to half and recorded coarser.
         let maxSamples = 600
@@ -229,9 +306,9 @@ final class ConcurrencyGovernor: Sendable {
     /// Cutting for eight shards when the CPU holds three gives each of the three a tail of
     /// small batches and a process start for each (the example UI suite on `--shards 8`, 2
     /// cores: 22–23 batches against 14–17, 6 % of the run's CPU and wall, bench/RESULTS.md).
-    /// Without such a run the cut stays at the shards: while the governor ramps up from the
-    /// cores, batches cut for two would hand out a quarter of an I/O-bound suite at a time,
-    /// and a small filtered run holds few batches for want of work, not of CPU.
+    /// Without such a run the cut stays at the shards, where the governor starts too: batches
+    /// cut for two would hand out a quarter of an I/O-bound suite at a time, and a small
+    /// filtered run holds few batches for want of work, not of CPU.
     func shardsAtOnce(learned: Int?) -> Int {
         guard enabled, let learned, policy.shards > 1 else { return policy.shards }
         return max(2, policy.clamp(learned))
@@ -281,6 +358,7 @@ final class ConcurrencyGovernor: Sendable {
     func start() {
         guard enabled, let sampler else { return }
         let thread = Thread { [self] in
+            var sampler = sampler
             var last = sampler.read(interval: interval)
             var lastTime = clock.now()
             while true {
@@ -304,9 +382,14 @@ final class ConcurrencyGovernor: Sendable {
         guard enabled else { return }  // off means every shard, whatever the pressure
         state.withLock { s in
             s.limit = policy.nextLimit(limit: s.limit, running: s.running, pressure: pressure)
+            if let pressure { s.tally.count(policy.cause(of: pressure), saturated: pressure.waiting >= policy.saturated) }
             state.broadcast()
         }
     }
+
+    /// How the pressure was read and whose it was, for the summary line:
+    /// `PSI; CPU saturated 41 % of the run: by robotci's tests 38 %, by others 3 % (not backed off for)`.
+    var decisions: String { "\(signal); " + state.withLock { $0.tally.description } }
 
     /// The current limit (for tests and the summary).
     var currentLimit: Int { state.withLock { $0.limit } }

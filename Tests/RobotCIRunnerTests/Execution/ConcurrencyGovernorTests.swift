@@ -8,8 +8,9 @@ final class ConcurrencyPolicyTests: XCTestCase {
     private let saturated = CPUPressure(waiting: 0.6, busy: 1.0)
     private let between = CPUPressure(waiting: 0.2, busy: 0.9)
 
-    func testStartsAtTheCoresAndNeverAboveTheShards() {
-        XCTAssertEqual(policy.initialLimit, 2)
+    /// A cold run (no history) starts every shard and decides from what it sees.
+    func testColdStartsAtTheShardsAndNeverAboveThem() {
+        XCTAssertEqual(policy.initialLimit, 8)
         XCTAssertEqual(ConcurrencyPolicy(shards: 1, cores: 4).initialLimit, 1)
         XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: calm), 8)
     }
@@ -26,9 +27,9 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(ConcurrencyPolicy(shards: 8, cores: 2, learned: 3).initialLimit, 3, "a UI suite: where it settled")
     }
 
-    /// A sleeping suite (no pressure, idle CPU): 2 → 4 → 8 in two windows.
+    /// A sleeping suite (no pressure, idle CPU) held at the floor: 2 → 4 → 8 in two windows.
     func testCalmMachineDoublesWhileEveryAllowedShardRuns() {
-        var limit = policy.initialLimit
+        var limit = policy.floor
         var seen: [Int] = []
         for _ in 0..<3 {
             limit = policy.nextLimit(limit: limit, running: limit, pressure: calm)
@@ -62,6 +63,53 @@ final class ConcurrencyPolicyTests: XCTestCase {
     func testInBetweenKeepsTheLimit() {
         XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: between), 3)
         XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: CPUPressure(waiting: 0.0, busy: 0.95)), 3)
+    }
+
+    /// Whose the pressure is: robotci's when its tree uses at least half the busy CPU, or
+    /// when nothing says how much it used; others' otherwise, unless the tests wait for a CPU
+    /// at least twice as long as they run.
+    func testCauseIsWhoseTheBusyCPUIs() {
+        XCTAssertEqual(policy.cause(of: calm), .none)
+        XCTAssertEqual(policy.cause(of: saturated), .ours, "no view of its own use: as before")
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 1.2)), .ours)
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.1, testsWaiting: 0.05, testsRunning: 0.01)), .others)
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.4, testsRunning: 0.35)), .partlyOurs,
+                       "test processes starting next to neighbours wait about as long as they run: not starved")
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.3, busy: 1, own: 0.1, testsWaiting: 0.78, testsRunning: 0.27)), .others,
+                       "a sleeping suite's tests waiting as they start: too little of the CPU to count")
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.9, testsRunning: 0.3)), .othersStarving)
+        XCTAssertEqual(policy.cause(of: CPUPressure(waiting: 0.0, busy: 1, own: 0.1)), .others, "full, no queue: still whose it is")
+    }
+
+    /// Others' pressure is room: the limit grows; robotci's or a starving one sheds.
+    func testOnlyPressureThatPaysHoldsBack() {
+        let others = CPUPressure(waiting: 0.6, busy: 1, own: 0.1, testsWaiting: 0.01, testsRunning: 0.01)
+        XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: others), 4)
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: others), 8)
+        let starving = CPUPressure(waiting: 0.6, busy: 1, own: 0.6, testsWaiting: 0.9, testsRunning: 0.3)
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: starving), 7)
+        let partly = CPUPressure(waiting: 0.6, busy: 1, own: 0.7, testsWaiting: 0.2, testsRunning: 0.3)
+        XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: partly), 2, "a quarter to a half robotci's: hold")
+        let ours = CPUPressure(waiting: 0.6, busy: 1, own: 1.8)
+        XCTAssertEqual(policy.nextLimit(limit: 8, running: 8, pressure: ours), 7)
+        XCTAssertEqual(policy.nextLimit(limit: 3, running: 3, pressure: CPUPressure(waiting: 0.2, busy: 0.9, own: 1.7)), 3, "ours in between: keep")
+    }
+
+    /// The summary line's account of the windows.
+    func testTallySaysWhoseThePressureWas() {
+        var tally = PressureTally()
+        tally.count(.ours, saturated: true)
+        tally.count(.others, saturated: true)
+        tally.count(.others, saturated: false)
+        tally.count(.none, saturated: false)
+        XCTAssertEqual(tally.description, "CPU saturated 50 % of the run: by robotci's tests 25 %, by others 25 % (ignored 25 %)")
+        tally.count(.partlyOurs, saturated: true)
+        tally.count(.othersStarving, saturated: true)
+        tally.count(.none, saturated: false)
+        tally.count(.none, saturated: false)
+        XCTAssertEqual(tally.description,
+                       "CPU saturated 50 % of the run: by robotci's tests 13 %, by others 38 % (ignored 13 %, held 13 %, backed off 13 %, its tests starved)")
+        XCTAssertEqual(PressureTally().description, "no window sampled")
     }
 
     func testNoSignalMeansEveryShard() {
@@ -102,7 +150,7 @@ final class ConcurrencyGovernorTests: XCTestCase {
     /// Saturated from the start: the third shard waits until one of the two finishes.
     func testHeldBackShardStartsWhenARunningOneFinishes() throws {
         let g = try governor(shards: 3)
-        g.tick(CPUPressure(waiting: 0.2, busy: 1))  // in between: keep 2
+        g.tick(CPUPressure(waiting: 0.9, busy: 1))  // saturated before any batch: down to the floor, 2
         g.acquire(shard: 0); g.began(shard: 0)
         g.acquire(shard: 1); g.began(shard: 1)
         let started = expectation(description: "shard 2 starts")
