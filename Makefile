@@ -1,25 +1,27 @@
 # robotci — the commands a newcomer needs. `make demo` and `make test` install
 # what is missing (apt) first, so they work on a fresh Debian machine.
 SHELL := /bin/bash
-APT_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev redis-server chromium chromium-headless-shell chromium-driver fonts-liberation stunnel4 openssl nodejs iproute2
+# What a run needs: the libraries robotci builds against and Chromium's headless shell (RobotKit
+# drives it over DevTools; no chromedriver). What the tests add: redis-server (the queue), the
+# full chromium and chromium-driver (the report's WebDriver click tests, RobotKit's WebDriver
+# engine), stunnel4/openssl (TLS to Redis), nodejs (the page scripts' syntax).
+APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev chromium-headless-shell fonts-liberation iproute2
+APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver stunnel4 openssl nodejs
 SWIFT ?= swift
 SHARDS ?= 8
 
-.PHONY: setup build test lint format-check demo e2e clean bench bench-ui fuzz example-test reference-test install
+.PHONY: setup setup-test build test lint format-check demo e2e clean bench bench-ui fuzz example-test reference-test install
 PREFIX ?= /usr/local
 
-## Install the Debian packages robotci needs (skipped when already there).
+## Install the Debian packages a run needs (skipped when already there).
 setup:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
-	@# pytest, for the command driver's tests: pip where python3 has it, else Debian's package.
-	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest 2>/dev/null || { \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends python3-pytest; }
+	@scripts/apt-install $(APT_RUN_PACKAGES)
+
+## setup, and what robotci's own tests need: more Debian packages and pytest (the command
+## driver's tests): pip where python3 has it, else Debian's package.
+setup-test:
+	@scripts/apt-install $(APT_TEST_PACKAGES)
+	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest 2>/dev/null || scripts/apt-install python3-pytest
 
 build: setup
 	$(SWIFT) build --product robotci
@@ -40,7 +42,7 @@ TEST_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=none,image
 
 ## The project's tests: unit, end-to-end (the built robotci on fixture suites),
 ## browser tests, and the example suite run through robotci.
-test: setup format-check
+test: setup-test format-check
 	@mkdir -p .build
 	set -o pipefail; $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log
 	scripts/check-warnings .build/build-tests.log
@@ -81,7 +83,7 @@ bench: build
 	bench/run
 
 ## The example UI suite: robotci vs its pytest + Playwright port (bench/ui/README.md).
-bench-ui: setup
+bench-ui: setup-test
 	bench/ui/run
 
 ## libFuzzer on the parsers (XCTest output, Swift Testing events, JUnit, scenarios),
