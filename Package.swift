@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
         .testTarget(name: "RobotCICommandsTests", dependencies: ["RobotCICommands", "RobotCICore", "RobotCIRunner"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "ProcessToolkit", "LoopbackSockets"]),
-        .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
+        .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "WorkerContract"]),
         .testTarget(name: "ProcessToolkitTests", dependencies: ["ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "MockServer"]),
     ],

@@ -2,7 +2,7 @@ import Foundation
 import ProcessToolkit
 
 /// Where chromium, chromedriver and setpriv live on this machine: the one search RobotKit,
-/// the runner's shard chromedrivers and the tests use.
+/// the runner's shard browsers and the tests use.
 public struct BrowserInstallation: Sendable {
     /// The real chromium binary (the Debian `/usr/bin/chromium` script only adds start-up work):
     /// Chromium's headless shell when it is installed, else the full browser.
@@ -75,7 +75,7 @@ public struct BrowserInstallation: Sendable {
     }
 
     /// chromedriver alone (`CHROMEDRIVER`, Debian's `/usr/lib/chromium/chromedriver`, `PATH`):
-    /// the runner starts one per shard whether or not its tests ever launch a browser.
+    /// RobotKit's WebDriver engine starts it when no endpoint is given.
     public static func chromedriver(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         Executables.find(
             override: environment["CHROMEDRIVER"], candidates: ["/usr/lib/chromium/chromedriver"],

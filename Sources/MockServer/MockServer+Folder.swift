@@ -7,7 +7,9 @@ extension MockServer {
     ///
     /// No request reaches a file outside `folder`: `..`, encoded dots and slashes, NUL and
     /// symlinks that lead out are refused (404). Exact, parameterized and prefix routes still
-    /// win over the folder (an app's API next to its files), and it wins over a catch-all.
+    /// win over the folder (an app's API next to its files), and it wins over a catch-all for
+    /// the paths it has a file for; a path with no file goes on to a catch-all when there is
+    /// one (a scenario's answers for the app's API), else is a 404.
     /// - Parameters:
     ///   - prefix: where the folder appears: `/` (the default) or `/app/`.
     ///   - spaFallback: answer `index.html` for paths that name no file (no extension in the
@@ -28,7 +30,7 @@ extension MockServer {
     func serve(_ folder: StaticFolder) -> RouteID {
         let route = RouteEntry(
             id: UUID().uuidString, method: .GET, pattern: folder.pattern, responder: .handler { folder.response(to: $0) },
-            servesFolder: true)
+            servesFolder: true, claims: { folder.lookup($0) != .notFound })
         shared.routes.withLock { $0.routes.append(route) }
         return route.id
     }

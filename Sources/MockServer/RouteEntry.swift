@@ -19,6 +19,10 @@ struct RouteEntry: Sendable {
     /// A `serveFolder` route: it ranks after prefix routes and before catch-alls, so an
     /// app's API routes win over its files whatever the order they were registered in.
     var servesFolder = false
+    /// For a folder: whether it has something at a path (a file, a folder, the app's fallback,
+    /// or a refusal). A path it has nothing at goes on to a catch-all, so a folder served at
+    /// `/` does not hide a scenario's catch-all answers for the app's API.
+    var claims: (@Sendable (String) -> Bool)?
 
     /// Lower ranks win: exact, parameterized, prefix, a served folder, catch-all.
     var rank: Int { pattern.rank * 2 + (servesFolder ? 1 : 0) }

@@ -15,7 +15,7 @@ struct RouteTable: Sendable {
         var best: (route: RouteEntry, parameters: [String: String])?
         for route in routes.reversed() where route.accepts(method) {
             if let current = best, current.route.rank <= route.rank { continue }
-            guard let parameters = route.pattern.match(path) else { continue }
+            guard let parameters = route.pattern.match(path), route.claims?(path) ?? true else { continue }
             best = (route, parameters)
             if route.pattern.rank == 0 { break }
         }

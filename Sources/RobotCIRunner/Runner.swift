@@ -65,7 +65,7 @@ public final class Runner {
         guard config.networkIsolation != .off else { return false }
         guard let unavailable = ShardNamespaces.check() else { return true }
         if config.networkIsolation == .on { throw RunnerError.noNetworkNamespace(unavailable.description) }
-        say("robotci: warning: network-isolation auto: no network namespace (\(unavailable)); chromedriver, the browser's DevTools and the mock servers listen on the host's loopback, reachable by every local user: run one user per host")
+        say("robotci: warning: network-isolation auto: no network namespace (\(unavailable)); the mock servers listen on the host's loopback, reachable by every local user: run one user per host")
         return false
     }
 
@@ -199,7 +199,7 @@ public final class Runner {
         // Another machine of the queue stopped the run (--max-failures): so does this one.
         shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
         let planTime = clock.now() - planStart
-        // One warm chromedriver per shard for suites that want one (RobotKit's browser).
+        // One warm browser per shard for suites that want one (RobotKit's), behind its relay.
         let browsers: ShardBrowsers? = driver.usesShardBrowser
             ? ShardBrowsers(environment: environment) : nil
         let namespaces = setup.isolated ? ShardNamespaces() : nil
@@ -219,7 +219,7 @@ public final class Runner {
         browsers?.shutDown()
         namespaces?.shutDown()
         // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
-        // its environment, a browser of a dead chromedriver) is a stray of this run.
+        // its environment, a browser whose relay is gone) is a stray of this run.
         ChildRegistry.shared.reapStrays()
         progress.finish()
         signals?.cancel()

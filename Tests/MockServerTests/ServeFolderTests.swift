@@ -45,7 +45,7 @@ struct ServeFolderTests {
         await server.stop()
     }
 
-    @Test("routes win over the folder whatever the order; the folder wins over a catch-all")
+    @Test("routes win over the folder whatever the order; the folder wins over a catch-all where it has a file")
     func priority() async throws {
         let (app, _) = try StaticFolderTests.makeApp()
         let (server, _) = try await makeServer()
@@ -57,7 +57,19 @@ struct ServeFolderTests {
         #expect(try await fetch(port, "GET", "/api/items").text == #"{"items":[]}"#)
         #expect(try await fetch(port, "GET", "/assets/main.js").text == "exact")
         #expect(try await fetch(port, "GET", "/todos/3").text == "<h1>home</h1>", "the single-page app's route")
+        #expect(try await fetch(port, "GET", "/nope.css").text == "catch-all", "no file: the catch-all answers")
+        #expect(try await fetch(port, "GET", "/").text == "<h1>home</h1>", "a file: the folder answers")
+        await server.stop()
+    }
+
+    @Test("without a catch-all, a path the folder has nothing at is a 404")
+    func missingWithoutCatchAll() async throws {
+        let (app, _) = try StaticFolderTests.makeApp()
+        let (server, _) = try await makeServer()
+        try await server.serveFolder(app)
+        let port = await server.port
         #expect(try await fetch(port, "GET", "/nope.css").status == 404)
+        #expect(try await fetch(port, "GET", "/%2e%2e/secret.txt").status == 404, "a refusal stays the folder's")
         await server.stop()
     }
 

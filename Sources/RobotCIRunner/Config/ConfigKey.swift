@@ -179,7 +179,7 @@ extension ConfigKey {
             $1.isolation = BrowserIsolation(rawValue: try $0.choice(BrowserIsolation.allCases.map(\.rawValue))) ?? .context
         },
         ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off",
-                  help: "each shard's chromedriver, browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see docs/security.md, *One user per host*)") {
+                  help: "each shard's browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see docs/security.md, *One user per host*)") {
             $1.networkIsolation = NetworkIsolation(rawValue: try $0.choice(NetworkIsolation.allCases.map(\.rawValue))) ?? .off
         },
         ConfigKey("skip-build", .bool, flag: .toggle, default: "off", help: "use the last build") {
@@ -240,7 +240,7 @@ extension ConfigKey {
         ConfigKey("reporter", .string, flag: .option("R"), default: "auto", help: "`github` annotations and job summary, `plain`, or `auto`") {
             $1.reporter = try $0.choice(["github", "plain", "auto"])
         },
-        ConfigKey("base-port", .int, flag: .option("P"), default: "OS-assigned", help: "shard *i* gets ports P+2i (mock) and P+2i+1 (browser driver)") { value, config in
+        ConfigKey("base-port", .int, flag: .option("P"), default: "OS-assigned", help: "shard *i* gets ports P+2i (mock) and P+2i+1 (a WebDriver server RobotKit starts for the WebDriver engine; the default engine needs none)") { value, config in
             let port = try value.int(min: 1024)
             guard port < 65000 else { throw value.fail("'base-port' must be below 65000") }
             config.basePort = port

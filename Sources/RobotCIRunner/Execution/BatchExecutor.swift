@@ -2,7 +2,7 @@ import Foundation
 import RobotCICore
 
 /// Runs one batch on one shard: prepares what every driver shares (the worker
-/// environment, the artifacts folder, the batch log, the shard's warm chromedriver) and hands
+/// environment, the artifacts folder, the batch log, the shard's warm browser channel) and hands
 /// the batch to the suite's `TestDriver`.
 final class BatchExecutor: Sendable {
     let driver: any TestDriver
@@ -15,7 +15,7 @@ final class BatchExecutor: Sendable {
     let router: AttemptRouter
     /// Durations from the last runs (`timings.json`): a command-driver batch's time budget.
     let history: Timings
-    /// Each shard's warm chromedriver, nil when the driver wants none.
+    /// Each shard's warm browser (behind its relay), nil when the driver wants none.
     let browsers: ShardBrowsers?
     /// Each shard's network namespace (`network-isolation`), nil when off.
     let namespaces: ShardNamespaces?

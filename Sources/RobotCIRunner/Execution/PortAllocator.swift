@@ -25,13 +25,11 @@ final class PortAllocator: Sendable {
     init(basePort: Int?) { self.basePort = basePort }
 
     /// The shard's ports, checked free right now (replaced if something else holds them).
-    /// `webDriverHeld`: robotci's own chromedriver for the shard listens on its driver port,
-    /// which is then kept as it is.
-    func ports(forShard shard: Int, webDriverHeld: Bool = false) -> ShardPorts {
+    func ports(forShard shard: Int) -> ShardPorts {
         assigned.withLock { shards in
             var ports = shards[shard] ?? initialPorts(shard, shards)
             if !Loopback.isFree(ports.mock) { ports.mock = Self.freshPort(excluding: ports, shards) }
-            if !webDriverHeld && !Loopback.isFree(ports.webDriver) { ports.webDriver = Self.freshPort(excluding: ports, shards) }
+            if !Loopback.isFree(ports.webDriver) { ports.webDriver = Self.freshPort(excluding: ports, shards) }
             shards[shard] = ports
             return ports
         }

@@ -2,16 +2,16 @@ import Foundation
 import ProcessToolkit
 import StandardStreams
 
-/// Each shard's network namespace (`network-isolation`): its chromedriver, the browser that
-/// chromedriver starts, and its test processes (with their mock servers) run inside, so what
-/// they listen on is out of reach from the host's namespace (no other local user can start a
-/// browser through chromedriver) and no two shards' ports can collide.
+/// Each shard's network namespace (`network-isolation`): its browser (which robotci's relay
+/// starts inside it) and its test processes (with their mock servers) run inside, so what
+/// they listen on is out of reach from the host's namespace (no other local user can read a
+/// test's mock answers) and no two shards' ports can collide.
 ///
 /// Made from the shard's own thread on its first batch (the holder's parent-death signal is
 /// that thread's), remade when its holder has died, killed when the run ends.
 final class ShardNamespaces: Sendable {
-    /// What a batch gets: the namespace, and whether it is new (a chromedriver started in an
-    /// earlier one cannot be reached from it and must be replaced).
+    /// What a batch gets: the namespace, and whether it is new (a browser started in an
+    /// earlier one cannot reach its mock servers and must be replaced).
     struct Entry: Sendable {
         var namespace: NetworkNamespace
         var isNew: Bool

@@ -5,8 +5,8 @@ import ProcessToolkit
 import Glibc
 #endif
 
-/// Stops this process's chromedriver (and, through their parent-death signal, its browsers)
-/// and removes its scratch folder when the process ends. Owned by `RobotKitProcess`, which
+/// Stops this process's own browser (or the WebDriver engine's chromedriver, and through
+/// their parent-death signal its browsers) and removes its scratch folder when the process ends. Owned by `RobotKitProcess`, which
 /// the `atexit` handler reaches; a signal that ends the process is handled in C
 /// (`robotci_kill_on_fatal_signal`), where the handler reads only an atomic.
 final class ExitCleanup: Sendable {

@@ -16,6 +16,8 @@ final class DevToolsPage: PageDriver {
     private(set) var isSuspect = false
     /// Whether a dialog fails the command waiting on the page (off while `PageReset` answers them).
     var dialogsInterrupt = true
+    /// Whether this page's console events are on (`console()` turns them on).
+    private var consoleOn = false
     private var messages: [BrowserLogEntry] = []
     /// Where the pointer is, for presses that do not move it.
     private var pointerAt: (x: Double, y: Double) = (0, 0)
@@ -43,12 +45,13 @@ final class DevToolsPage: PageDriver {
         return page
     }
 
-    /// Turns on the page's events (dialogs, console); a session another process attached
-    /// already has them, and asking again costs nothing.
+    /// Turns on the page's dialog events; a session another process attached already has
+    /// them, and asking again costs nothing. The console is not turned on here: with the
+    /// `Runtime` domain on, the renderer reports every context and console call as it
+    /// happens, which a passing test never reads. `console()` turns it on when asked, and the
+    /// browser then hands over the messages it kept meanwhile (V8 keeps them for the inspector).
     func enable(timeout: TimeInterval = 10) throws(RobotKitError) {
-        for answer in try command([.init(method: "Page.enable"), .init(method: "Runtime.enable")], timeout: timeout) {
-            _ = try answer.get()
-        }
+        _ = try command([.init(method: "Page.enable")], timeout: timeout)[0].get()
     }
 
     /// Stops listening (the page's context is going, or another process takes the page).
@@ -210,6 +213,11 @@ final class DevToolsPage: PageDriver {
     }
 
     func console() throws(RobotKitError) -> [BrowserLogEntry] {
+        if !consoleOn {
+            // The kept messages arrive as events before the answer.
+            _ = try command([.init(method: "Runtime.enable")])[0].get()
+            consoleOn = true
+        }
         connection.pump()
         defer { messages = [] }
         return messages

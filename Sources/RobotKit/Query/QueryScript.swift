@@ -6,7 +6,7 @@ import Foundation
 /// round trip through the page's engine.
 ///
 /// Every query calls the library installed in the page (`installedName`) by a short
-/// expression (`Call`, `expression`), 19 KB less per query each way than sending the library
+/// expression (`Call`, `expression`), the library's size less per query than sending it
 /// along. A document without it (a new page, a navigation) answers `missing`, and the same
 /// call is sent again with the installer in front.
 ///

@@ -178,6 +178,18 @@ final class TraceRecorder: Sendable {
 
     private static let unnamed = "unnamed test"
 
+    /// A wait that ran out just before `last` with only reads after it, if there is one.
+    static func timedOutWait(before last: Int, in steps: [Trace.Step]) -> Int? {
+        var index = last
+        while index >= 0 {
+            let step = steps[index]
+            if step.name.hasPrefix("wait for"), step.arguments.contains(where: { $0.hasPrefix("timed out after") }) { return index }
+            guard step.name.hasPrefix("read ") else { return nil }
+            index -= 1
+        }
+        return nil
+    }
+
     /// The test `test` (XCTest's name) has finished: its trace is complete, with its name.
     func finish(test: String) {
         guard mode != .off else { return }
@@ -199,8 +211,11 @@ final class TraceRecorder: Sendable {
         guard mode != .off else { return }
         let test = TestIdentity.current ?? Self.unnamed
         open.withLock { current in
-            guard var o = current, o.test == test || o.test == Self.unnamed || test == Self.unnamed, let last = o.trace.steps.indices.last else { return }
+            guard var o = current, o.test == test || o.test == Self.unnamed || test == Self.unnamed, var last = o.trace.steps.indices.last else { return }
             guard o.trace.steps[last].outcome == "passed" else { return }
+            // `XCTAssertTrue(x.wait(for:…), "… \(x.label)")` reads the element for its message
+            // after the wait ran out: the wait, not the read, is what failed.
+            if let wait = Self.timedOutWait(before: last, in: o.trace.steps) { last = wait }
             o.resolveSites()
             o.trace.steps[last].outcome = "failed"
             o.trace.steps[last].error = message

@@ -33,7 +33,7 @@ struct CallSite: Sendable, Equatable {
             else { return nil }
             for frame in symbols.frames {
                 guard let location = frame.symbol?.sourceLocation, location.line > 0 else { continue }
-                if location.path.hasPrefix(CallSite.ownSources) { continue }
+                if CallSite.isOwn(location.path) { continue }
                 let site = CallSite(file: location.path, line: UInt(location.line),
                                     function: CallSite.function(frame.symbol?.name ?? ""))
                 CallSite.resolved.withLock { cache in
@@ -55,6 +55,13 @@ struct CallSite: Sendable, Equatable {
     }()
 
     fileprivate static let resolved = Locked<[String: CallSite]>([:])
+
+    /// Whether a frame's source is RobotKit's: under its folder, or the same path relative to
+    /// a package root (debug information of a package built as a dependency names its files
+    /// relative to that package, `Sources/RobotKit/App/WebApp.swift`).
+    static func isOwn(_ path: String) -> Bool {
+        path.hasPrefix(ownSources) || path.hasPrefix("Sources/RobotKit/") || path.contains("/Sources/RobotKit/")
+    }
 
     #if canImport(Runtime)
     /// The process's loaded images, read once.
