@@ -150,7 +150,11 @@ function itemRow(item) {
   toggle.checked = item.completed;
   toggle.dataset.testid = row.dataset.testid + '.toggle';
   toggle.setAttribute('aria-label', 'Toggle ' + item.title);
-  toggle.addEventListener('change', () => update(item, { completed: toggle.checked }));
+  toggle.addEventListener('change', () => {
+    const completed = toggle.checked;
+    toggle.checked = item.completed; // shows the backend's answer, not the click (top of the file)
+    update(item, { completed });
+  });
   row.append(toggle);
 
   if (state.editing === item.id) {
@@ -222,6 +226,9 @@ view.newItem.addEventListener('keydown', (event) => {
 
 view.toggleAll.addEventListener('change', () => {
   const completed = view.toggleAll.checked;
+  // Checked once every item is done on the backend, not at the click: a second click before
+  // the answers then still means "complete all".
+  view.toggleAll.checked = !completed;
   for (const item of state.items.filter((each) => each.completed !== completed)) update(item, { completed });
 });
 
