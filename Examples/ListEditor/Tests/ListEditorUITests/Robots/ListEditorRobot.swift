@@ -46,7 +46,7 @@ extension ListEditorRobot {
         let field = app.textFields[AccessibilityIdentifier.editField(id: id)]
         XCTAssertTrue(field.waitForExistence(timeout: 5), "item \(id) is not being edited", file: file, line: line)
         field.clearText()
-        field.typeText(text)
+        if !text.isEmpty { field.typeText(text) }
         return self
     }
 
