@@ -457,8 +457,10 @@ const RK = (() => {
   }
 
   // Focuses `el` for typing, its caret at the end of its text (where a person's click in a
-  // field would leave it); true when it has the focus.
+  // field would leave it); true when it has the focus. A field that has the focus already
+  // keeps its caret and selection: keys pressed one after another act where the last left off.
   function focusForTyping(el) {
+    if (document.activeElement === el) return true;
     el.focus();
     if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
       try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* types without a caret */ }
@@ -481,6 +483,32 @@ const RK = (() => {
       document.getSelection().selectAllChildren(el);
     }
     return document.activeElement === el || el.contains(document.activeElement);
+  }
+
+  // An attribute a wait compares, by the name Swift's key path has (`label`, `isSelected`…),
+  // or the query's `count`; null when there is no match to read it from.
+  function attributeOf(r, name) {
+    if (name === 'count') return r.count;
+    const el = r.elements[0];
+    if (name === 'exists') return !!el;
+    if (!el) return null;
+    const i = info(el);
+    switch (name) {
+      case 'label': return i.label;
+      case 'value': return i.value;
+      case 'identifier': return i.identifier;
+      case 'placeholderValue': return i.placeholder || null;
+      case 'title': return i.title;
+      case 'isEnabled': return i.enabled;
+      case 'isSelected': return i.selected;
+      case 'isHittable': return i.hittable;
+      case 'hasFocus': return i.focused;
+      default: throw new Error('no attribute ' + name + ' to wait for');
+    }
+  }
+
+  function same(a, b) {
+    return a === b || (a !== null && b !== null && typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
   }
 
   function perform(r, op, argument) {
@@ -525,14 +553,19 @@ const RK = (() => {
         // A document being torn down says nothing about the next one: a navigation ends this
         // wait's evaluation and Swift waits again there (before the deadline, that is).
         if (!document.documentElement && Date.now() < deadline) return;
-        let r;
-        try { r = resolve(spec); } catch (e) { finish(e instanceof PredicateError ? refusal(e) : { error: String(e) }); return; }
-        const present = r.elements.length > 0;
-        const satisfied = mode === 'appear' ? present
-          : mode === 'actionable' ? present && tapPoint(r.elements[0]) !== null : !present;
+        let r, satisfied;
+        try {
+          r = resolve(spec);
+          const present = r.elements.length > 0;
+          satisfied = mode === 'appear' ? present
+            : mode === 'actionable' ? present && tapPoint(r.elements[0]) !== null
+            : mode === 'disappear' ? !present
+            : same(attributeOf(r, mode.attribute), mode.expected);
+        } catch (e) { finish(e instanceof PredicateError ? refusal(e) : { error: String(e) }); return; }
         if (satisfied || Date.now() >= deadline) {
           const value = perform(r, op, null);
           value.satisfied = satisfied;
+          if (typeof mode === 'object') value.seen = JSON.stringify(attributeOf(r, mode.attribute));
           finish(value);
         }
       };

@@ -19,10 +19,35 @@ final class TraceEndToEndTests: XCTestCase {
         return (url.deletingLastPathComponent(), object)
     }
 
+    /// A 5 s value wait that runs out is one step of the trace, at the robot's line, the
+    /// failing one, naming what it expected and what it last saw (issue 55).
+    func testAValueWaitThatRunsOutIsOneFailingStepAtTheRobotsLine() throws {
+        let dir = E2E.temporaryDirectory("trace-wait")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try E2E.run(
+            ["run", "--package", E2E.root.path, "--skip-build", "--shards", "1", "--retries", "0",
+             "--filter", "RobotKitTests\\.ValueWaitTraceTests/", "--report-dir", dir.path],
+            env: ["ROBOTCI_EVIDENCE_E2E": "1"])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        let test = try XCTUnwrap(try E2E.reportedTests(in: dir)["RobotKitTests.ValueWaitTraceTests/testTheGreetingNeverSaysBob"])
+        let (_, trace) = try self.trace(try XCTUnwrap(test.attempts.first), in: dir, "the value wait")
+        let steps = try XCTUnwrap(trace["steps"] as? [[String: Any]])
+        let waits = steps.filter { ($0["name"] as? String)?.hasPrefix("wait for label") == true }
+        XCTAssertEqual(waits.count, 1, "one step for the whole wait: \(steps.map { $0["name"] ?? "" })")
+        XCTAssertLessThan(steps.count, 8, "launch, the wait, terminate: no step per poll: \(steps.map { $0["name"] ?? "" })")
+        let wait = try XCTUnwrap(waits.first)
+        XCTAssertEqual(wait["outcome"] as? String, "failed", "the wait is the failing step")
+        let source = try String(contentsOf: E2E.root.appendingPathComponent("Tests/RobotKitTests/Evidence/EvidenceUnderRobotCITests.swift"), encoding: .utf8)
+        let robotLine = try XCTUnwrap(source.split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex { $0.contains("greeting.wait(for: \\.label") }) + 1
+        XCTAssertTrue((wait["file"] as? String)?.hasSuffix("EvidenceUnderRobotCITests.swift") == true, "\(wait)")
+        XCTAssertEqual(wait["line"] as? Int, robotLine, "the robot's line")
+        let arguments = (wait["arguments"] as? [String] ?? []).joined(separator: "; ")
+        XCTAssertTrue(arguments.contains("expected \"Hello, Bob\"") && arguments.contains("last seen \"Hello, Alice\"")
+                      && arguments.contains("timed out after 5."), arguments)
+    }
+
     func testEveryAttemptKeepsATraceAndTheFlakyOneNamesWhereItParted() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
-            throw XCTSkip("chromium-driver is not installed (apt-get install chromium chromium-driver)")
-        }
         let dir = E2E.temporaryDirectory("trace")
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try E2E.run(

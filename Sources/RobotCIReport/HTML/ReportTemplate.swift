@@ -207,6 +207,9 @@ figure.runs figcaption { font-size: 12px; color: var(--muted); }
 .detail h2 { font-family: var(--mono); font-size: 15px; word-break: break-all; outline: none; }
 .attempts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 380px), 1fr)); gap: 12px; align-items: start; }
 .attempts > .history, .attempts > .not-run { grid-column: 1 / -1; }
+/* A test's only attempt takes the whole row: a full-width history line keeps every column of
+   the grid, so auto-fit would leave it a third wide with its screenshot too small to read. */
+.attempts:not(:has(> .attempt ~ .attempt)) > .attempt { grid-column: 1 / -1; }
 .attempt { border: 1px solid var(--line); border-top: 4px solid var(--c); border-radius: 6px; padding: 10px 12px; min-width: 0; background: var(--bg); }
 .attempt h3 { margin: 0 0 4px; font-size: 14px; display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
 .attempt .where { color: var(--muted); font-size: 12.5px; margin-bottom: 8px; }

@@ -187,14 +187,55 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         return element.exists ? element : nil
     }
 
-    /// Polls `condition` until it holds or `timeout` passes (Axt's `waitForCondition`).
+    /// Polls `condition` until it holds or `timeout` passes (Axt's `waitForCondition`). Each
+    /// poll is a round trip from Swift: prefer `element.wait(for:toEqual:timeout:)`, which
+    /// waits in the page. The whole wait is one trace step at the caller's line; the reads
+    /// of its polls are not steps of their own.
     @discardableResult
-    public func wait(until condition: () -> Bool, timeout: TimeInterval, pollInterval: TimeInterval = 0.05) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if condition() { return true }
-            if Date() >= deadline || recorder.isHalted { return false }
-            Thread.sleep(forTimeInterval: pollInterval)
+    public func wait(
+        until condition: () -> Bool, timeout: TimeInterval, pollInterval: TimeInterval = 0.05,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Bool {
+        let started = Date()
+        let deadline = started.addingTimeInterval(timeout)
+        var polls = 0
+        let held = RobotKitProcess.current.trace.muting { () -> Bool in
+            while true {
+                polls += 1
+                if condition() { return true }
+                if Date() >= deadline || recorder.isHalted { return false }
+                Thread.sleep(forTimeInterval: pollInterval)
+            }
+        }
+        let took = String(format: "%.2f s", Date().timeIntervalSince(started))
+        traceStep("wait until a condition holds", "", arguments: [held ? "held after \(took)" : "timed out after \(took)",
+                  "\(polls) polls"], file: "\(file)", line: line, started: started, error: nil)
+        return held
+    }
+
+    // MARK: - History
+
+    /// The browser's Back button: the page before this one in the tab's history (nothing
+    /// when there is none). Like a tap that navigates, it returns once the browser has the
+    /// command; the next query rides out the navigation.
+    public func goBack(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        move(.back, function: function, file: file, line: line)
+    }
+
+    /// The browser's Forward button.
+    public func goForward(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        move(.forward, function: function, file: file, line: line)
+    }
+
+    /// Reloads the page (a new document: the query library is installed again).
+    public func reload(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
+        move(.reload, function: function, file: file, line: line)
+    }
+
+    private func move(_ move: HistoryMove, function: String, file: StaticString, line: UInt) {
+        let verb = move == .reload ? "reload" : "go \(move.rawValue)"
+        operation(verb, "", defaultValue: (), function: function, file: file, line: line) { engine throws(RobotKitError) in
+            try engine.driver.history(move)
         }
     }
 
@@ -301,9 +342,11 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// Runs one page operation: skipped once the test has halted, recorded as a step
     /// when it comes from a robot, failures reported at `file:line`.
+    /// `arguments` says what the step's trace shows beside its name, once the body has run.
     func operation<T>(
         _ verb: String, _ target: String, defaultValue: T, recorded: Bool = true, function: String = "",
-        file: StaticString = #filePath, line: UInt = #line, _ body: (Engine) throws(RobotKitError) -> T
+        file: StaticString = #filePath, line: UInt = #line, arguments: () -> [String] = { [] },
+        _ body: (Engine) throws(RobotKitError) -> T
     ) -> T {
         if recorder.isHalted { return defaultValue }
         if recorded { recorder.begin(function: function, file: "\(file)", line: line) }
@@ -311,11 +354,13 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let started = Date()
         do {
             let value = try body(Engine(page: requirePage()))
-            traceStep(verb, target, function: function, file: "\(file)", line: line, started: started, error: nil)
+            traceStep(verb, target, arguments: arguments(), function: function, file: "\(file)", line: line, started: started,
+                      error: nil)
             return value
         } catch {
             let message = "failed to \(verb) \(target): \(error.message)"
-            traceStep(verb, target, function: function, file: "\(file)", line: line, started: started, error: message)
+            traceStep(verb, target, arguments: arguments(), function: function, file: "\(file)", line: line, started: started,
+                      error: message)
             if recorded {
                 XCTFail(message, file: file, line: line)
             } else {
@@ -325,23 +370,44 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         }
     }
 
+    /// A read (a property: `label`, `exists`, `value`…): a trace step at the caller's line,
+    /// which the stack names (`CallSite`), resolved when the trace is kept. A failure is
+    /// reported at RobotKit's line (XCTest takes a caller's line only as a literal).
+    func read<T>(_ verb: String, _ target: String, defaultValue: T, _ body: (Engine) throws(RobotKitError) -> T) -> T {
+        if recorder.isHalted { return defaultValue }
+        let site = RobotKitProcess.current.trace.mode == .off ? nil : CallSite.capture()
+        let started = Date()
+        do {
+            let value = try body(Engine(page: requirePage()))
+            traceStep(verb, target, file: "\(#filePath)", line: #line, started: started, error: nil, site: site)
+            return value
+        } catch {
+            let message = "failed to \(verb) \(target): \(error.message)"
+            traceStep(verb, target, file: "\(#filePath)", line: #line, started: started, error: message, site: site)
+            XCTFail(message)
+            return defaultValue
+        }
+    }
+
     /// Steps that only read the page: their state is taken with them (a query brings it along).
-    private static let readsOnly: Set<String> = ["query", "describe", "count", "wait for", "wait for the disappearance of"]
+    private static func readsOnly(_ name: String) -> Bool {
+        name.hasPrefix("read ") || name.hasPrefix("wait for") || ["query", "describe", "count"].contains(name)
+    }
 
     /// Adds a step to the test's trace, with the page's state after it (`capture`).
     func traceStep(_ name: String, _ target: String, arguments: [String] = [], function: String = "", file: String, line: UInt,
-                   started: Date, error: String?, capture: Bool = true) {
+                   started: Date, error: String?, capture: Bool = true, site: CallSite.Pending? = nil) {
         let tracer = RobotKitProcess.current.trace
         guard tracer.mode != .off else { return }
         // An action that went through (tap, typing, a swipe) changes the page after the fact:
         // its page state is what the next step finds (one round trip fewer per action; the
         // next query brings it along). `always` still captures right away, with its screenshot.
-        let deferred = error == nil && tracer.mode != .always && !Self.readsOnly.contains(name)
+        let deferred = error == nil && tracer.mode != .always && !Self.readsOnly(name)
         tracer.record(name: name, target: target, arguments: arguments, function: function, file: file, line: line,
                       started: started, error: error,
                       page: capture && !deferred && page != nil
                         ? { self.pageState(screenshot: error != nil || tracer.mode == .always, failed: error != nil) } : nil,
-                      awaitsNextPage: capture && deferred)
+                      awaitsNextPage: capture && deferred, site: site)
     }
 
     /// The page after a step: the DOM without scripts and the visible text (or `unchanged`

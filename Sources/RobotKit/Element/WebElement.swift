@@ -15,13 +15,13 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
         self.chain = chain
     }
 
-    private var target: String { describe(chain) }
+    var target: String { describe(chain) }
 
     // MARK: - State
 
     /// Whether a matching element is in the page's accessibility tree now.
     public var exists: Bool {
-        app.operation("query", target, defaultValue: false, recorded: false) { engine throws(RobotKitError) in
+        app.read("read exists of", target, defaultValue: false) { engine throws(RobotKitError) in
             try engine.run(chain, op: .count).exists
         }
     }
@@ -51,7 +51,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
 
     /// The element's subtree of the accessibility tree, as indented text.
     public var debugDescription: String {
-        app.operation("describe", target, defaultValue: "", recorded: false) { engine throws(RobotKitError) in
+        app.read("describe", target, defaultValue: "") { engine throws(RobotKitError) in
             let result = try engine.run(chain, op: .tree)
             return result.exists ? result.tree : "\(target): no matches found"
         }
@@ -185,8 +185,10 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
 
     // MARK: - Internals
 
-    private func probe() -> ElementInfo? {
-        app.operation("query", target, defaultValue: nil, recorded: false) { engine throws(RobotKitError) in
+    /// The element's attributes, read as one step named after the property read (`#function`
+    /// in a getter is the property's name).
+    private func probe(_ property: String = #function) -> ElementInfo? {
+        app.read("read \(property) of", target, defaultValue: nil) { engine throws(RobotKitError) in
             try engine.run(chain, op: .probe).info
         }
     }

@@ -163,8 +163,17 @@ final class DevToolsPage: PageDriver {
             params["text"] = stroke.text
             params["unmodifiedText"] = stroke.text
         }
+        // Headless Chromium runs no platform shortcut table: the editing command rides along.
+        if type == "rawKeyDown", modifiers & (KeyModifiers.control.rawValue | KeyModifiers.meta.rawValue) != 0,
+            let command = Self.shortcuts[stroke.key.lowercased()]
+        {
+            params["commands"] = [command]
+        }
         return .init(method: "Input.dispatchKeyEvent", params: params, session: session)
     }
+
+    /// The editing commands of Ctrl (or ⌘) with a letter, as a desktop browser has them.
+    private static let shortcuts = ["a": "selectAll", "c": "copy", "x": "cut", "v": "paste", "z": "undo", "y": "redo"]
 
     func navigate(to url: String) throws(RobotKitError) {
         let answer = try command([.init(method: "Page.navigate", params: ["url": url])])[0].get()

@@ -61,10 +61,23 @@ struct Engine {
     }
 
     /// What a wait waits for.
-    enum Until: String {
+    enum Until {
         case appear, disappear
         /// A match a pointer can reach: present and not covered at its center (scrolled into view).
         case actionable
+        /// An attribute of the first match (`label`, `value`, `count`…; `QueryScript`'s
+        /// `attributeOf`) equal to `expected` (JSON).
+        case equals(attribute: String, expected: Any)
+
+        /// The page script's `mode` argument.
+        var argument: Any {
+            switch self {
+            case .appear: "appear"
+            case .disappear: "disappear"
+            case .actionable: "actionable"
+            case .equals(let attribute, let expected): ["attribute": attribute, "expected": expected]
+            }
+        }
     }
 
     /// Waits in the page until the query has a match (`appear`) or none (`disappear`).
@@ -85,7 +98,7 @@ struct Engine {
             let value: Any?
             do throws(RobotKitError) {
                 value = try query(
-                    waits: true, [Self.spec(chain), until.rawValue, Milliseconds.of(remaining), op.name.rawValue],
+                    waits: true, [Self.spec(chain), until.argument, Milliseconds.of(remaining), op.name.rawValue],
                     timeout: remaining + 30)
             } catch where Self.pageChanged(error, scriptDeadline: scriptDeadline) && deadline.timeIntervalSinceNow > 0 {
                 usleep(50_000)

@@ -11,6 +11,8 @@ struct QueryReply: Decodable {
     var exists: Bool
     /// For a wait: whether what it waited for came before the deadline (a plain run: true).
     var satisfied = true
+    /// For a wait on an attribute: the attribute's last value as JSON (`"\"1 item left\""`, `3`, `null`).
+    var seen: String?
     /// `probe`, when an element exists.
     var info: ElementInfo?
     /// `focus`, `prepareClear`: whether the match has the keyboard's focus now.
@@ -36,7 +38,7 @@ struct QueryReply: Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case count, ambiguous, exists, satisfied, info, focused, scrolled, tree, point, cover
+        case count, ambiguous, exists, satisfied, seen, info, focused, scrolled, tree, point, cover
     }
 
     init(from decoder: Decoder) throws {
@@ -47,7 +49,10 @@ struct QueryReply: Decodable {
         count = try c.decode(Int.self, forKey: .count)
         ambiguous = try c.decode(Bool.self, forKey: .ambiguous)
         exists = try c.decode(Bool.self, forKey: .exists)
-        if context.waited { satisfied = try c.decode(Bool.self, forKey: .satisfied) }
+        if context.waited {
+            satisfied = try c.decode(Bool.self, forKey: .satisfied)
+            seen = try c.decodeIfPresent(String.self, forKey: .seen)
+        }
         switch context.operation {
         case .count:
             break

@@ -50,7 +50,7 @@ public final class WebElementQuery: WebElementTypeQueryProvider, CustomDebugStri
 
     /// How many elements match now.
     public var count: Int {
-        app.operation("count", describe(chain), defaultValue: 0, recorded: false) { engine throws(RobotKitError) in
+        app.read("count", describe(chain), defaultValue: 0) { engine throws(RobotKitError) in
             try engine.run(chain, op: .count).count
         }
     }

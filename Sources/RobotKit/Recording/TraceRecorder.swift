@@ -24,6 +24,21 @@ final class TraceRecorder: Sendable {
         /// When `trace.json` was last written, and whether steps came since.
         var written = Date.distantPast
         var unwritten = false
+        /// Reads whose caller is still a captured stack, by step: resolved when the trace is kept.
+        var pendingSites: [Int: CallSite.Pending] = [:]
+
+        /// Puts each pending read at its caller's line (once: resolving reads debug information).
+        mutating func resolveSites() {
+            for (index, pending) in pendingSites where index < trace.steps.count {
+                guard let site = pending.resolve() else { continue }
+                trace.steps[index].file = site.file
+                trace.steps[index].line = Int(site.line)
+                if !site.function.isEmpty {
+                    trace.steps[index].group = "\(StepRecorder.robotName(file: site.file)).\(StepRecorder.methodName(site.function))"
+                }
+            }
+            pendingSites = [:]
+        }
     }
 
     /// `trace.json` is rewritten at least this often while steps come, and at once at a
@@ -33,6 +48,15 @@ final class TraceRecorder: Sendable {
 
     let mode: TraceMode
     private let open = Locked<Open?>(nil)
+    /// While above zero, steps are not recorded: a polling wait is one step, not one per poll.
+    private let muted = Locked(0)
+
+    /// Runs `body` with its steps left out of the trace (the caller records one step for all).
+    func muting<T>(_ body: () -> T) -> T {
+        muted.withLock { $0 += 1 }
+        defer { muted.withLock { $0 -= 1 } }
+        return body()
+    }
 
     init(mode: TraceMode) {
         self.mode = mode
@@ -52,6 +76,14 @@ final class TraceRecorder: Sendable {
     var hasSnapshot: Bool {
         let test = TestIdentity.current ?? Self.unnamed
         return open.withLock { o in o.map { $0.test == test && $0.trace.steps.contains { $0.snapshot != nil } } ?? false }
+    }
+
+    /// Whether robotci keeps this trace: always under `always`; under `on-failure` after a
+    /// failure, on a retry or a repetition (a first attempt that passes is deleted).
+    private func keeps(_ trace: Trace) -> Bool {
+        if mode == .always { return true }
+        let environment = WorkerEnvironment()
+        return environment.attempt > 1 || environment.repetition != nil || trace.steps.contains { $0.outcome == "failed" }
     }
 
     /// Whether the console lines of this test are worth a round trip at `terminate`: under
@@ -86,8 +118,9 @@ final class TraceRecorder: Sendable {
     /// when no page is open). Problems writing are said once on standard error: a trace
     /// never fails a test.
     func record(name: String, target: String, arguments: [String] = [], function: String, file: String, line: UInt,
-                started: Date, error: String?, page: (() -> PageState)?, awaitsNextPage: Bool = false) {
-        guard mode != .off else { return }
+                started: Date, error: String?, page: (() -> PageState)?, awaitsNextPage: Bool = false,
+                site: CallSite.Pending? = nil) {
+        guard mode != .off, muted.current == 0 else { return }
         // The observer registers at the first launch, after XCTest announced the process's
         // first test: that test has no name until it finishes (`finish(test:)`).
         let test = TestIdentity.current ?? Self.unnamed
@@ -130,6 +163,8 @@ final class TraceRecorder: Sendable {
             o.requestsSeen = ended
             step.console = (state?.console ?? []).map { Trace.ConsoleLine(level: $0.level, message: $0.message) }
             o.trace.steps.append(step)
+            if let site { o.pendingSites[index] = site }
+            if error != nil { o.resolveSites() }
             if error != nil || name == "terminate" || ended.timeIntervalSince(o.written) >= Self.writeInterval {
                 Self.writeIndex(o.trace, in: o.directory)
                 o.written = ended
@@ -148,7 +183,9 @@ final class TraceRecorder: Sendable {
         guard mode != .off else { return }
         open.withLock { current in
             guard var o = current else { return }
-            if o.trace.test == Self.unnamed || o.unwritten {
+            let resolve = !o.pendingSites.isEmpty && keeps(o.trace)
+            if resolve { o.resolveSites() }
+            if o.trace.test == Self.unnamed || o.unwritten || resolve {
                 if o.trace.test == Self.unnamed { o.trace.test = test }
                 Self.writeIndex(o.trace, in: o.directory)
             }
@@ -164,6 +201,7 @@ final class TraceRecorder: Sendable {
         open.withLock { current in
             guard var o = current, o.test == test || o.test == Self.unnamed || test == Self.unnamed, let last = o.trace.steps.indices.last else { return }
             guard o.trace.steps[last].outcome == "passed" else { return }
+            o.resolveSites()
             o.trace.steps[last].outcome = "failed"
             o.trace.steps[last].error = message
             // The failure evidence's screenshot (taken just before) is the failing step's picture.

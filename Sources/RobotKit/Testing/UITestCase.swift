@@ -78,7 +78,8 @@ open class UITestCase: XCTestCase {
     }
 
     /// Opens `url` in a fresh browser context (default `appURL`) with
-    /// `API_BASE_URL` = the mock server's base URL in its launch environment.
+    /// `API_BASE_URL` = the mock server's base URL in its launch environment, unless the mock
+    /// server serves the page itself (then nothing is added to its URL).
     /// `configure` may add launch environment entries or arguments first.
     @discardableResult
     public func launch(
@@ -94,12 +95,20 @@ open class UITestCase: XCTestCase {
             return placeholder
         }
         let app = WebApp(url: target, recorder: recorder)
-        if let serverBaseURL { app.launchEnvironment["API_BASE_URL"] = serverBaseURL }
+        // A page the mock server serves itself (`serveFolder`) reaches it by relative URLs:
+        // it is handed nothing it did not ask for.
+        if let serverBaseURL, !Self.isServed(target, by: serverBaseURL) { app.launchEnvironment["API_BASE_URL"] = serverBaseURL }
         configure?(app)
         self.app = app
         // launch() returns once the page's load event has fired (or fails the test).
         app.launch(file: file, line: line)
         return app
+    }
+
+    /// True when `page` is on the mock server's own origin (scheme, host and port).
+    static func isServed(_ page: URL, by base: String) -> Bool {
+        guard let base = URL(string: base) else { return false }
+        return page.scheme == base.scheme && page.host == base.host && page.port == base.port
     }
 
     #if os(Linux)

@@ -15,6 +15,8 @@ public typealias XCUIElement = WebElement
 public typealias XCUIElementQuery = WebElementQuery
 /// XCUITest's name for ``WebCoordinate``.
 public typealias XCUICoordinate = WebCoordinate
+/// XCUITest's name for ``KeyboardKey``.
+public typealias XCUIKeyboardKey = KeyboardKey
 
 extension XCTestCase {
     /// XCUITest's per-test time limit, honoured on Linux: a test still running this long

@@ -49,6 +49,14 @@ final class BrowserClickTests: XCTestCase {
         try browser.click(try browser.element("#row-\(try XCTUnwrap(try browser.script("return document.querySelector('#list-rows .row[data-test=\"\(target)\"]').getAttribute('data-k');") as? String))"))
         try browser.waitUntil("!document.getElementById('detail').hidden", timeout: 5)
         XCTAssertEqual(try detailTest, target, "the first click opens the clicked test")
+        // A test's only attempt fills the row (its screenshot readable), not a third of it.
+        let widths = try XCTUnwrap(try browser.script("""
+            return [...document.querySelectorAll('#detail .attempts')].map(a => [a.querySelectorAll(':scope > .attempt').length,
+              a.querySelector(':scope > .attempt').getBoundingClientRect().width / a.getBoundingClientRect().width]);
+            """) as? [[NSNumber]])
+        for pair in widths where pair[0].intValue == 1 {
+            XCTAssertGreaterThan(pair[1].doubleValue, 0.95, "one attempt takes the whole row: \(widths)")
+        }
 
         // Back, then Enter on the list opens the (keyboard-)active test.
         try browser.sendKeys(try browser.element("#detail-title"), "\u{E00C}")  // Escape

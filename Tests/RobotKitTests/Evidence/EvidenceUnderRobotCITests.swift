@@ -43,7 +43,40 @@ final class ReferenceStyleEvidenceTests: XCTestCase {
     }
 }
 
+/// A value wait that runs out (issue 55): the robot waits in the page for a greeting the
+/// backend never gives. Its attempt's trace must have one step for the 5 s wait, at the
+/// robot's line, the failing one, with what it expected and what it last saw.
+final class ValueWaitTraceTests: XCTestCase {
+    private var app: XCUIApplication!
+    private var backend: MockServer!
+
+    override func setUp() async throws {
+        guard underEvidenceRun else { throw XCTSkip("runs only under robotci, from TraceEndToEndTests") }
+        try await super.setUp()
+        continueAfterFailure = false
+        backend = try await MockServer.create()
+        await backend.stubJSON(.GET, "/me", json: #"{"name":"Alice"}"#)
+        XCUIApplication.appURL = Fixture.url("signin.html")
+    }
+
+    override func tearDown() async throws {
+        app?.terminate()
+        await backend?.stop()
+        try await super.tearDown()
+    }
+
+    func testTheGreetingNeverSaysBob() async throws {
+        app = launchApp(backend: await backend.baseURL)
+        GreetingRobot(app: app).verifyGreetingSoon("Hello, Bob")  // fails on purpose: the backend says Alice
+    }
+}
+
 struct GreetingRobot {
+    func verifyGreetingSoon(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        let greeting = app.staticTexts["greeting"]
+        XCTAssertTrue(greeting.wait(for: \.label, toEqual: text, timeout: 5), "the greeting says \(text)", file: file, line: line)
+    }
+
     let app: XCUIApplication
 
     func verifyGreeting(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
