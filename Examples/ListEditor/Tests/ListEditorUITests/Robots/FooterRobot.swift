@@ -59,8 +59,10 @@ extension FooterRobot {
     func verifyCounter(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Self {
         let counter = self.counter
         XCTAssertTrue(counter.waitForExistence(timeout: 5), "no \"… left\" counter", file: file, line: line)
+        // No read of the label in the message: the wait's trace step records what it last saw,
+        // and a read after it would become the failing step instead of the wait.
         XCTAssertTrue(counter.wait(for: \.label, toEqual: text, timeout: 5),
-                      "the counter reads \"\(counter.label)\", not \"\(text)\"", file: file, line: line)
+                      "the counter does not read \"\(text)\"", file: file, line: line)
         return self
     }
 

@@ -126,8 +126,9 @@ extension ListEditorRobot {
     func verifyItem(id: Int, title: String, file: StaticString = #filePath, line: UInt = #line) -> Self {
         let label = app.staticTexts[AccessibilityIdentifier.title(id: id)]
         XCTAssertTrue(label.waitForExistence(timeout: 5), "no item \(id)", file: file, line: line)
+        // The wait's trace step records what it last saw: the message reads nothing more.
         XCTAssertTrue(label.wait(for: \.label, toEqual: title, timeout: 5),
-                      "item \(id) is \"\(label.label)\", not \"\(title)\"", file: file, line: line)
+                      "item \(id) is not \"\(title)\"", file: file, line: line)
         return self
     }
 
@@ -143,7 +144,7 @@ extension ListEditorRobot {
     func verifyItemCount(_ count: Int, file: StaticString = #filePath, line: UInt = #line) -> Self {
         let rows = app.otherElements[AccessibilityIdentifier.list].cells
         XCTAssertTrue(rows.wait(for: \.count, toEqual: count, timeout: 5),
-                      "the list shows \(rows.count) items, not \(count)", file: file, line: line)
+                      "the list does not show \(count) items", file: file, line: line)
         return self
     }
 
@@ -202,7 +203,7 @@ extension ListEditorRobot {
         let text = app.staticTexts[AccessibilityIdentifier.errorText]
         XCTAssertTrue(text.waitForExistence(timeout: 5), "no error shows", file: file, line: line)
         XCTAssertTrue(text.wait(for: \.label, toEqual: message, timeout: 5),
-                      "the error says \"\(text.label)\"", file: file, line: line)
+                      "the error does not say \"\(message)\"", file: file, line: line)
         XCTAssertEqual(app.buttons[AccessibilityIdentifier.retryButton].exists, canRetry, "Retry", file: file, line: line)
         return self
     }
