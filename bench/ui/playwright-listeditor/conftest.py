@@ -52,10 +52,11 @@ def mock():
 
 @pytest.fixture
 def launch(page, mock):
-    """`launch()` / `launch(route:)`: open <mock>/app/?API_BASE_URL=<mock>[#route] in the test's
-    fresh context and wait for the load event (RobotKit waits for readyState complete)."""
+    """`launch()` / `launch(route:)`: open <mock>/app/[#route] in the test's fresh context and
+    wait for the load event (RobotKit waits for readyState complete). No API_BASE_URL, as
+    UITestCase hands none to a page the mock serves itself: the app calls its own origin."""
     def _launch(route=None):
-        url = mock.base_url + "/app/?API_BASE_URL=" + mock.base_url
+        url = mock.base_url + "/app/"
         if route is not None:
             url += "#" + route
         page.goto(url, wait_until="load")
