@@ -10,7 +10,7 @@ APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver s
 SWIFT ?= swift
 SHARDS ?= 8
 
-.PHONY: setup setup-test build test lint format-check demo e2e clean bench bench-ui fuzz example-test reference-test install
+.PHONY: setup setup-test build test lint format-check demo e2e clean bench bench-ui fuzz example-test listeditor-test reference-test install
 PREFIX ?= /usr/local
 
 ## Install the Debian packages a run needs (skipped when already there).
@@ -48,6 +48,7 @@ test: setup-test format-check
 	scripts/check-warnings .build/build-tests.log
 	SWIFT_BACKTRACE=$(TEST_BACKTRACE) $(SWIFT) test --skip-build
 	@if [ -d Examples/CharacterApp ]; then $(MAKE) --no-print-directory example-test; fi
+	@if [ -d Examples/ListEditor ]; then $(MAKE) --no-print-directory listeditor-test; fi
 	@if [ -d Examples/ReferenceSuite ]; then $(MAKE) --no-print-directory reference-test; fi
 
 ## swift-format's rules from .swift-format on Sources and Tests, any finding an error. Layout
@@ -73,6 +74,12 @@ demo: build
 example-test: build
 	.build/debug/robotci run --package Examples/CharacterApp --shards 4 --report-dir .build/example-report
 	@scripts/mock-ports .build/example-report/results.json 4
+
+## The action-heavy example (typing, double taps, keys, checkboxes, history, predicates)
+## through robotci, 4 shards.
+listeditor-test: build
+	.build/debug/robotci run --package Examples/ListEditor --shards 4 --report-dir .build/listeditor-report
+	@scripts/mock-ports .build/listeditor-report/results.json 4
 
 ## The references' XCUITest + SwiftMockServer vocabulary, unchanged but for imports and
 ## the app's location, through robotci (Examples/ReferenceSuite), 4 shards.

@@ -9,10 +9,16 @@ A real HTTP/1.1 server on 127.0.0.1, port 0 (one per test), with MockServer's be
   `Access-Control-Expose-Headers: *`; a CORS preflight (`OPTIONS` with
   `Access-Control-Request-Method`) gets 204 with the allowed methods/headers;
 - `json` answers `application/json; charset=utf-8`, `image` sniffs PNG, `status` has no body;
-- every request is journaled when it arrives (method, path, query), before it is answered,
-  so `requests(...)` / `wait_for_request(...)` work like `serverMock.requests(method:path:)`
-  and `serverMock.waitForRequest(method:path:timeout:)`.
+- every request is journaled when it arrives (method, path, query, body), before it is
+  answered, so `requests(...)` / `wait_for_request(...)` work like
+  `serverMock.requests(method:path:)` and `serverMock.waitForRequest(method:path:timeout:)`;
+- `serve_folder(folder)` serves a built app's files like `serveFolder(_:)` (content type by
+  extension, `index.html` for `/`, `Cache-Control: no-store`, no path outside the folder),
+  ranked between prefix routes and the catch-all.
 """
+import json
+import mimetypes
+import os
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,13 +52,17 @@ class Response:
 
 
 class Request:
-    def __init__(self, method, target, headers):
+    def __init__(self, method, target, headers, body=b""):
         self.method = method
+        self.body = body
         path, _, query = target.partition("?")
         self.path = path or "/"
         self.query = query
         self.headers = headers
         self.path_parameters = {}
+
+    def json_body(self):
+        return json.loads(self.body or b"null")
 
     @property
     def query_parameters(self):
@@ -66,7 +76,7 @@ class Request:
         return out
 
 
-RANK = {"exact": 0, "parameterized": 1, "prefix": 2, "catchAll": 3}
+RANK = {"exact": 0, "parameterized": 1, "prefix": 2, "folder": 3, "catchAll": 4}
 
 
 def _match(kind, pattern, path):
@@ -76,6 +86,8 @@ def _match(kind, pattern, path):
         return {} if path.startswith(pattern) else None
     if kind == "catchAll":
         return {}
+    if kind == "folder":
+        return {} if path.startswith(pattern) else None
     want, got = pattern.split("/"), path.split("/")
     if len(want) != len(got):
         return None
@@ -106,9 +118,8 @@ class MockServer:
 
             def _serve(self):
                 length = int(self.headers.get("Content-Length") or 0)
-                if length:
-                    self.rfile.read(length)
-                request = Request(self.command, self.path, self.headers)
+                body = self.rfile.read(length) if length else b""
+                request = Request(self.command, self.path, self.headers, body)
                 response = server._answer(request)
                 if response.delay:
                     time.sleep(response.delay)
@@ -153,6 +164,29 @@ class MockServer:
 
     def register_catch_all(self, handler):
         self._add("catchAll", None, None, handler)
+
+    def serve_folder(self, folder, at="/"):
+        """`serveFolder(_:at:)`: GET (and HEAD) of the files under `folder` at the prefix `at`,
+        `index.html` for the prefix itself."""
+        root = os.path.realpath(folder)
+
+        def serve(request):
+            segments = [unquote(s) for s in request.path[len(at):].split("/") if s]
+            if any(s in ("..", ".") or "/" in s or "\\" in s or "\0" in s for s in segments):
+                return Response(404, {"Content-Type": "text/plain; charset=utf-8"}, b"refused")
+            path = os.path.realpath(os.path.join(root, *segments))
+            if os.path.isdir(path):
+                path = os.path.join(path, "index.html")
+            if not (path == root or path.startswith(root + os.sep)) or not os.path.isfile(path):
+                return Response(404, {"Content-Type": "text/plain; charset=utf-8"}, b"no such file")
+            with open(path, "rb") as f:
+                data = f.read()
+            kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
+            if kind.startswith("text/") or kind in ("application/javascript", "application/json"):
+                kind += "; charset=utf-8"
+            return Response(200, {"Content-Type": kind, "Cache-Control": "no-store"}, data)
+
+        self._add("folder", "GET", at, serve)
 
     def _add(self, kind, method, pattern, handler):
         with self._lock:
