@@ -479,7 +479,8 @@ public final class RedisQueue: Sendable {
     private func resultField(_ test: TestID, quarantined: Bool, attempt: Attempt) -> (String, String) {
         var attempt = attempt
         attempt.machine = machine
-        let field = tagged("\(test.rawValue)\(Self.separator)\(attempt.number)")
+        // The id's JSON (sorted keys: one text per identity); JSON escapes the separator.
+        let field = tagged("\(json(test))\(Self.separator)\(attempt.number)")
         return (field, json(JournalEntry.attempt(test: test, quarantined: quarantined, attempt: attempt)))
     }
 

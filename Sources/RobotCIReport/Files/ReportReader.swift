@@ -106,9 +106,10 @@ public enum ReportReader {
                 + "pass the results.json or results.jsonl that robotci wrote")
         }
         do {
+            guard PreviousFormat.writesTextIDs(format) else { return try JSONDecoder().decode(RunResult.self, from: data) }
             // A run rebuilt from a journal cut short is marked interrupted: its metadata has no say.
-            let result = try JSONDecoder().decode(RunResult.self, from: data)
-            return result.resolvingRepetitions(metadataIsFinal: !result.metadata.interrupted)
+            let result = try PreviousFormat.decoder().decode(RunResult.self, from: data)
+            return PreviousFormat.upgrading(result, metadataIsFinal: !result.metadata.interrupted)
         } catch {
             throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(describe(error))")
         }
@@ -118,13 +119,20 @@ public enum ReportReader {
         var entries: [JournalEntry] = []
         var warnings: [String] = []
         var skipped = 0
-        let decoder = JSONDecoder()
+        var decoder = JSONDecoder()
+        var textIDs = false
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = data.last == UInt8(ascii: "\n")
-        /// A line from a newer robotci (its run entry carries the format marker) fails as such.
+        /// A line from a newer robotci (its run entry carries the format marker) fails as such;
+        /// one from a robotci that wrote ids as text has the rest read as such.
         func checkFormat(_ line: Data, _ index: Int) throws {
-            if let format = (try? decoder.decode(FormatProbe.self, from: line))?.format, let newer = RunResult.newerFormatMessage(format) {
+            let format = (try? decoder.decode(FormatProbe.self, from: line))?.format
+            if let format, let newer = RunResult.newerFormatMessage(format) {
                 throw Error(description: "\(path):\(index + 1): \(newer)")
+            }
+            if PreviousFormat.writesTextIDs(format) {
+                decoder = PreviousFormat.decoder()
+                textIDs = true
             }
         }
         for (index, line) in lines.enumerated() {
@@ -152,7 +160,8 @@ public enum ReportReader {
         }
         // The `finished` entry carries the run's final metadata (`repetitions` included).
         let finished = entries.contains { if case .finished = $0 { true } else { false } }
-        return Loaded(result: RunResult(journal: entries).resolvingRepetitions(metadataIsFinal: finished), fromJournal: true,
+        let result = RunResult(journal: entries)
+        return Loaded(result: textIDs ? PreviousFormat.upgrading(result, metadataIsFinal: finished) : result, fromJournal: true,
                       warnings: warnings)
     }
 
