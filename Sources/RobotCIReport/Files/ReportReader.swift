@@ -35,7 +35,7 @@ public enum ReportReader {
         } catch let e as RegularFileError {
             throw Error(description: e.message)
         } catch {
-            throw Error(description: "\(url.path): not a robotci timings.json (\(describe(error)))")
+            throw Error(description: "\(url.path): not a robotci timings.json (\(DecodingFailure.describe(error)))")
         }
     }
 
@@ -54,7 +54,7 @@ public enum ReportReader {
     /// `decodeTimings`, its error naming the file as `timingsFile`'s does.
     static func decodeTimings(_ data: Data, path: String) throws -> Timings {
         do { return try decodeTimings(data) } catch {
-            throw Error(description: "\(path): not a robotci timings.json (\(describe(error)))")
+            throw Error(description: "\(path): not a robotci timings.json (\(DecodingFailure.describe(error)))")
         }
     }
 
@@ -94,7 +94,7 @@ public enum ReportReader {
         do {
             probe = try JSONDecoder().decode(FormatProbe.self, from: data)
         } catch {
-            throw Error(description: "\(path): not JSON or not an object (\(describe(error)))")
+            throw Error(description: "\(path): not JSON or not an object (\(DecodingFailure.describe(error)))")
         }
         if let format = probe.format, let newer = RunResult.newerFormatMessage(format) {
             throw Error(description: "\(path): \(newer)")
@@ -111,7 +111,7 @@ public enum ReportReader {
             let result = try PreviousFormat.decoder().decode(RunResult.self, from: data)
             return PreviousFormat.upgrading(result, metadataIsFinal: !result.metadata.interrupted)
         } catch {
-            throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(describe(error))")
+            throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(DecodingFailure.describe(error))")
         }
     }
 
@@ -150,7 +150,7 @@ public enum ReportReader {
                 }
                 skipped += 1
                 if skipped <= 5 {
-                    warnings.append("\(path):\(index + 1): skipped a corrupt journal entry (\(describe(error)))")
+                    warnings.append("\(path):\(index + 1): skipped a corrupt journal entry (\(DecodingFailure.describe(error)))")
                 }
             }
         }
@@ -163,23 +163,5 @@ public enum ReportReader {
         let result = RunResult(journal: entries)
         return Loaded(result: textIDs ? PreviousFormat.upgrading(result, metadataIsFinal: finished) : result, fromJournal: true,
                       warnings: warnings)
-    }
-
-    private static func describe(_ error: Swift.Error) -> String {
-        switch error as? DecodingError {
-        case .dataCorrupted(let c)?: return c.debugDescription + underlying(c)
-        case .keyNotFound(let key, let c)?: return "missing '\(key.stringValue)' at \(where_(c))"
-        case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?: return "\(c.debugDescription) at \(where_(c))"
-        default: return "\(error)"
-        }
-    }
-
-    private static func underlying(_ c: DecodingError.Context) -> String {
-        c.underlyingError.map { " (\(($0 as NSError).localizedDescription))" } ?? ""
-    }
-
-    private static func where_(_ c: DecodingError.Context) -> String {
-        let path = c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? "top level" : path
     }
 }
