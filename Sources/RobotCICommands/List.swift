@@ -15,7 +15,7 @@ struct List: ParsableCommand {
             let config = try options.resolve(environment: env)
             let runner = Runner(config: config, commandLine: CommandLine.arguments, environment: env)
             let (_, tests, _, _) = try runner.discover()
-            print(runner.redactor.redact(tests.map(\.rawValue).joined(separator: "\n")))
+            print(runner.redactor.redact(tests.map(\.description).joined(separator: "\n")))
             return 0
         }
     }

@@ -47,7 +47,7 @@ struct Merge: ParsableCommand {
             if !notRun.isEmpty {
                 // Name them: "the run is incomplete" is only actionable with the tests and why.
                 var text = "error: \(notRun.count) planned test\(notRun.count == 1 ? "" : "s") did not run:"
-                for t in notRun.prefix(20) { text += "\n  \(t.id.rawValue): \(t.reason ?? "no result")" }
+                for t in notRun.prefix(20) { text += "\n  \(t.id.description): \(t.reason ?? "no result")" }
                 if notRun.count > 20 { text += "\n  … and \(notRun.count - 20) more (all in \(output)/results.json)" }
                 say(text)
             }

@@ -124,7 +124,7 @@ struct Report: AsyncParsableCommand {
         }
         if let refused = result.refused, !refused.isEmpty {
             Self.printError("warning: the queue holds results for \(refused.count) test\(refused.count == 1 ? "" : "s") outside its plan, refused: "
-                            + refused.prefix(20).map(\.rawValue).joined(separator: ", "))
+                            + refused.prefix(20).map(\.description).joined(separator: ", "))
         }
         let code = Self.verdict(result, incomplete: snapshot.lost || snapshot.finishedAt == nil)
         print("robotci report: verdict (the whole run): " + (code == 0 ? "PASSED" : code == 1 ? "FAILED" : "INCOMPLETE") + " (exit \(code))")

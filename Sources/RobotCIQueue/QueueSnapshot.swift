@@ -79,8 +79,7 @@ public struct QueueSnapshot: Sendable {
             interrupted: lost || machines.values.contains { $0.interrupted } || assembly.missing.count > 0)
         metadata.repetitions = RepetitionSummary.merged(labels.map { machines[$0]?.repetitions })
         let reason = notRunReason
-        // Machines say whether they repeated only when they finish: the ids alone decide.
-        return assembly.result(metadata: metadata) { _ in reason }.resolvingRepetitions(metadataIsFinal: false)
+        return assembly.result(metadata: metadata) { _ in reason }
     }
 
     /// Why a planned test has no result in the queue, from what the queue knows of the run.

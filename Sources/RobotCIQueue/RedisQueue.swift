@@ -413,10 +413,7 @@ public final class RedisQueue: Sendable {
         let rest = Array(parts.dropFirst())
         switch rest.first?.text {
         case "batch":
-            guard rest.count == 3, let id = rest[1].text.flatMap(Int.init), let body = rest[2].text,
-                  let batch = try? JSONDecoder().decode(QueuedBatch.self, from: Data(body.utf8)) else {
-                throw QueueError("the queue \(address) holds a batch this robotci cannot read: \(reply)")
-            }
+            let (id, batch) = try leasedBatch(rest)
             return (.batch(id: id, batch), first)
         case "done": return (.done, first)
         case "none": return (.wait, first)
@@ -476,10 +473,26 @@ public final class RedisQueue: Sendable {
 
     /// A result's field (this run's nonce, test, attempt: a result of another run never
     /// counts) and its journal entry, labelled with this machine.
+    /// The batch a lease handed out (`["batch", id, body]`). A body of another robotci version
+    /// (format v2 named tests as text) or one written by hand is refused by its id, with what
+    /// is wrong, never guessed at: running it could run tests nobody planned.
+    private func leasedBatch(_ parts: [RedisReply]) throws -> (id: Int, batch: QueuedBatch) {
+        guard parts.count == 3, let id = parts[1].text.flatMap(Int.init), let body = parts[2].text else {
+            throw QueueError("the queue \(address) answered a lease with a malformed batch; is it a robotci queue of this version?")
+        }
+        do {
+            return (id, try JSONDecoder().decode(QueuedBatch.self, from: Data(body.utf8)))
+        } catch {
+            throw QueueError("the queue \(address) holds batch \(id), which this robotci cannot read (\(DecodingFailure.describe(error))): "
+                + "a queue written by another robotci version, or tampered with; use a new queue name for this version")
+        }
+    }
+
     private func resultField(_ test: TestID, quarantined: Bool, attempt: Attempt) -> (String, String) {
         var attempt = attempt
         attempt.machine = machine
-        let field = tagged("\(test.rawValue)\(Self.separator)\(attempt.number)")
+        // The id's JSON (sorted keys: one text per identity); JSON escapes the separator.
+        let field = tagged("\(json(test))\(Self.separator)\(attempt.number)")
         return (field, json(JournalEntry.attempt(test: test, quarantined: quarantined, attempt: attempt)))
     }
 

@@ -35,7 +35,7 @@ extension Runner {
             throw RunnerError.noTests("'\(config.package)' has no tests: its test runner listed none; add tests (an XCTest or @Test in a test target), or check --package")
         }
         var tests = all.filter { id in
-            (filters.isEmpty || filters.contains { $0.matches(id.rawValue) }) && !skips.contains { $0.matches(id.rawValue) }
+            (filters.isEmpty || filters.contains { $0.matches(id.test) }) && !skips.contains { $0.matches(id.test) }
         }
         if !config.tags.isEmpty {
             let tags = try driver.tags()
@@ -47,7 +47,7 @@ extension Runner {
         }
         if tests.isEmpty && !all.isEmpty && (!config.filter.isEmpty || !config.skip.isEmpty || !config.tags.isEmpty) {
             let given = config.filter.map { "--filter '\($0)'" } + config.skip.map { "--skip '\($0)'" } + config.tags.map { "--tag '\($0)'" }
-            throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].rawValue)')"
+            throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].test)')"
                 + (config.tags.isEmpty ? "" : " and the tags (only Swift Testing tests have tags, e.g. @Test(.tags(.smoke)))"))
         }
         if let lastFailed {

@@ -70,7 +70,7 @@ extension Runner {
         // `robotci report --queue`) knows what ran on the machines that came back.
         if lost.canSalvage {
             do {
-                say("robotci: queue \(redis.address): " + (try redis.salvage(tests: Array(shared.discovered.values), result: local, metadata: local.metadata)))
+                say("robotci: queue \(redis.address): " + (try redis.salvage(tests: Array(shared.discovered), result: local, metadata: local.metadata)))
             } catch {
                 say("robotci: queue \(redis.address): cannot put this machine's results back (\(error))")
             }
@@ -81,7 +81,7 @@ extension Runner {
         if let snapshot = try? redis.snapshot(nonce: redis.nonce) {
             whole = snapshot.result(runName: redis.address.name, commandLine: commandLine)
         } else {
-            var assembly = RunAssembly(plan: RunPlan(tests: Array(shared.discovered.values)))
+            var assembly = RunAssembly(plan: RunPlan(tests: Array(shared.discovered)))
             for t in local.tests { for a in t.attempts { assembly.add(t.id, quarantined: t.quarantined, attempt: a) } }
             whole = assembly.result(metadata: local.metadata) { _ in
                 "the queue was lost before this machine saw a result for it (it may have run on another machine; the queue held that result)"
@@ -103,7 +103,7 @@ extension Runner {
         if let lines = Self.notRunLines(whole) { say(lines) }
         if let refused = whole.refused, !refused.isEmpty {
             say("robotci: warning: the queue holds results for \(refused.count) test\(refused.count == 1 ? "" : "s") outside its plan, refused: "
-                + refused.prefix(20).map(\.rawValue).joined(separator: ", ") + (refused.count > 20 ? ", …" : ""))
+                + refused.prefix(20).map(\.description).joined(separator: ", ") + (refused.count > 20 ? ", …" : ""))
         }
     }
 

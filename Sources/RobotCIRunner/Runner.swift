@@ -184,7 +184,7 @@ public final class Runner {
             tests: planned.map { test in var named = test; named.id = reportName(test.id); return named },
             atOnce: governor.currentLimit))
         let quarantine = setup.quarantine
-        let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.base.rawValue) } }
+        let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.test) } }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
         // run's and this machine reports only what it ran; the whole-run verdict accounts.
         let plan = redis == nil ? RunPlan(tests: tests, partition: partitionPlan) : nil

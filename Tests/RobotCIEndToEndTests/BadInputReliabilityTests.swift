@@ -34,7 +34,7 @@ final class BadInputReliabilityTests: XCTestCase {
         try "#!/bin/sh\n# a built test bundle with no tests: lists nothing\nexit 0\n".write(to: bundle, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bundle.path)
 
-        // Results from a newer robotci (format v2), as results.json and as a journal.
+        // Results from a newer robotci (format v4), as results.json and as a journal.
         let real = dir.appendingPathComponent("real")
         let made = try E2E.run(["run", "--package", fixture, "--skip-build", "--filter", "QuietTests/testA", "--report-dir", real.path])
         XCTAssertEqual(made.status, 0, made.stderr)
@@ -42,10 +42,10 @@ final class BadInputReliabilityTests: XCTestCase {
         try FileManager.default.createDirectory(at: newerJSON.deletingLastPathComponent(), withIntermediateDirectories: true)
         for (from, to) in [("results.json", newerJSON), ("results.jsonl", newerJournal)] {
             let text = try String(contentsOf: real.appendingPathComponent(from), encoding: .utf8)
-            XCTAssertTrue(text.contains("\"format\":\"robotci-results-v2\""), "\(from) carries its format")
-            try text.replacingOccurrences(of: "robotci-results-v2", with: "robotci-results-v3").write(to: to, atomically: true, encoding: .utf8)
+            XCTAssertTrue(text.contains("\"format\":\"robotci-results-v3\""), "\(from) carries its format")
+            try text.replacingOccurrences(of: "robotci-results-v3", with: "robotci-results-v4").write(to: to, atomically: true, encoding: .utf8)
         }
-        let newer = "written by a newer robotci (format 'robotci-results-v3'; this robotci reads up to 'robotci-results-v2')"
+        let newer = "written by a newer robotci (format 'robotci-results-v4'; this robotci reads up to 'robotci-results-v3')"
 
         struct Case { var name: String; var yaml: String?; var args: [String]; var env: [String: String] = [:]; var expect: [String] }
         let run = ["run", "--package", fixture, "--skip-build", "--report-dir", out.path]

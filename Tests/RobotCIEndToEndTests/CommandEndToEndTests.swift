@@ -119,7 +119,7 @@ final class CommandEndToEndTests: XCTestCase {
         let meta = json?["metadata"] as? [String: Any]
         XCTAssertEqual(meta?["interrupted"] as? Bool, true)
         let tests = json?["tests"] as? [[String: Any]] ?? []
-        let outcome = { (id: String) in tests.first { $0["id"] as? String == id }?["outcome"] as? String }
+        let outcome = { (id: String) in tests.first { E2E.idText($0["id"]) == id }?["outcome"] as? String }
         XCTAssertEqual(outcome("OutcomesTests.PassingTests/testAddition"), "passed", "finished tests are reported")
         XCTAssertEqual(outcome("OutcomesTests.HangTests/testB_Hangs"), "notRun", "the interrupted test is not called a failure: not run")
     }

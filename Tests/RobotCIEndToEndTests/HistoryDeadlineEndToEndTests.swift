@@ -31,13 +31,13 @@ final class HistoryDeadlineEndToEndTests: XCTestCase {
         XCTAssertLessThan(wall, 60, "killed at its history's deadline (10 s), not at --test-timeout (300 s)")
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any])
         let tests = try XCTUnwrap(json["tests"] as? [[String: Any]])
-        let hung = try XCTUnwrap(tests.first { ($0["id"] as? String)?.hasSuffix("testUsuallyFast") == true })
+        let hung = try XCTUnwrap(tests.first { E2E.idText($0["id"])?.hasSuffix("testUsuallyFast") == true })
         XCTAssertEqual(hung["outcome"] as? String, "flaky")
         let attempts = try XCTUnwrap(hung["attempts"] as? [[String: Any]])
         XCTAssertEqual(attempts.map { $0["outcome"] as? String }, ["timedOut", "passed"])
         let message = ((attempts[0]["failures"] as? [[String: Any]])?.compactMap { $0["message"] as? String } ?? []).joined(separator: "\n")
         XCTAssertTrue(message.contains("still running after 10 s (history: 10 × p95 0.03 s of 5 passing runs"), message)
-        let other = try XCTUnwrap(tests.first { ($0["id"] as? String)?.hasSuffix("testAlsoFast") == true })
+        let other = try XCTUnwrap(tests.first { E2E.idText($0["id"])?.hasSuffix("testAlsoFast") == true })
         XCTAssertEqual(other["outcome"] as? String, "passed", "a test without history keeps --test-timeout")
     }
 }

@@ -18,7 +18,7 @@ final class MaxFailuresEndToEndTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any]
         var tests: [String: (String, String?, Int)] = [:]
         for t in json?["tests"] as? [[String: Any]] ?? [] {
-            tests[t["id"] as? String ?? "?"] = (t["outcome"] as? String ?? "?", t["reason"] as? String, (t["attempts"] as? [Any])?.count ?? 0)
+            tests[E2E.idText(t["id"]) ?? "?"] = (t["outcome"] as? String ?? "?", t["reason"] as? String, (t["attempts"] as? [Any])?.count ?? 0)
         }
         return tests
     }
@@ -126,7 +126,7 @@ final class LastFailedEndToEndTests: XCTestCase {
         XCTAssertTrue(again.stderr.contains("failed → failed  QueueTests.FailingTests/testFails"), again.stderr)
         XCTAssertTrue(again.stderr.contains("failed → passed  QueueTests.FlakyTests/testFailsOnce") == false, "with --retries 0 the flaky test failed its one attempt")
         let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any])
-        let ids = (results["tests"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }.sorted()
+        let ids = (results["tests"] as? [[String: Any]] ?? []).compactMap { E2E.idText($0["id"]) }.sorted()
         XCTAssertEqual(ids, ["QueueTests.FailingTests/testFails", "QueueTests.FlakyTests/testFailsOnce"])
         XCTAssertEqual((results["metadata"] as? [String: Any])?["rerunOf"] as? String, firstID)
         let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)

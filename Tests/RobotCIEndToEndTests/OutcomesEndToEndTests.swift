@@ -68,7 +68,7 @@ final class OutcomesEndToEndTests: XCTestCase {
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let tests = try XCTUnwrap(json["tests"] as? [[String: Any]])
         func attempts(_ id: String) -> [[String: Any]] {
-            (tests.first { $0["id"] as? String == id }?["attempts"] as? [[String: Any]]) ?? []
+            (tests.first { E2E.idText($0["id"]) == id }?["attempts"] as? [[String: Any]]) ?? []
         }
         let wrong = attempts("OutcomesTests.FailingTests/testWrongSum")
         XCTAssertEqual(wrong.count, 3)

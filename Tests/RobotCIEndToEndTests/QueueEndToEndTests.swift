@@ -152,7 +152,7 @@ final class QueueEndToEndTests: XCTestCase {
         XCTAssertEqual(r.status, 1, "tests failed: report --queue exits 1\n\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
         var counts: [String: Int] = [:]
-        for t in json?["tests"] as? [[String: Any]] ?? [] { counts[t["id"] as? String ?? "?"] = (t["attempts"] as? [Any])?.count ?? 0 }
+        for t in json?["tests"] as? [[String: Any]] ?? [] { counts[E2E.idText(t["id"]) ?? "?"] = (t["attempts"] as? [Any])?.count ?? 0 }
         return counts
     }
 
@@ -346,7 +346,7 @@ final class QueueEndToEndTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json"))) as? [String: Any]
         var tests: [String: (String, String?)] = [:]
         for t in json?["tests"] as? [[String: Any]] ?? [] {
-            tests[t["id"] as? String ?? "?"] = (t["outcome"] as? String ?? "?", t["reason"] as? String)
+            tests[E2E.idText(t["id"]) ?? "?"] = (t["outcome"] as? String ?? "?", t["reason"] as? String)
         }
         return (r.stdout, tests)
     }
@@ -410,7 +410,7 @@ final class QueueEndToEndTests: XCTestCase {
         let p = try start(base + ["--queue", queue("forged"), "--filter", "SlowTests", "--report-dir", root.appendingPathComponent("m1").path],
                           env: ["QUEUE_SLEEP": "0.3", "ROBOTCI_MACHINE": "m1"], log: root.appendingPathComponent("m1.log"))
         waitForAttempts(2, in: root.appendingPathComponent("m1/results.jsonl"))
-        redisCLI(["HSET", "robotci:forged:batches", "9999", #"{"tests":["Evil.Tests/testRm"],"attempt":1}"#])
+        redisCLI(["HSET", "robotci:forged:batches", "9999", #"{"tests":[{"test":"Evil.Tests/testRm"}],"attempt":1}"#])
         redisCLI(["LPUSH", "robotci:forged:queue", "9999"])
         wait(p)
         let log = (try? String(contentsOf: root.appendingPathComponent("m1.log"), encoding: .utf8)) ?? ""

@@ -107,7 +107,7 @@ final class ReliabilityTests: XCTestCase {
                 continue
             }
             whole += 1
-            if object["type"] as? String == "attempt", let test = object["test"] as? String { journalTests.insert(test) }
+            if object["type"] as? String == "attempt", let test = E2E.idText(object["test"]) { journalTests.insert(test) }
         }
         XCTAssertFalse(journal.contains("\"type\":\"finished\""), "the run never finished")
 

@@ -15,14 +15,14 @@ private struct Report {
         json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("results.json"))) as? [String: Any])
         var tests: [String: (String, [[String: Any]])] = [:]
         for t in json["tests"] as? [[String: Any]] ?? [] {
-            tests[t["id"] as? String ?? "?"] = (t["outcome"] as? String ?? "?", t["attempts"] as? [[String: Any]] ?? [])
+            tests[E2E.idText(t["id"]) ?? "?"] = (t["outcome"] as? String ?? "?", t["attempts"] as? [[String: Any]] ?? [])
         }
         self.tests = tests
         batches = json["batches"] as? [[String: Any]] ?? []
     }
 
     var metadata: [String: Any] { json["metadata"] as? [String: Any] ?? [:] }
-    var planned: [String] { (json["plan"] as? [String: Any])?["tests"] as? [String] ?? [] }
+    var planned: [String] { E2E.idTexts((json["plan"] as? [String: Any])?["tests"]) }
 }
 
 /// `--repeat-each N`: every repetition is a test of its own (planned, retried, reported and
@@ -75,7 +75,7 @@ final class RepeatEachEndToEndTests: XCTestCase {
         // test, so the three runs of a test are three batches (on whichever shard was free).
         var batchesOfTest: [String: Set<Int>] = [:]
         for batch in run.batches {
-            let tests = batch["tests"] as? [String] ?? []
+            let tests = E2E.idTexts(batch["tests"])
             let bases = tests.map { $0.components(separatedBy: " (repeat ").first ?? $0 }
             XCTAssertEqual(Set(bases).count, bases.count, "two repetitions of one test in batch \(batch)")
             let indexes = Set(tests.compactMap { $0.components(separatedBy: " (repeat ").last?.first })
@@ -214,11 +214,11 @@ final class UntilFailureEndToEndTests: XCTestCase {
             return Int(id[r.upperBound...].prefix { $0.isNumber })
         }
         let failing = try XCTUnwrap(run.batches.first {
-            ($0["tests"] as? [String] ?? []).contains("QueueTests.SlowTests/test02 (repeat 4 of 20)")
+            E2E.idTexts($0["tests"]).contains("QueueTests.SlowTests/test02 (repeat 4 of 20)")
         })
         let known = try XCTUnwrap(failing["end"] as? Double) + 0.5
         for batch in run.batches {
-            let reps = (batch["tests"] as? [String] ?? []).compactMap(repetition)
+            let reps = E2E.idTexts(batch["tests"]).compactMap(repetition)
             guard let rep = reps.first, rep > 4, let start = batch["start"] as? Double else { continue }
             XCTAssertLessThan(start, known, "repetition \(rep) began \(start) s, after the failure was known at \(known) s")
         }

@@ -43,7 +43,7 @@ final class TokenLeakEndToEndTests: XCTestCase {
         XCTAssertFalse(files.contains { $0.contains(tails[0]) }, "no file is named after the token: \(files)")
         XCTAssertTrue(r.stderr.contains("FAIL   tok::param[ghp_***]"), "the console names the test masked: \(r.stderr)")
         let results = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any])
-        let ids = (results["tests"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let ids = (results["tests"] as? [[String: Any]] ?? []).compactMap { E2E.idText($0["id"]) }
         XCTAssertEqual(ids.sorted(), ["tok::fails", "tok::param[ghp_***]", "tok::prints"],
                        "every planned test accounted for, under its masked name")
         let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)

@@ -29,8 +29,8 @@ final class QueueChunksTests: XCTestCase {
     func testGroupsAndRepetitionsNeverShareAChunk() {
         let ids = [TestID("M.C/a"), TestID("M.S/b()"), TestID("M.C/c")]
         let tests = (ids + [TestID("M.C/a").repetition(2, of: 2)]).map { PlannedTest(id: $0, expected: 0.01, known: true) }
-        let chunks = QueueChunks.cut(tests) { $0.rawValue.hasPrefix("M.S") ? 1 : 0 }
-        XCTAssertEqual(chunks.map { $0.tests.map(\.rawValue) }.sorted { $0[0] < $1[0] },
+        let chunks = QueueChunks.cut(tests) { $0.description.hasPrefix("M.S") ? 1 : 0 }
+        XCTAssertEqual(chunks.map { $0.tests.map(\.description) }.sorted { $0[0] < $1[0] },
                        [["M.C/a", "M.C/c"], ["M.C/a (repeat 2 of 2)"], ["M.S/b()"]])
         XCTAssertEqual(Set(chunks.compactMap(\.group)).count, 3)
         XCTAssertEqual(chunks.flatMap(\.tests).count, 4, "every test in exactly one chunk")

@@ -110,7 +110,7 @@ public struct TestRules: Sendable {
 
     /// The index of the first rule for `test`, nil when none applies.
     public func ruleIndex(for test: TestID) -> Int? {
-        let id = test.base.rawValue
+        let id = test.test
         let range = NSRange(id.startIndex..., in: id)
         return compiled.firstIndex { $0.match.firstMatch(in: id, range: range) != nil }
     }
@@ -127,7 +127,7 @@ public struct TestRules: Sendable {
         let index = ruleIndex(for: test)
         let ceiling = index.flatMap { i in rules[i].testTimeout.map { TestDeadline(seconds: $0, rule: "rule \(i + 1)'s test-timeout") } }
             ?? TestDeadline(seconds: testTimeout, rule: "--test-timeout")
-        guard let learnt = learnt[test.base.rawValue], learnt.seconds < ceiling.seconds else { return ceiling }
+        guard let learnt = learnt[test.test], learnt.seconds < ceiling.seconds else { return ceiling }
         return learnt
     }
 

@@ -18,9 +18,10 @@ public struct RunPlan: Codable, Sendable, Equatable {
         self.queue = queue
     }
 
-    /// FNV-1a of the sorted ids, and their count: equal lists, equal digests, on every machine.
+    /// FNV-1a of the sorted ids' text forms, and their count: equal lists, equal digests, on
+    /// every machine (and on a machine whose robotci wrote ids as text: its partitions merge).
     public static func digest(of tests: [TestID]) -> String {
-        let text = tests.map(\.rawValue).sorted().joined(separator: "\n")
+        let text = tests.map(\.description).sorted().joined(separator: "\n")
         return String(Partitioner.stableHash(text), radix: 16) + "-\(tests.count)"
     }
 }

@@ -170,23 +170,32 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// Results that arrived for tests outside the plan, refused (their ids).
     public var refused: [TestID]?
 
-    public static let formatName = "robotci-results-v2"
+    public static let formatName = "robotci-results-v3"
     /// The newest results/journal format this robotci reads (the N of `robotci-results-vN`).
-    /// v2 added `notRun`, `plan` and `refused`; v1 files read as v2 files without a plan.
-    public static let formatVersion = 2
+    /// v3 writes each test id as structure (`TestID`: test, repetition, browser); v2 added
+    /// `notRun`, `plan` and `refused` and wrote ids as text; v1 files read as v2 files without
+    /// a plan.
+    public static let formatVersion = 3
+    /// The last format that wrote test ids as text (`ReportReader` reads it with `TestID.textForm`).
+    public static let lastTextIDVersion = 2
+
+    /// The N of a `robotci-results-vN` marker; nil for any other text.
+    public static func version(of marker: String) -> Int? {
+        let prefix = "robotci-results-v"
+        guard marker.hasPrefix(prefix), let version = Int(marker.dropFirst(prefix.count)) else { return nil }
+        return version
+    }
 
     /// Whether `marker` is a results format this robotci reads.
     public static func isReadableFormat(_ marker: String) -> Bool {
-        let prefix = "robotci-results-v"
-        guard marker.hasPrefix(prefix), let version = Int(marker.dropFirst(prefix.count)) else { return false }
+        guard let version = version(of: marker) else { return false }
         return version >= 1 && version <= formatVersion
     }
 
     /// For a `robotci-results-vN` marker newer than this robotci reads, the sentence that says
     /// so (a newer file is not "foreign", it needs a newer robotci); nil otherwise.
     public static func newerFormatMessage(_ marker: String) -> String? {
-        let prefix = "robotci-results-v"
-        guard marker.hasPrefix(prefix), let version = Int(marker.dropFirst(prefix.count)), version > formatVersion else { return nil }
+        guard let version = version(of: marker), version > formatVersion else { return nil }
         return "written by a newer robotci (format '\(marker)'; this robotci reads up to '\(formatName)'): "
             + "use a robotci at least as new as the one that wrote it"
     }
@@ -254,22 +263,5 @@ extension RunResult {
         r.refused = refused?.map(rename)
         r.metadata.repetitions?.firstFailure = metadata.repetitions?.firstFailure.map(rename)
         return r
-    }
-}
-
-extension RunResult {
-    /// This result as read back from text (results.json, the journal, the queue), where every
-    /// id ending in ` (repeat k of n)` was taken for a repetition (`TestID.parsing`). A run
-    /// repeats all its tests or none, and its `metadata.repetitions` says which; so every id
-    /// is its test's own, whatever its end says, when the run did not repeat and that is
-    /// certain: `metadataIsFinal` (written when the run ended: not a journal cut short, nor a
-    /// queue whose machines may not have said yet), or its planned tests mix repetitions with
-    /// tests that are none.
-    public func resolvingRepetitions(metadataIsFinal: Bool) -> RunResult {
-        guard metadata.repetitions == nil else { return self }
-        let ids = plan?.tests ?? tests.map(\.id)
-        guard ids.contains(where: { $0.repetition != nil }),
-              metadataIsFinal || ids.contains(where: { $0.repetition == nil }) else { return self }
-        return renamingTests { TestID($0.rawValue) }
     }
 }

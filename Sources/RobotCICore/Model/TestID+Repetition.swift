@@ -1,13 +1,11 @@
 /// `--repeat-each N` / `--until-failure`: the k-th of n runs of a test is a test of its own,
 /// so every repetition has its own verdict, retries, report entry and JUnit `<testcase>`, and
-/// the run's plan counts n × tests. Inside the program the repetition is `TestID.repetition`;
-/// its text, `Module.Class/testFoo (repeat 2 of 5)` (JUnit name `testFoo (repeat 2 of 5)`),
-/// exists only where ids go out and come back in. The suffix has no `/` and no `::`, so
-/// `className` and `name` split the text as they split the test's own, and a JUnit file read
-/// back gives the same id.
+/// the run's plan counts n × tests. The repetition is `TestID.repetition`, data in every stored
+/// format; its text, `Module.Class/testFoo (repeat 2 of 5)` (JUnit name `testFoo (repeat 2 of
+/// 5)`), is only for people and JUnit.
 extension TestID {
     /// Which of the runs of a test an id is.
-    public struct Repetition: Sendable, Hashable {
+    public struct Repetition: Sendable, Hashable, Codable {
         /// 1-based.
         public var index: Int
         public var count: Int
@@ -16,32 +14,23 @@ extension TestID {
             self.index = index
             self.count = count
         }
+
+        private enum CodingKeys: String, CodingKey { case index, count }
+
+        /// A file is text from anywhere: a repetition outside 1…count is refused, not run.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            index = try c.decode(Int.self, forKey: .index)
+            count = try c.decode(Int.self, forKey: .count)
+            guard index >= 1, index <= count else {
+                throw DecodingError.dataCorruptedError(forKey: .index, in: c, debugDescription: "repetition \(index) of \(count) is out of range")
+            }
+        }
     }
 
-    /// The `index`-th of `count` repetitions of this test (of a repetition's test).
+    /// The `index`-th of `count` repetitions of this test (of a repetition's test), on its browser.
     public func repetition(_ index: Int, of count: Int) -> TestID {
-        TestID(ownID: base.rawValue, repetition: Repetition(index: index, count: count))
-    }
-
-    /// This id's test as `repetition` (nil: the test's own id): a repetition's id rebuilt
-    /// around a test's renamed id.
-    public func repeated(as repetition: Repetition?) -> TestID {
-        repetition.map { TestID(ownID: base.rawValue, repetition: $0) } ?? base
-    }
-
-    /// The id that `text`, as robotci writes ids, names: ` (repeat K of N)` at its very end
-    /// (K and N decimal, 1 ≤ K ≤ N, after a non-empty id) makes it a repetition; any other
-    /// text is a test's own id. For text coming in (results.json, the journal, JUnit, the
-    /// queue): a test's own name that ends like a repetition reads back as one, since its
-    /// text is the same, until the reader knows better (`RunResult.resolvingRepetitions`).
-    public static func parsing(_ text: String) -> TestID {
-        guard text.hasSuffix(")"), let open = text.range(of: " (repeat ", options: .backwards) else { return TestID(text) }
-        let inner = text[open.upperBound..<text.index(before: text.endIndex)]
-        let parts = inner.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1] == "of", parts[0].allSatisfy(\.isASCII), parts[2].allSatisfy(\.isASCII),
-              let k = Int(parts[0]), let n = Int(parts[2]), k >= 1, k <= n, open.lowerBound > text.startIndex
-        else { return TestID(text) }
-        return TestID(ownID: String(text[..<open.lowerBound]), repetition: Repetition(index: k, count: n))
+        TestID(test, repetition: Repetition(index: index, count: count), browser: browser)
     }
 
     /// Each of `tests` `count` times, repetition by repetition (all tests' first runs, then

@@ -1,71 +1,86 @@
-/// A test's identity as XCTest names it: `Module.Class/testMethod`, and with `--repeat-each`
-/// or `--until-failure`, which repetition of that test it is.
+/// A test's identity: the test (`Module.Class/testMethod`, as its framework lists it), which
+/// repetition of it this is (`--repeat-each`, `--until-failure`) and which browser engine runs
+/// it (nil: the default engine).
 ///
-/// The test's own id is what `--list-tests` prints and what a test bundle accepts as a
-/// filter, so it is kept verbatim; the parts are derived for reports. A repetition is typed
-/// data (`repetition`), never read out of the text inside the program: a test whose own name
-/// ends in ` (repeat 1 of 2)` is that test. `rawValue` is the text form that goes out
-/// (results.json, JUnit, the journal, the queue, the console), `Module.Class/testFoo (repeat 2
-/// of 5)` for a repetition; `parsing(_:)` and decoding read it back (`TestID+Repetition`).
+/// The three are data in every stored format (results.json, the journal, the queue), written
+/// as `{"test": …, "repetition": {"index": k, "count": n}, "browser": …}`: a test whose own name
+/// ends in ` (repeat 1 of 2)` is that test, whatever its text. The text form, `description`
+/// (`Module.Class/testFoo (repeat 2 of 5) [webkit]`), exists only where a person or JUnit
+/// reads it, and is never read back as an identity.
 public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
-    /// The text form: the test's own id exactly as XCTest lists it, followed for a repetition
-    /// by ` (repeat k of n)`.
-    public let rawValue: String
-    /// A repetition's test and which run of it this is; nil for a test's own id. Boxed, so an
-    /// id is 24 bytes, not 56, in the plans, sets and dictionaries of runs without repetitions.
-    private let repeated: Repeated?
+    /// The test's own id, exactly as its framework lists it and accepts as a filter.
+    public let test: String
+    /// A repetition or a browser; nil for the test's own id on the default engine. Boxed, so an
+    /// id is 24 bytes, not 56, in the plans, sets and dictionaries of plain runs.
+    private let variant: Variant?
 
-    private final class Repeated: Sendable {
-        let ownID: String
-        let repetition: Repetition
+    private final class Variant: Sendable {
+        let repetition: Repetition?
+        let browser: String?
 
-        init(ownID: String, repetition: Repetition) {
-            self.ownID = ownID
+        init(repetition: Repetition?, browser: String?) {
             self.repetition = repetition
+            self.browser = browser
         }
     }
 
-    /// The test `rawValue` names, verbatim: a test's own id, never a repetition (listings and
-    /// test output name tests this way; `parsing(_:)` reads text robotci wrote).
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-        self.repeated = nil
+    /// The test `test` names, verbatim, on the default engine: listings and test output name
+    /// tests this way.
+    public init(_ test: String) {
+        self.test = test
+        self.variant = nil
     }
 
-    /// The `repetition` of the test whose own id is `ownID`.
-    init(ownID: String, repetition: Repetition) {
-        self.rawValue = "\(ownID) (repeat \(repetition.index) of \(repetition.count))"
-        self.repeated = Repeated(ownID: ownID, repetition: repetition)
+    /// `repetition` of `test` on `browser` (nil: the default engine).
+    public init(_ test: String, repetition: Repetition?, browser: String? = nil) {
+        self.test = test
+        self.variant = repetition == nil && browser == nil ? nil : Variant(repetition: repetition, browser: browser)
     }
 
     /// Which of the runs of its test this is (`--repeat-each`, `--until-failure`); nil for
     /// the test's own id.
-    public var repetition: Repetition? { repeated?.repetition }
+    public var repetition: Repetition? { variant?.repetition }
 
-    /// The test this id runs: the id itself, or the test a repetition repeats.
-    public var base: TestID { repeated.map { TestID($0.ownID) } ?? self }
+    /// The browser engine that runs this test (`--browsers`); nil for the default engine.
+    public var browser: String? { variant?.browser }
 
-    // A repetition and a test whose own name reads like it share their text, not their
-    // identity. (One text and one repetition: one own id.)
-    public static func == (lhs: TestID, rhs: TestID) -> Bool { lhs.rawValue == rhs.rawValue && lhs.repetition == rhs.repetition }
+    /// The same test on the same browser, not as a repetition: what a repetition runs, what
+    /// `timings.json`, the history and `--last-failed` know it by.
+    public var unrepeated: TestID { repetition == nil ? self : TestID(test, repetition: nil, browser: browser) }
+
+    /// The same repetition and browser of the test named `test` (`SecretRedactor` masks names).
+    public func renamed(_ test: String) -> TestID { TestID(test, repetition: repetition, browser: browser) }
+
+    public static func == (lhs: TestID, rhs: TestID) -> Bool {
+        lhs.test == rhs.test && lhs.repetition == rhs.repetition && lhs.browser == rhs.browser
+    }
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(rawValue)
+        hasher.combine(test)
         hasher.combine(repetition)
+        hasher.combine(browser)
     }
 
-    /// `Module.Class` for `Module.Class/testMethod` (JUnit's `classname`).
+    /// What the text form adds to the test's own id: ` (repeat k of n)`, then ` [browser]`.
+    public var variantText: String {
+        var text = ""
+        if let r = repetition { text += " (repeat \(r.index) of \(r.count))" }
+        if let browser { text += " [\(browser)]" }
+        return text
+    }
+
+    /// `Module.Class` for `Module.Class/testMethod` (JUnit's `classname`), from the test's own id.
     public var className: String {
-        if let sep = pathSeparator { return String(rawValue[..<sep.lowerBound]) }
-        guard let slash = suiteSlash else { return freeFunctionParts?.module ?? rawValue }
-        return String(rawValue[..<slash])
+        if let sep = pathSeparator { return String(test[..<sep.lowerBound]) }
+        guard let slash = suiteSlash else { return freeFunctionParts?.module ?? test }
+        return String(test[..<slash])
     }
 
     /// The last `::` before any `[parameters]`: pytest's `tests/test_a.py::TestX::test_y[1/2]`
     /// (and other runners' node ids) split into `tests/test_a.py::TestX` and `test_y[1/2]`.
     private var pathSeparator: Range<String.Index>? {
-        let head = rawValue[..<(rawValue.firstIndex(of: "[") ?? rawValue.endIndex)]
+        let head = test[..<(test.firstIndex(of: "[") ?? test.endIndex)]
         // A Swift raw identifier may hold `::` (`` `a::b`() ``): not a node id.
-        guard !head.contains("`"), let r = head.range(of: "::", options: .backwards), r.lowerBound > rawValue.startIndex else { return nil }
+        guard !head.contains("`"), let r = head.range(of: "::", options: .backwards), r.lowerBound > test.startIndex else { return nil }
         return r
     }
 
@@ -73,28 +88,28 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
     /// (`` `a/b` ``), and before the source location Swift Testing appends to an overloaded
     /// name (`M.S/check(_:)/File.swift:10:2` lists two overloads apart).
     private var suiteSlash: String.Index? {
-        let end = swiftTestingLocation?.lowerBound ?? rawValue.endIndex
-        return Self.lastOutsideBackticks("/", in: rawValue[..<end])
+        let end = swiftTestingLocation?.lowerBound ?? test.endIndex
+        return Self.lastOutsideBackticks("/", in: test[..<end])
     }
 
     /// `/File.swift:10:2` at the end of a Swift Testing id (an overload's listed name).
     package var swiftTestingLocation: Range<String.Index>? {
-        guard rawValue.last?.isNumber == true, let slash = Self.lastOutsideBackticks("/", in: rawValue[...]) else { return nil }
-        let tail = rawValue[rawValue.index(after: slash)...]
+        guard test.last?.isNumber == true, let slash = Self.lastOutsideBackticks("/", in: test[...]) else { return nil }
+        let tail = test[test.index(after: slash)...]
         let parts = tail.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].hasSuffix(".swift"), parts[1...].allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              slash > rawValue.startIndex, rawValue[rawValue.index(before: slash)] == ")" else { return nil }
-        return slash..<rawValue.endIndex
+              slash > test.startIndex, test[test.index(before: slash)] == ")" else { return nil }
+        return slash..<test.endIndex
     }
 
     /// `Module.function()`: a Swift Testing test outside any suite (its name may be a raw
     /// identifier: ``Module.`shows the banner`()``).
     private var freeFunctionParts: (module: String, name: String)? {
-        let end = swiftTestingLocation?.lowerBound ?? rawValue.endIndex
-        let head = rawValue[..<end]
+        let end = swiftTestingLocation?.lowerBound ?? test.endIndex
+        let head = test[..<end]
         guard head.hasSuffix(")"), let paren = Self.firstOutsideBackticks("(", in: head),
-              let dot = Self.lastOutsideBackticks(".", in: rawValue[..<paren]) else { return nil }
-        return (String(rawValue[..<dot]), String(rawValue[rawValue.index(after: dot)...]))
+              let dot = Self.lastOutsideBackticks(".", in: test[..<paren]) else { return nil }
+        return (String(test[..<dot]), String(test[test.index(after: dot)...]))
     }
 
     /// The last `character` in `text` that is not inside a backtick-quoted raw identifier.
@@ -135,9 +150,9 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
 
     /// `testMethod` for `Module.Class/testMethod` (JUnit's `name`).
     public var name: String {
-        if let sep = pathSeparator { return String(rawValue[sep.upperBound...]) }
-        guard let slash = suiteSlash else { return freeFunctionParts?.name ?? rawValue }
-        return String(rawValue[rawValue.index(after: slash)...])
+        if let sep = pathSeparator { return String(test[sep.upperBound...]) }
+        guard let slash = suiteSlash else { return freeFunctionParts?.name ?? test }
+        return String(test[test.index(after: slash)...])
     }
 
     /// `Class.testMethod`, the form XCTest's Linux output uses in `Test Case '…'` lines.
@@ -152,8 +167,7 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
     /// XCTest-style names, `class::name` for node ids (a classname with `::`, or a test file:
     /// pytest's `tests/test_a.py::TestX` + `test_y`). When neither splits back (a name holding
     /// `::` or `/`), the id is the one that `class/name` splits into, which is stable from then on.
-    /// A JUnit file is text coming in: a name ending in ` (repeat k of n)` is a repetition
-    /// (`parsing(_:)`).
+    /// A JUnit file is text: a name ending in ` (repeat k of n)` is that test's own name.
     public init(junitClassname classname: String, name: String) {
         func matching(_ c: String, _ n: String) -> TestID? {
             let slash = TestID(c + "/" + n), colons = TestID(c + "::" + n)
@@ -162,7 +176,7 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
         }
         let fallback = TestID(classname + "/" + name)
         let text = matching(classname, name) ?? matching(fallback.className, fallback.name) ?? fallback
-        self = .parsing(text.rawValue)
+        self = text
     }
 
     /// `tests/ui/test_login.py`, `login.robot`, `spec/login_spec.rb`: a file other runners name tests by.
@@ -173,19 +187,52 @@ public struct TestID: Hashable, Comparable, Codable, Sendable, CustomStringConve
         return ["py", "robot", "js", "mjs", "cjs", "ts", "rb", "feature", "go", "java", "kt", "cs", "php", "exs"].contains(String(ext))
     }
 
-    public var description: String { rawValue }
-    /// By text; of two ids with one text, the test's own id first.
+    /// The text form, for people and JUnit: `Module.Class/testFoo (repeat 2 of 5) [webkit]`.
+    public var description: String { variant == nil ? test : test + variantText }
+
+    /// By test, then browser (the default first), then repetition (the test's own id first):
+    /// every machine orders a plan the same way.
     public static func < (lhs: TestID, rhs: TestID) -> Bool {
-        lhs.rawValue != rhs.rawValue ? lhs.rawValue < rhs.rawValue : lhs.repetition == nil && rhs.repetition != nil
+        if lhs.test != rhs.test { return lhs.test < rhs.test }
+        if lhs.browser != rhs.browser { return (lhs.browser ?? "") < (rhs.browser ?? "") }
+        return (lhs.repetition?.index ?? 0, lhs.repetition?.count ?? 0) < (rhs.repetition?.index ?? 0, rhs.repetition?.count ?? 0)
     }
 
-    /// The id `rawValue` text names (`parsing(_:)`); a report read back settles test names
-    /// that only look like repetitions (`RunResult.resolvingRepetitions`).
+    private enum CodingKeys: String, CodingKey { case test, repetition, browser }
+
+    /// `decoder.userInfo[TestID.textForm] == true`: the id is the text of a file written before
+    /// identities were structure (results format v2, `ReportReader`), read verbatim as the
+    /// test's own id; the reader then settles repetitions from the run's metadata.
+    public static let textForm: CodingUserInfoKey = {
+        // A constant, non-empty key: the initializer fails for no such text.
+        guard let key = CodingUserInfoKey(rawValue: "robotci.testID.textForm") else { preconditionFailure("CodingUserInfoKey refused a constant") }
+        return key
+    }()
+
     public init(from decoder: Decoder) throws {
-        self = .parsing(try decoder.singleValueContainer().decode(String.self))
+        if decoder.userInfo[Self.textForm] as? Bool == true {
+            self.init(try decoder.singleValueContainer().decode(String.self))
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let test = try c.decode(String.self, forKey: .test)
+        let browser = try c.decodeIfPresent(String.self, forKey: .browser)
+        if let browser, !Self.isBrowserName(browser) {
+            throw DecodingError.dataCorruptedError(forKey: .browser, in: c, debugDescription: "not a browser engine name: '\(browser)'")
+        }
+        self.init(test, repetition: try c.decodeIfPresent(Repetition.self, forKey: .repetition), browser: browser)
     }
+
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(test, forKey: .test)
+        try c.encodeIfPresent(repetition, forKey: .repetition)
+        try c.encodeIfPresent(browser, forKey: .browser)
+    }
+
+    /// `chromium`, `webkit`, `firefox-beta`: lowercase letters, digits and `-`, at most 32, so a
+    /// name from a hostile file cannot smuggle text into the report's or the console's lines.
+    public static func isBrowserName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 32 && name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
     }
 }

@@ -74,7 +74,7 @@ public enum Partitioner {
             load[best] += t.expected
         }
         for t in unknown.sorted() {
-            shares[Int(stableHash(t.rawValue) % UInt64(n))].append(t)
+            shares[Int(stableHash(t.description) % UInt64(n))].append(t)
         }
         return shares.map { $0.sorted() }
     }
@@ -83,7 +83,7 @@ public enum Partitioner {
     /// machines whose digests differ may have put a test in no share or in two.
     public static func planDigest(of tests: [TestID], timings: Timings, count n: Int) -> String {
         var text = "\(n)\n"
-        for t in tests.map(\.rawValue).sorted() {
+        for t in tests.map(\.description).sorted() {
             text += t + "=" + (timings.tests[t].map { String($0) } ?? "?") + "\n"
         }
         return String(stableHash(text), radix: 16)

@@ -1,12 +1,26 @@
 /// Per-test durations from earlier runs (`timings.json`), used to plan the next one.
+/// A test's identity is structure here too: `tests` holds the default engine's tests by their
+/// own ids, `browsers` each other engine's (`{"webkit": {id: seconds}}`); repetitions are no
+/// measure and are not kept. Version 2 added `browsers`; a version 1 file reads as one without.
 public struct Timings: Codable, Sendable, Equatable {
-    public var version = 1
-    /// Seconds per test id.
+    public var version = Timings.formatVersion
+    /// Seconds per test id, on the default engine.
     public var tests: [String: Double]
+    /// Seconds per test id, per other browser engine (nil: none ran).
+    public var browsers: [String: [String: Double]]?
 
-    public init(tests: [String: Double] = [:]) { self.tests = tests }
+    public static let formatVersion = 2
 
-    public subscript(id: TestID) -> Double? { tests[id.rawValue] }
+    public init(tests: [String: Double] = [:], browsers: [String: [String: Double]]? = nil) {
+        self.tests = tests
+        self.browsers = browsers
+    }
+
+    /// The known duration of `id`'s test on `id`'s browser.
+    public subscript(id: TestID) -> Double? {
+        guard let browser = id.browser else { return tests[id.test] }
+        return browsers?[browser]?[id.test]
+    }
 
     /// Median of the known durations, the guess for tests never seen before.
     public var median: Double? { Self.median(Array(tests.values)) }
@@ -32,8 +46,14 @@ public struct Timings: Codable, Sendable, Equatable {
     public func updated(with tests: [TestRecord]) -> Timings {
         var copy = self
         for t in tests where Self.measures(t) {
-            copy.tests[t.id.rawValue] = t.representativeDuration
+            if let browser = t.id.browser {
+                copy.browsers = copy.browsers ?? [:]
+                copy.browsers?[browser, default: [:]][t.id.test] = t.representativeDuration
+            } else {
+                copy.tests[t.id.test] = t.representativeDuration
+            }
         }
+        copy.version = Self.formatVersion
         return copy
     }
 
@@ -78,7 +98,7 @@ public enum Planner {
         let fallback = timings.median ?? defaultEstimate
         let classes = timings.classMedians
         return tests.map { id -> (test: PlannedTest, repetition: Int) in
-            let base = id.base
+            let base = id.unrepeated
             let planned = timings[base].map { PlannedTest(id: id, expected: $0, known: true) }
                 ?? classes[base.className].map { PlannedTest(id: id, expected: $0, known: false, informed: true) }
                 ?? PlannedTest(id: id, expected: fallback, known: false)

@@ -51,7 +51,7 @@ public enum GitHubReporter {
             md += "| test | verdict | attempts | first failure |\n|---|---|---|---|\n"
             for t in problems.prefix(50) {
                 let msg = t.attempts.first { $0.outcome.isFailure }?.failures.first?.message ?? t.reason ?? ""
-                md += "| `\(cell(t.id.rawValue))` | \(t.outcome.rawValue) | \(t.attempts.count) | \(cell(String(msg.prefix(160)))) |\n"
+                md += "| `\(cell(t.id.description))` | \(t.outcome.rawValue) | \(t.attempts.count) | \(cell(String(msg.prefix(160)))) |\n"
             }
             if problems.count > 50 { md += "\n…and \(problems.count - 50) more in the report.\n" }
         }

@@ -35,7 +35,7 @@ public enum ReportReader {
         } catch let e as RegularFileError {
             throw Error(description: e.message)
         } catch {
-            throw Error(description: "\(url.path): not a robotci timings.json (\(describe(error)))")
+            throw Error(description: "\(url.path): not a robotci timings.json (\(DecodingFailure.describe(error)))")
         }
     }
 
@@ -54,7 +54,7 @@ public enum ReportReader {
     /// `decodeTimings`, its error naming the file as `timingsFile`'s does.
     static func decodeTimings(_ data: Data, path: String) throws -> Timings {
         do { return try decodeTimings(data) } catch {
-            throw Error(description: "\(path): not a robotci timings.json (\(describe(error)))")
+            throw Error(description: "\(path): not a robotci timings.json (\(DecodingFailure.describe(error)))")
         }
     }
 
@@ -94,7 +94,7 @@ public enum ReportReader {
         do {
             probe = try JSONDecoder().decode(FormatProbe.self, from: data)
         } catch {
-            throw Error(description: "\(path): not JSON or not an object (\(describe(error)))")
+            throw Error(description: "\(path): not JSON or not an object (\(DecodingFailure.describe(error)))")
         }
         if let format = probe.format, let newer = RunResult.newerFormatMessage(format) {
             throw Error(description: "\(path): \(newer)")
@@ -106,11 +106,12 @@ public enum ReportReader {
                 + "pass the results.json or results.jsonl that robotci wrote")
         }
         do {
+            guard PreviousFormat.writesTextIDs(format) else { return try JSONDecoder().decode(RunResult.self, from: data) }
             // A run rebuilt from a journal cut short is marked interrupted: its metadata has no say.
-            let result = try JSONDecoder().decode(RunResult.self, from: data)
-            return result.resolvingRepetitions(metadataIsFinal: !result.metadata.interrupted)
+            let result = try PreviousFormat.decoder().decode(RunResult.self, from: data)
+            return PreviousFormat.upgrading(result, metadataIsFinal: !result.metadata.interrupted)
         } catch {
-            throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(describe(error))")
+            throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(DecodingFailure.describe(error))")
         }
     }
 
@@ -118,13 +119,20 @@ public enum ReportReader {
         var entries: [JournalEntry] = []
         var warnings: [String] = []
         var skipped = 0
-        let decoder = JSONDecoder()
+        var decoder = JSONDecoder()
+        var textIDs = false
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = data.last == UInt8(ascii: "\n")
-        /// A line from a newer robotci (its run entry carries the format marker) fails as such.
+        /// A line from a newer robotci (its run entry carries the format marker) fails as such;
+        /// one from a robotci that wrote ids as text has the rest read as such.
         func checkFormat(_ line: Data, _ index: Int) throws {
-            if let format = (try? decoder.decode(FormatProbe.self, from: line))?.format, let newer = RunResult.newerFormatMessage(format) {
+            let format = (try? decoder.decode(FormatProbe.self, from: line))?.format
+            if let format, let newer = RunResult.newerFormatMessage(format) {
                 throw Error(description: "\(path):\(index + 1): \(newer)")
+            }
+            if PreviousFormat.writesTextIDs(format) {
+                decoder = PreviousFormat.decoder()
+                textIDs = true
             }
         }
         for (index, line) in lines.enumerated() {
@@ -142,7 +150,7 @@ public enum ReportReader {
                 }
                 skipped += 1
                 if skipped <= 5 {
-                    warnings.append("\(path):\(index + 1): skipped a corrupt journal entry (\(describe(error)))")
+                    warnings.append("\(path):\(index + 1): skipped a corrupt journal entry (\(DecodingFailure.describe(error)))")
                 }
             }
         }
@@ -152,25 +160,8 @@ public enum ReportReader {
         }
         // The `finished` entry carries the run's final metadata (`repetitions` included).
         let finished = entries.contains { if case .finished = $0 { true } else { false } }
-        return Loaded(result: RunResult(journal: entries).resolvingRepetitions(metadataIsFinal: finished), fromJournal: true,
+        let result = RunResult(journal: entries)
+        return Loaded(result: textIDs ? PreviousFormat.upgrading(result, metadataIsFinal: finished) : result, fromJournal: true,
                       warnings: warnings)
-    }
-
-    private static func describe(_ error: Swift.Error) -> String {
-        switch error as? DecodingError {
-        case .dataCorrupted(let c)?: return c.debugDescription + underlying(c)
-        case .keyNotFound(let key, let c)?: return "missing '\(key.stringValue)' at \(where_(c))"
-        case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?: return "\(c.debugDescription) at \(where_(c))"
-        default: return "\(error)"
-        }
-    }
-
-    private static func underlying(_ c: DecodingError.Context) -> String {
-        c.underlyingError.map { " (\(($0 as NSError).localizedDescription))" } ?? ""
-    }
-
-    private static func where_(_ c: DecodingError.Context) -> String {
-        let path = c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? "top level" : path
     }
 }

@@ -88,7 +88,8 @@ public struct RunHistory: Codable, Sendable, Equatable {
     /// adds no column.
     public func recording(_ result: RunResult, limit: Int = RunHistory.defaultLimit) -> RunHistory {
         let m = result.metadata
-        let tests = result.tests.filter { $0.id.repetition == nil }
+        // Another browser engine's runs are not kept yet (the browser matrix adds its column).
+        let tests = result.tests.filter { $0.id.repetition == nil && $0.id.browser == nil }
         guard !tests.isEmpty || result.tests.isEmpty else { return self }
         // A run cut short says little of what the suite can hold.
         let held = m.concurrency.flatMap { series -> HeldConcurrency? in
@@ -97,7 +98,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
         }
         var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit, concurrency: held)])
         for t in tests {
-            single.tests[t.id.rawValue] = Test(
+            single.tests[t.id.test] = Test(
                 o: String(t.outcome.letter), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
         }
         return merged(with: single, limit: limit)

@@ -89,8 +89,9 @@ struct ReportData {
 
         init(_ test: TestRecord) {
             className = test.id.className
-            name = test.id.name
-            plainID = test.id.rawValue == className + "/" + name
+            // The report is read by people: a repetition's or a browser's run shows as text.
+            name = test.id.name + test.id.variantText
+            plainID = test.id.description == className + "/" + name
         }
     }
 
@@ -135,7 +136,7 @@ struct ReportData {
             w.raw("]")
             if !plainID || t.reason != nil {
                 row.column(.id, &w)
-                if plainID { w.raw("null") } else { w.string(t.id.rawValue) }
+                if plainID { w.raw("null") } else { w.string(t.id.description) }
             }
             if let reason = t.reason {
                 row.column(.reason, &w); w.string(String(reason.prefix(2000)))
@@ -242,7 +243,8 @@ struct ReportData {
         w.raw(",\"tests\":[")
         for (ti, t) in result.tests.enumerated() {
             if ti > 0 { w.raw(",") }
-            guard let e = h.tests[t.id.rawValue] else { w.raw("0"); continue }
+            // The history keeps the default engine's runs of each test (`RunHistory.recording`).
+            guard t.id.browser == nil, let e = h.tests[t.id.test] else { w.raw("0"); continue }
             var row = ReportRow<ReportColumns.HistoryTest>()
             row.column(.letters, &w); w.string(HistoryPacking.letters(e.o))
             row.column(.durations, &w); w.string(HistoryPacking.durations(e.d))
@@ -412,7 +414,7 @@ struct ReportData {
         var outputs: [Int] = []
         var messages: [Int] = []
         for (ti, t) in result.tests.enumerated() {
-            structure += t.id.rawValue.utf8.count + 16
+            structure += t.id.description.utf8.count + 16
             for a in t.attempts {
                 let slim = squeeze.slim(a, test: ti)
                 structure += 40 + (slim ? 0 : a.artifacts.count * 18)

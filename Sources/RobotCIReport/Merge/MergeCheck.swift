@@ -21,7 +21,7 @@ public struct MergeCheck: Sendable, Equatable {
 
     /// `a, b, c and 17 more`.
     static func name(_ tests: [TestID]) -> String {
-        let shown = tests.prefix(namedTests).map(\.rawValue).joined(separator: ", ")
+        let shown = tests.prefix(namedTests).map(\.description).joined(separator: ", ")
         return tests.count > namedTests ? "\(shown) and \(tests.count - namedTests) more" : shown
     }
 
@@ -166,7 +166,7 @@ public struct MergeCheck: Sendable, Equatable {
         }
         let twice = ranOn.filter { $0.value.count > 1 }.keys.sorted()
         if !twice.isEmpty {
-            let where_ = twice.prefix(namedTests).map { t in "\(t.rawValue) (" + (ranOn[t] ?? []).sorted().map { "\($0)/\(count)" }.joined(separator: ", ") + ")" }
+            let where_ = twice.prefix(namedTests).map { t in "\(t) (" + (ranOn[t] ?? []).sorted().map { "\($0)/\(count)" }.joined(separator: ", ") + ")" }
             throw MergeError("\(twice.count) test\(twice.count == 1 ? " is" : "s are") in the share of more than one partition: "
                 + where_.joined(separator: ", ") + (twice.count > namedTests ? " and \(twice.count - namedTests) more" : "")
                 + ". The partitions did not cut the suite one way (a results.json edited, or written by another robotci). Nothing was written.")

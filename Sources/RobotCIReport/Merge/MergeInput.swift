@@ -122,7 +122,7 @@ public struct MergeInput {
         for test in result.tests {
             for attempt in test.attempts {
                 for artifact in attempt.artifacts where ReportPaths.resolve(artifact.path, in: folder) == nil {
-                    throw MergeError("\(url.path): attachment '\(artifact.path)' of \(test.id.rawValue) (attempt \(attempt.number)) "
+                    throw MergeError("\(url.path): attachment '\(artifact.path)' of \(test.id.description) (attempt \(attempt.number)) "
                                      + "leads outside the report folder \(folder.path); refusing to merge it")
                 }
             }

@@ -138,7 +138,7 @@ public enum ReportMerger {
             let path = (input.reportDirectory ?? input.path.deletingLastPathComponent()).appendingPathComponent("timings.json").path
             do { try fold.add(data, path: path) } catch { warnings.append("\(error); merging without it") }
         }
-        let measured = Set(result.tests.lazy.filter(Timings.measures).map(\.id.rawValue))
+        let measured = Set(result.tests.lazy.filter { Timings.measures($0) && $0.id.browser == nil }.map(\.id.test))
         return (fold.timings(skipping: measured).updated(with: result.tests), warnings)
     }
 

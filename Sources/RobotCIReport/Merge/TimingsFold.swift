@@ -14,6 +14,9 @@ struct TimingsFold {
     /// The last file added. The same bytes again change nothing: every slot they set already
     /// holds their value. With 1,000 partitions that carry one timings.json, 999 are that.
     private var last: Data?
+    /// Other browser engines' durations (`Timings.browsers`), a later input's winning: few
+    /// files have them, so a dictionary will do.
+    private var browsers: [String: [String: Double]] = [:]
 
     /// Adds one input's `timings.json` (robotci's shape, or anything `JSONDecoder` reads as
     /// timings); when it is neither, adds nothing and throws the decoder's error naming `path`.
@@ -29,6 +32,7 @@ struct TimingsFold {
                 var id = id
                 return (id.withUTF8 { ids.number(of: UnsafeRawBufferPointer($0)) }, s)
             }
+            browsers.merge(decoded.browsers ?? [:]) { old, new in old.merging(new) { _, later in later } }
         }
         if seconds.count < ids.count { seconds += Array(repeating: nil, count: ids.count - seconds.count) }
         for e in entries { seconds[e.id] = e.seconds }
@@ -43,6 +47,7 @@ struct TimingsFold {
             let id = ids.string(number)
             if !skipping.contains(id) { out.tests[id] = value }
         }
+        out.browsers = browsers.isEmpty ? nil : browsers
         return out
     }
 }

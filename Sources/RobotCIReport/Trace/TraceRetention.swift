@@ -15,8 +15,8 @@ public enum TraceRetention {
     public static func apply(_ mode: TraceMode, to result: RunResult, in directory: URL) -> RunResult {
         var result = result
         if mode == .onFailure {
-            let wanted = Set(result.tests.filter(needsTrace).map(\.id.base))
-            for t in result.tests.indices where !wanted.contains(result.tests[t].id.base) {
+            let wanted = Set(result.tests.filter(needsTrace).map(\.id.unrepeated))
+            for t in result.tests.indices where !wanted.contains(result.tests[t].id.unrepeated) {
                 for a in result.tests[t].attempts.indices {
                     let attempt = result.tests[t].attempts[a]
                     for artifact in attempt.artifacts where artifact.kind == .trace {
@@ -40,7 +40,7 @@ public enum TraceRetention {
             // A repetition's attempts are numbered within it; across repetitions, the
             // repetition is the number people see (`repeat 3 of 5`).
             let label = { (a: Attempt) in test.id.repetition.map { $0.index } ?? a.number }
-            attemptsByTest[test.id.base, default: []] += test.attempts.map { (label($0), $0) }
+            attemptsByTest[test.id.unrepeated, default: []] += test.attempts.map { (label($0), $0) }
         }
         for (_, attempts) in attemptsByTest {
             guard let passing = attempts.first(where: { $0.attempt.outcome == .passed && traceURL($0.attempt, directory) != nil }),

@@ -27,7 +27,7 @@ public enum TraceViewer {
                           case .regular = RegularFile.kind(ofItemAt: url.path) else { continue }
                     let folder = (artifact.path as NSString).deletingLastPathComponent
                     let depth = folder.split(separator: "/").count
-                    let report = String(repeating: "../", count: depth) + "index.html#test=" + fragmentValue(test.id.rawValue)
+                    let report = String(repeating: "../", count: depth) + "index.html#test=" + fragmentValue(test.id.description)
                     pages.append(("\(folder)/\(fileName)", render(traceAt: url, report: report, directory: directory)))
                 }
             }

@@ -11,14 +11,14 @@ struct TestBundle: Sendable {
 
     /// The command that runs `tests`, all of one library.
     func command(for tests: [TestID], swiftTesting: Bool) -> (executable: String, arguments: [String]) {
-        guard swiftTesting else { return command(filter: tests.map(\.rawValue).joined(separator: ",")) }
+        guard swiftTesting else { return command(filter: tests.map(\.test).joined(separator: ",")) }
         // Serial, so the running test is always known; results as JSON events on fd 3, a
         // channel of their own (`ChildProcess.eventFD`): nothing a test prints can inject or
         // hide an event.
         var args = ["--testing-library", "swift-testing", "--no-parallel",
                     "--event-stream-output-path", "/dev/fd/3", "--event-stream-version", "0"]
         for t in tests {
-            args += ["--filter", "^" + NSRegularExpression.escapedPattern(for: t.rawValue) + "(/|$)"]
+            args += ["--filter", "^" + NSRegularExpression.escapedPattern(for: t.test) + "(/|$)"]
         }
         if let stdbuf = TestBundle.stdbuf { return (stdbuf, ["-oL", "-eL", path] + args) }
         return (path, args)

@@ -12,12 +12,13 @@ import Darwin
 /// environment, the batch's artifacts folder, its log, spawning the child and pumping its
 /// output, moving artifacts into the report, and where finished attempts go.
 final class BatchRun {
-    /// The batch as the driver runs it: each test by the id its runner knows (a repetition,
-    /// `id (repeat k of n)`, runs as `id`; everything the batch reports goes back under the
-    /// id the run planned).
+    /// The batch as the driver runs it: each test by the name its runner knows (a repetition
+    /// or a browser's run of a test runs as the test; everything the batch reports goes back
+    /// under the identity the run planned, `plannedID`).
     let item: WorkItem
-    /// The run's id of each of `item.tests` (a repetition's id), where it differs.
-    private let planned: [TestID: TestID]
+    /// The run's identity of each of `item.tests`, by the test's own name: the child process
+    /// names tests only so (no two identities of one test share a batch).
+    private let planned: [String: TestID]
     let shard: Int
     let ports: PortAllocator.ShardPorts
     /// The worker environment (`ROBOTCI_*`); a driver may add to it before `spawn`.
@@ -40,18 +41,16 @@ final class BatchRun {
     /// How the child ended, once `pump` returned.
     private(set) var ended: (end: ChildProcess.Termination, timedOut: Bool)?
 
-    /// `item` holds the run's ids; a repetition's runs under its test's id (no two repetitions
-    /// of one test share a batch: `WorkQueue` cuts them apart, `BatchExecutor` checks).
+    /// `item` holds the run's identities; each runs under its test's own name (no two of one
+    /// test share a batch: `WorkQueue` cuts them apart, `BatchExecutor` checks).
     init(item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts, environment: [String: String], artifactsDirectory: URL,
          logPath: String, log: BatchLog, start: Double, history: Timings, clock: RunClock,
          layout: ReportLayout, router: AttemptRouter, networkNamespace: NetworkNamespace? = nil) {
         self.networkNamespace = networkNamespace
         var runnable = item
-        runnable.tests = item.tests.map(\.base)
+        runnable.tests = item.tests.map { TestID($0.test) }
         self.item = runnable
-        var planned: [TestID: TestID] = [:]
-        for id in item.tests where id.repetition != nil { planned[id.base] = id }
-        self.planned = planned
+        self.planned = Dictionary(item.tests.map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
         self.shard = shard
         self.ports = ports
         self.environment = environment
@@ -69,8 +68,8 @@ final class BatchRun {
     /// Why robotci stopped the run early (`--max-failures`), if it did.
     var earlyStop: String? { router.interruption.earlyStop }
 
-    /// The run's id for one of `item.tests` (a repetition's, or the test's own).
-    func plannedID(_ test: TestID) -> TestID { planned[test] ?? test }
+    /// The run's identity for one of `item.tests`, as the child named it.
+    func plannedID(_ test: TestID) -> TestID { planned[test.test] ?? test }
 
     /// A finished attempt of one of the batch's tests: journal, progress, retry decision.
     func report(_ test: TestID, _ attempt: Attempt) {

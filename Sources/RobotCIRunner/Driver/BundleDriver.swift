@@ -50,8 +50,9 @@ struct BundleDriver: TestDriver {
     /// Swift Testing's tests run apart from XCTest's (another command line); XCTest tests
     /// whose `Class.test` another module shares run in batches of their module alone.
     func batchGroup(of test: TestID) -> Int {
-        if swiftTesting.contains(test.base) { return 1 }
-        return clashingModules[test.base].map { 2 + $0 } ?? 0
+        let own = TestID(test.test)
+        if swiftTesting.contains(own) { return 1 }
+        return clashingModules[own].map { 2 + $0 } ?? 0
     }
 
     var usesShardBrowser: Bool { true }

@@ -77,7 +77,7 @@ struct CommandDriver: TestDriver {
 
     /// `run` with the batch's ids and the JUnit path filled in.
     func command(for tests: [TestID], junit: String) -> (executable: String, arguments: [String]) {
-        let ids = tests.map { Self.quote($0.rawValue) }.joined(separator: separator)
+        let ids = tests.map { Self.quote($0.test) }.joined(separator: separator)
         let script = run.replacingOccurrences(of: "{tests}", with: ids).replacingOccurrences(of: "{junit}", with: Self.quote(junit))
         return (Self.shell, ["-c", script])
     }
@@ -101,7 +101,7 @@ enum JUnitMatcher {
         var matched: [(TestID, JUnitReader.Case)] = []
         var unknown: [JUnitReader.Case] = []
         for c in cases {
-            let candidates = tests.filter { !taken.contains($0) && endsWithName($0.rawValue, c.name) }
+            let candidates = tests.filter { !taken.contains($0) && endsWithName($0.test, c.name) }
             let best = candidates.max { score($0, c) < score($1, c) }
             if let best {
                 taken.insert(best)
@@ -127,10 +127,10 @@ enum JUnitMatcher {
 
     /// How many of the case's classname and file parts appear in the id (ties: the shorter id).
     private static func score(_ id: TestID, _ c: JUnitReader.Case) -> Double {
-        let idParts = Set(parts(String(id.rawValue.dropLast(c.name.count))))
+        let idParts = Set(parts(String(id.test.dropLast(c.name.count))))
         let wanted = parts(c.classname) + parts(c.file ?? "")
         let hits = wanted.filter { idParts.contains($0) }.count
-        return Double(hits) - Double(id.rawValue.count) / 1_000_000
+        return Double(hits) - Double(id.test.count) / 1_000_000
     }
 }
 

@@ -40,12 +40,12 @@ final class BatchExecutor: Sendable {
     }
 
     func run(_ item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts) -> BatchOutcome {
-        // A process runs an id once: a second repetition of a test in the same batch (the
-        // queue never cuts one, but a queue's batch is data) waits for another batch.
+        // A process knows a test by its own name only: a second repetition of a test in the
+        // same batch (the queue never cuts one, but a queue's batch is data) waits for another.
         var item = item
-        var runnable: [TestID] = [], later: [TestID] = [], seen = Set<TestID>()
+        var runnable: [TestID] = [], later: [TestID] = [], seen = Set<String>()
         for test in item.tests {
-            if seen.insert(test.base).inserted { runnable.append(test) } else { later.append(test) }
+            if seen.insert(test.test).inserted { runnable.append(test) } else { later.append(test) }
         }
         item.tests = runnable
         let start = clock.now()

@@ -28,7 +28,10 @@ struct LastFailed: Sendable {
             }
             var previous: [TestID: Outcome] = [:]
             // A repetition (`--repeat-each`) that did not pass re-runs its test.
-            for t in run.tests where runsAgain(t.outcome, withFlaky: withFlaky) { previous[t.id.base] = worse(previous[t.id.base], t.outcome) }
+            for t in run.tests where runsAgain(t.outcome, withFlaky: withFlaky) {
+                let id = t.id.unrepeated
+                previous[id] = worse(previous[id], t.outcome)
+            }
             return LastFailed(runID: run.metadata.runID, previous: previous, source: results.path)
         }
         let historyURL = history ?? reportDir.appendingPathComponent("history.json")
@@ -59,7 +62,7 @@ struct LastFailed: Sendable {
     /// Console lines: what came of each test that ran again.
     func outcomes(in result: RunResult) -> [String] {
         result.tests.compactMap { t in
-            guard let before = previous[t.id.base] else { return nil }
+            guard let before = previous[t.id.unrepeated] else { return nil }
             return "  \(before.rawValue) → \(t.outcome.rawValue)  \(t.id)"
         }
     }

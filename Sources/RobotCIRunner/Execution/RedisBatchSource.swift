@@ -53,16 +53,14 @@ final class RedisBatchSource: BatchSource {
 
     /// Whether a test is quarantined (stored with its results, for the merged report).
     let quarantine: @Sendable (TestID) -> Bool
-    /// The tests this machine discovered, by the text a batch names them by: it runs no other
-    /// id, whatever a batch says. The text is read back through this machine's own ids, not
-    /// parsed, so a test whose own name ends in ` (repeat 1 of 2)` stays that test (a run
-    /// repeats all its tests or none, so no two of them share a text).
-    let discovered: [String: TestID]
+    /// The identities this machine discovered (repetitions and browsers included): it runs no
+    /// other, whatever a batch says.
+    let discovered: Set<TestID>
 
     init(queue: RedisQueue, rules: TestRules, discovered: [TestID], quarantine: @escaping @Sendable (TestID) -> Bool) {
         self.queue = queue
         self.rules = rules
-        self.discovered = Dictionary(discovered.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+        self.discovered = Set(discovered)
         self.quarantine = quarantine
     }
 
@@ -164,12 +162,12 @@ final class RedisBatchSource: BatchSource {
             case .wait:
                 state.sleep(atMost: 0.2)
             case .batch(let id, let batch):
-                let tests = batch.tests.compactMap { discovered[$0.rawValue] }
-                let foreign = batch.tests.filter { discovered[$0.rawValue] == nil }
+                let tests = batch.tests.filter { discovered.contains($0) }
+                let foreign = batch.tests.filter { !discovered.contains($0) }
                 guard foreign.isEmpty else {
                     // Running an id this machine never listed would run code nobody asked
                     // for, and its result could not be trusted: the queue was tampered with.
-                    let names = foreign.prefix(5).map(\.rawValue).joined(separator: ", ")
+                    let names = foreign.prefix(5).map(\.description).joined(separator: ", ")
                     markLost(QueueLost(.tampered, "the queue \(queue.address) handed this machine batch \(id) with "
                         + "\(foreign.count) test\(foreign.count == 1 ? "" : "s") it did not discover (\(names)\(foreign.count > 5 ? ", …" : "")): "
                         + "the queue was tampered with or another run wrote into it; nothing of that batch ran here. "

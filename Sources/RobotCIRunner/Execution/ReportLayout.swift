@@ -16,7 +16,7 @@ struct ReportLayout: Sendable {
     /// Its readable part masks what `redactor` would (a token in a pytest id); the hash is
     /// the real id's, so two masked ids still get folders of their own.
     func attemptDirectory(_ test: TestID, attempt: Int, redactor: SecretRedactor) -> String {
-        "attachments/\(ReportLayout.slug(test.rawValue, shownAs: redactor.redact(test.rawValue)))/\(attempt)"
+        "attachments/\(ReportLayout.slug(test.description, shownAs: redactor.redact(test.description)))/\(attempt)"
     }
 
     /// A file-system-safe, collision-free name for a test id: readable part + hash of the id.

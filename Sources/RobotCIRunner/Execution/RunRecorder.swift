@@ -52,7 +52,7 @@ final class RunRecorder: Sendable {
             return s.assembly.attempts(of: test)
         }
         guard let all = accepted else {
-            StandardStream.error.write("robotci: warning: refused a result for \(rename(test).rawValue), which this run did not plan\n")
+            StandardStream.error.write("robotci: warning: refused a result for \(rename(test)), which this run did not plan\n")
             return false
         }
         journal.append(.attempt(test: rename(test), quarantined: quarantined, attempt: attempt))

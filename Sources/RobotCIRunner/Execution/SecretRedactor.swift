@@ -126,15 +126,15 @@ public struct SecretRedactor: Sendable {
     /// still selects the test by its real one. A repetition stays that repetition of the
     /// masked test.
     public func redact(_ id: TestID) -> TestID {
-        let own = id.base.rawValue, masked = redact(own)
-        return masked == own ? id : TestID(masked).repeated(as: id.repetition)
+        let masked = redact(id.test)
+        return masked == id.test ? id : id.renamed(masked)
     }
 
     /// How report files name each of `ids`: `redact(_:)`, except that ids which would mask to the
     /// same text get `~2`, `~3`… (in the order of their real ids), so every test keeps a name
     /// of its own and the accounting still counts each one once.
     public func renaming(_ ids: some Sequence<TestID>) -> @Sendable (TestID) -> TestID {
-        guard !isEmpty || ids.contains(where: { TokenShapes.masked($0.rawValue) != $0.rawValue }) else { return { $0 } }
+        guard !isEmpty || ids.contains(where: { TokenShapes.masked($0.test) != $0.test }) else { return { $0 } }
         var renamed: [TestID: TestID] = [:]
         var taken = Set<TestID>()
         let all = Set(ids).sorted()
@@ -146,7 +146,7 @@ public struct SecretRedactor: Sendable {
             var n = 1
             while taken.contains(name) {
                 n += 1
-                name = TestID("\(masked.base.rawValue)~\(n)").repeated(as: id.repetition)
+                name = masked.renamed("\(masked.test)~\(n)")
             }
             taken.insert(name)
             renamed[id] = name

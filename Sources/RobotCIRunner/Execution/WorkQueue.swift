@@ -116,7 +116,7 @@ final class WorkQueue: BatchSource {
         // batch holds one repetition, the next one starts another batch.
         let repetition = pending[pending.startIndex].id.repetition?.index ?? 0
         for (k, t) in pending.prefix(n).enumerated() {
-            bytes += t.id.rawValue.utf8.count + 1
+            bytes += t.id.test.utf8.count + 1
             if bytes > maxFilterBytes || group(t.id) != library || (t.id.repetition?.index ?? 0) != repetition { n = max(1, k); break }
         }
         s.highestRepetitionBegun = max(s.highestRepetitionBegun, repetition)

@@ -103,7 +103,7 @@ enum TestListing {
         }
         // The listing's order, not the event stream's (which varies from run to run).
         let position = Dictionary(listed.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
-        out.tests.sort { position[$0.rawValue, default: .max] < position[$1.rawValue, default: .max] }
+        out.tests.sort { position[$0.test, default: .max] < position[$1.test, default: .max] }
         return out
     }
 }

@@ -10,7 +10,7 @@ struct SwiftTestingOutputReader: BundleOutputReading {
     var core: OutputReaderCore
 
     init(batch: ReaderBatch) {
-        core = OutputReaderCore(batch: batch, name: \.rawValue)
+        core = OutputReaderCore(batch: batch, name: \.test)
     }
 
     /// A line of the process's output: only the tests' output, results come on the event channel.

@@ -37,7 +37,7 @@ final class JournalEntryTests: XCTestCase {
                             termination: "signal 4", mockPort: 41000, webDriverPort: 41001)
         let json = try roundTrip(.batch(b))
         XCTAssertEqual(json["type"] as? String, "batch")
-        XCTAssertEqual((json["batch"] as? [String: Any])?["tests"] as? [String], ["M.A/t"])
+        XCTAssertEqual((json["batch"] as? [String: Any])?["tests"] as? [[String: String]], [["test": "M.A/t"]])
     }
 
     func testAttemptRoundTripOmitsQuarantinedWhenFalse() throws {
@@ -46,7 +46,7 @@ final class JournalEntryTests: XCTestCase {
                         output: "line 1\nline \"2\"\u{1}\n", artifacts: [Artifact(kind: .screenshot, path: "attachments/x/2/s.png")])
         let plain = try roundTrip(.attempt(test: TestID("M.A/t"), quarantined: false, attempt: a))
         XCTAssertEqual(plain["type"] as? String, "attempt")
-        XCTAssertEqual(plain["test"] as? String, "M.A/t")
+        XCTAssertEqual(plain["test"] as? [String: String], ["test": "M.A/t"])
         XCTAssertNil(plain["quarantined"])
         XCTAssertEqual((plain["attempt"] as? [String: Any])?["outcome"] as? String, "failed")
         let quarantined = try roundTrip(.attempt(test: TestID("M.A/t"), quarantined: true, attempt: a))
@@ -54,7 +54,7 @@ final class JournalEntryTests: XCTestCase {
     }
 
     func testAttemptWithoutQuarantinedKeyDecodesAsFalse() throws {
-        let json = #"{"type":"attempt","test":"M.A/t","attempt":{"number":1,"outcome":"passed","duration":0.1,"start":0,"worker":0,"batch":0,"failures":[],"output":"","artifacts":[]}}"#
+        let json = #"{"type":"attempt","test":{"test":"M.A/t"},"attempt":{"number":1,"outcome":"passed","duration":0.1,"start":0,"worker":0,"batch":0,"failures":[],"output":"","artifacts":[]}}"#
         XCTAssertEqual(try decode(json),
                        .attempt(test: TestID("M.A/t"), quarantined: false,
                                 attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0)))

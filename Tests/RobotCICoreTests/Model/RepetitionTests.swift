@@ -8,35 +8,24 @@ final class RepetitionTests: XCTestCase {
         for raw in ["App.LoginTests/testSignIn", "Mod.Suite/flaky()", "Mod.freeFunction()", "tests/test_a.py::TestX::test_y[1/2]"] {
             let test = TestID(raw)
             let second = test.repetition(2, of: 5)
-            XCTAssertEqual(second.rawValue, raw + " (repeat 2 of 5)")
+            XCTAssertEqual(second.description, raw + " (repeat 2 of 5)")
             let parsed = try XCTUnwrap(second.repetition, raw)
-            XCTAssertEqual(TestID.parsing(second.rawValue), second, "its text reads back as the same repetition")
             XCTAssertEqual(parsed.index, 2)
             XCTAssertEqual(parsed.count, 5)
-            XCTAssertEqual(second.base, test)
+            XCTAssertEqual(second.unrepeated, test)
             XCTAssertEqual(second.className, test.className, "the JUnit classname is the test's")
-            XCTAssertEqual(second.name, test.name + " (repeat 2 of 5)", "the JUnit name tells repetitions apart")
-            // junit.xml reads a repetition back as it reads its test (a free function's id comes
-            // back as `Module/name()`, the form JUnit's two fields split into), plus the suffix.
-            let readBack = TestID(junitClassname: test.className, name: test.name)
-            XCTAssertEqual(TestID(junitClassname: second.className, name: second.name), readBack.repetition(2, of: 5), raw)
-        }
-    }
-
-    func testOnlyAWellFormedSuffixIsARepetition() {
-        for raw in ["M.C/test", "M.C/test (repeat 0 of 5)", "M.C/test (repeat 6 of 5)", "M.C/test (repeat 2 of 5) ", "M.C/test (repeat two of 5)",
-                    "M.C/test (repeat 2 of)", " (repeat 1 of 2)", "M.C/test (repeat -1 of 5)", "M.C/test (repeat 1 of 2 of 3)"] {
-            XCTAssertNil(TestID.parsing(raw).repetition, raw)
-            XCTAssertEqual(TestID.parsing(raw).base, TestID(raw))
+            XCTAssertEqual(second.name + second.variantText, test.name + " (repeat 2 of 5)", "the JUnit name tells repetitions apart")
+            // JUnit text is read as the test's own name, never as a repetition.
+            XCTAssertNil(TestID(junitClassname: second.className, name: second.name + second.variantText).repetition, raw)
         }
     }
 
     func testTheBaseOfARepetitionIsItsTestsOwnID() {
         let test = TestID("M.C/testFoo"), third = test.repetition(3, of: 4)
-        XCTAssertEqual(third.base, test)
-        XCTAssertNil(third.base.repetition)
+        XCTAssertEqual(third.unrepeated, test)
+        XCTAssertNil(third.unrepeated.repetition)
         XCTAssertEqual(third.repetition, TestID.Repetition(index: 3, count: 4))
-        XCTAssertEqual(test.base, test, "a test's own id is its own base")
+        XCTAssertEqual(test.unrepeated, test, "a test's own id is its own base")
         XCTAssertEqual(third.repetition(1, of: 4), test.repetition(1, of: 4), "a repetition's repetition is of its test")
         XCTAssertNotEqual(third, test.repetition(3, of: 5))
         XCTAssertEqual(Set([third, test.repetition(3, of: 4), test]).count, 2)
@@ -46,20 +35,16 @@ final class RepetitionTests: XCTestCase {
     /// under its own name, and nothing takes it for another test's repetition.
     func testATestNamedLikeARepetitionIsItsOwnTest() {
         let named = TestID("M.C/x (repeat 1 of 2)"), repetition = TestID("M.C/x").repetition(1, of: 2)
-        XCTAssertEqual(named.rawValue, repetition.rawValue, "the same text goes out")
+        XCTAssertEqual(named.description, repetition.description, "the same text goes out")
         XCTAssertNil(named.repetition)
-        XCTAssertEqual(named.base, named)
+        XCTAssertEqual(named.unrepeated, named)
         XCTAssertNotEqual(named, repetition)
         XCTAssertEqual(Set([named, repetition]).count, 2)
-        XCTAssertEqual([repetition, named].sorted(), [named, repetition], "one text: the test's own id first")
+        XCTAssertEqual([named, repetition].sorted(), [repetition, named], "ordered by the test, not by the text")
         // Repeated, it is the repetition of itself, and that text reads back unambiguously.
         let repeated = named.repetition(2, of: 3)
-        XCTAssertEqual(repeated.rawValue, "M.C/x (repeat 1 of 2) (repeat 2 of 3)")
-        XCTAssertEqual(repeated.base, named)
-        XCTAssertEqual(TestID.parsing(repeated.rawValue), repeated)
-        // Text alone cannot tell them apart: parsed, it is the repetition (a report read back
-        // settles it: `RunResult.resolvingRepetitions`).
-        XCTAssertEqual(TestID.parsing(named.rawValue), repetition)
+        XCTAssertEqual(repeated.description, "M.C/x (repeat 1 of 2) (repeat 2 of 3)")
+        XCTAssertEqual(repeated.unrepeated, named)
         // Planned beside the test it looks like a repetition of, both are accounted for.
         var assembly = RunAssembly(plan: RunPlan(tests: [named, TestID("M.C/x")]))
         XCTAssertTrue(assembly.add(named, quarantined: false, attempt: attempt(.failed)))
@@ -72,59 +57,45 @@ final class RepetitionTests: XCTestCase {
         XCTAssertEqual(result.accounting.planned, 2)
     }
 
-    /// Ids go out as text and come back typed: JSON (results.json, the journal, the queue).
+    /// Ids go out as structure and come back as such: JSON (results.json, the journal, the queue).
     func testARepetitionRoundTripsThroughJSONAndTheJournal() throws {
         let ids = [TestID("M.C/a").repetition(2, of: 5), TestID("Mod.free()").repetition(1, of: 2), TestID("M.C/a")]
         let text = try JSONEncoder().encode(ids)
-        XCTAssertEqual(String(decoding: text, as: UTF8.self), #"["M.C\/a (repeat 2 of 5)","Mod.free() (repeat 1 of 2)","M.C\/a"]"#)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: text) as? [[String: Any]])
+        XCTAssertEqual(json.map { $0["test"] as? String }, ["M.C/a", "Mod.free()", "M.C/a"])
+        XCTAssertEqual(json.map { ($0["repetition"] as? [String: Int])?["index"] }, [2, 1, nil])
         XCTAssertEqual(try JSONDecoder().decode([TestID].self, from: text), ids)
         let entry = JournalEntry.attempt(test: ids[0], quarantined: false, attempt: attempt(.passed))
         XCTAssertEqual(try JSONDecoder().decode(JournalEntry.self, from: JSONEncoder().encode(entry)), entry)
         let plan = RunPlan(tests: ids)
         XCTAssertEqual(try JSONDecoder().decode(RunPlan.self, from: JSONEncoder().encode(plan)), plan)
-        // Text alone takes a test named like a repetition for one.
-        let named = [TestID("M.C/x (repeat 1 of 2)")]
-        XCTAssertEqual(try JSONDecoder().decode([TestID].self, from: JSONEncoder().encode(named)), [TestID("M.C/x").repetition(1, of: 2)])
+        // A test named like a repetition, or run on a browser, reads back as itself.
+        let named = [TestID("M.C/x (repeat 1 of 2)"), TestID("M.C/x(repeat 1 of 2)", repetition: .init(index: 1, count: 2), browser: "webkit")]
+        XCTAssertEqual(try JSONDecoder().decode([TestID].self, from: JSONEncoder().encode(named)), named)
+        let journal = JournalEntry.attempt(test: named[1], quarantined: false, attempt: attempt(.failed))
+        XCTAssertEqual(try JSONDecoder().decode(JournalEntry.self, from: JSONEncoder().encode(journal)), journal)
+        XCTAssertEqual(named[1].description, "M.C/x(repeat 1 of 2) (repeat 1 of 2) [webkit]")
     }
 
-    /// A run repeats all its tests or none: read back, a result settles which ids were test
-    /// names that only looked like repetitions, when it can be sure.
-    func testAResultReadBackSettlesTestsNamedLikeRepetitions() {
-        let named = TestID("M.C/x (repeat 1 of 2)"), lookalike = TestID.parsing(named.rawValue), y = TestID("M.C/y")
-        func readBack(_ ids: [TestID], repetitions: RepetitionSummary? = nil, interrupted: Bool = false) -> RunResult {
-            var run = RunResult(metadata: metadata(interrupted: interrupted), tests: ids.map { TestRecord(id: $0, attempts: [attempt(.passed)]) },
-                                batches: [], plan: RunPlan(tests: ids))
-            run.metadata.repetitions = repetitions
-            return run
+    /// Hostile ids fail as data errors: a browser that is no engine name, a repetition out of range.
+    func testAHostileIDFailsToDecode() {
+        for bad in [#"{"test":"a","browser":"web kit\n"}"#, #"{"test":"a","repetition":{"index":3,"count":2}}"#,
+                    #"{"test":"a","repetition":{"index":0,"count":2}}"#, #""M.C/a""#, #"{"browser":"webkit"}"#] {
+            XCTAssertThrowsError(try JSONDecoder().decode(TestID.self, from: Data(bad.utf8)), bad)
         }
-        // The finished run did not repeat: every id is the test's own.
-        var r = readBack([lookalike]).resolvingRepetitions(metadataIsFinal: true)
-        XCTAssertEqual(r.tests.map(\.id), [named])
-        XCTAssertEqual(r.plan?.tests, [named])
-        XCTAssertTrue(r.accounting.isComplete)
-        // Beside a test that is no repetition, it cannot be one, whatever the metadata.
-        r = readBack([lookalike, y], interrupted: true).resolvingRepetitions(metadataIsFinal: false)
-        XCTAssertEqual(r.tests.map(\.id), [named, y])
-        // Unsure (a journal cut short), or a run that did repeat: the repetitions stay.
-        XCTAssertEqual(readBack([lookalike]).resolvingRepetitions(metadataIsFinal: false).tests.map(\.id), [lookalike])
-        let repeated = TestID.repeating([TestID("M.C/x"), y], count: 2)
-        let summary = RepetitionSummary(count: 2, untilFailure: false, ran: 2)
-        XCTAssertEqual(readBack(repeated, repetitions: summary).resolvingRepetitions(metadataIsFinal: true).tests.map(\.id), repeated)
-        XCTAssertEqual(readBack(repeated, interrupted: true).resolvingRepetitions(metadataIsFinal: false).tests.map(\.id), repeated,
-                       "a burn-in killed before it said so is still a burn-in")
     }
 
     func testRepeatingGoesRepetitionByRepetition() {
         let tests = [TestID("M.C/a"), TestID("M.C/b")]
         XCTAssertEqual(TestID.repeating(tests, count: 1), tests)
-        XCTAssertEqual(TestID.repeating(tests, count: 2).map(\.rawValue),
+        XCTAssertEqual(TestID.repeating(tests, count: 2).map(\.description),
                        ["M.C/a (repeat 1 of 2)", "M.C/b (repeat 1 of 2)", "M.C/a (repeat 2 of 2)", "M.C/b (repeat 2 of 2)"])
     }
 
     func testPlannerOrdersEachRepetitionLongestFirstWithItsTestsTimings() {
         let tests = TestID.repeating([TestID("M.C/short"), TestID("M.C/long")], count: 2)
         let planned = Planner.order(tests.reversed(), timings: Timings(tests: ["M.C/short": 1, "M.C/long": 9]))
-        XCTAssertEqual(planned.map(\.id.rawValue),
+        XCTAssertEqual(planned.map(\.id.description),
                        ["M.C/long (repeat 1 of 2)", "M.C/short (repeat 1 of 2)", "M.C/long (repeat 2 of 2)", "M.C/short (repeat 2 of 2)"])
         XCTAssertEqual(planned.map(\.expected), [9, 1, 9, 1])
         XCTAssertTrue(planned.allSatisfy(\.known))

@@ -137,7 +137,7 @@ final class RunResultTests: XCTestCase {
         ], batches: [batch(0, shard: 1, 0, 3)])
         let data = try JSONEncoder().encode(result)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(object["format"] as? String, "robotci-results-v2")
+        XCTAssertEqual(object["format"] as? String, "robotci-results-v3")
         XCTAssertEqual(try JSONDecoder().decode(RunResult.self, from: data), result)
     }
 }
@@ -149,7 +149,7 @@ final class TestIDTests: XCTestCase {
         XCTAssertEqual(id.name, "testLogin")
         XCTAssertEqual(id.outputName, "LoginTests.testLogin")
         XCTAssertEqual(id.description, "MyModule.LoginTests/testLogin")
-        XCTAssertEqual(id.rawValue, "MyModule.LoginTests/testLogin")
+        XCTAssertEqual(id.description, "MyModule.LoginTests/testLogin")
     }
 
     func testPytestNodeIDSplitsAtTheLastDoubleColonBeforeParameters() {
@@ -172,17 +172,17 @@ final class TestIDTests: XCTestCase {
             let again = TestID(junitClassname: read.className, name: read.name)
             XCTAssertEqual(again, read, "stable: \(raw)")
         }
-        XCTAssertEqual(TestID(junitClassname: "tests/ui/test_a.py::TestX", name: "test_y").rawValue, "tests/ui/test_a.py::TestX::test_y")
-        XCTAssertEqual(TestID(junitClassname: "tests/ui/test_a.py", name: "test_y").rawValue, "tests/ui/test_a.py::test_y")
-        XCTAssertEqual(TestID(junitClassname: "Mod.Class", name: "testA").rawValue, "Mod.Class/testA")
-        XCTAssertEqual(TestID(junitClassname: "a::b", name: "c").rawValue, "a::b::c", "the fuzzer's case: stable, not a/b/c")
+        XCTAssertEqual(TestID(junitClassname: "tests/ui/test_a.py::TestX", name: "test_y").description, "tests/ui/test_a.py::TestX::test_y")
+        XCTAssertEqual(TestID(junitClassname: "tests/ui/test_a.py", name: "test_y").description, "tests/ui/test_a.py::test_y")
+        XCTAssertEqual(TestID(junitClassname: "Mod.Class", name: "testA").description, "Mod.Class/testA")
+        XCTAssertEqual(TestID(junitClassname: "a::b", name: "c").description, "a::b::c", "the fuzzer's case: stable, not a/b/c")
         // Neither form splits back: the id is what the slash form splits into, and stays so.
         let odd = TestID(junitClassname: "a", name: "b::c")
         XCTAssertEqual(TestID(junitClassname: odd.className, name: odd.name), odd)
         // The fuzzer's case (CI, 2026-11-26): a stray backtick in a classname once quoted the
         // `/` after it, and the id doubled itself on each read.
         let stray = TestID(junitClassname: "App.Ca`racterFlowUITests", name: "testBack")
-        XCTAssertEqual(stray.rawValue, "App.Ca`racterFlowUITests/testBack")
+        XCTAssertEqual(stray.description, "App.Ca`racterFlowUITests/testBack")
         XCTAssertEqual(stray.className, "App.Ca`racterFlowUITests")
         XCTAssertEqual(stray.name, "testBack")
         XCTAssertEqual(TestID("Mod.S/`a/b` x`y").name, "`a/b` x`y", "a pair quotes; the odd one out is literal")
@@ -217,9 +217,9 @@ final class TestIDTests: XCTestCase {
         XCTAssertEqual(Set([TestID("x"), TestID("x")]).count, 1)
     }
 
-    func testEncodesAsAPlainString() throws {
+    func testEncodesAsStructure() throws {
         let data = try JSONEncoder().encode([TestID("M.A/t")])
-        XCTAssertEqual(String(decoding: data, as: UTF8.self), #"["M.A\/t"]"#)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), #"[{"test":"M.A\/t"}]"#)
         XCTAssertEqual(try JSONDecoder().decode([TestID].self, from: data), [TestID("M.A/t")])
         XCTAssertThrowsError(try JSONDecoder().decode([TestID].self, from: Data("[1]".utf8)))
     }

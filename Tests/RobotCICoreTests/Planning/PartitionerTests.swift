@@ -13,7 +13,7 @@ final class PartitionerTests: XCTestCase {
             guard Int.random(in: 0..<3, using: &rng) > 0 else { continue }
             let seconds = Int.random(in: 0..<10, using: &rng) == 0
                 ? Double.random(in: 5...60, using: &rng) : Double.random(in: 0.001...2, using: &rng)
-            history[id.rawValue] = seconds
+            history[id.description] = seconds
         }
         // History also names tests that no longer exist.
         history["Gone.Class/testRemoved"] = 100
@@ -77,7 +77,7 @@ final class PartitionerTests: XCTestCase {
         let timings = Timings(tests: ["M/a": 5, "M/b": 4, "M/c": 3, "M/d": 2, "M/e": 1])
         let shares = Partitioner.shares(of: ["M/e", "M/d", "M/c", "M/b", "M/a"].map { TestID($0) }, timings: timings, count: 2)
         // a→0 (5), b→1 (4), c→1 (7), d→0 (7), e→0 (tie, lowest index: 8)
-        XCTAssertEqual(shares.map { $0.map(\.rawValue) }, [["M/a", "M/d", "M/e"], ["M/b", "M/c"]])
+        XCTAssertEqual(shares.map { $0.map(\.description) }, [["M/a", "M/d", "M/e"], ["M/b", "M/c"]])
     }
 
     func testUnknownTestsArePlacedByStableHash() {
@@ -87,7 +87,7 @@ final class PartitionerTests: XCTestCase {
         for n in 1...8 {
             let shares = Partitioner.shares(of: tests, timings: timings, count: n)
             for t in unknown {
-                let expected = Int(Partitioner.stableHash(t.rawValue) % UInt64(n))
+                let expected = Int(Partitioner.stableHash(t.description) % UInt64(n))
                 XCTAssertTrue(shares[expected].contains(t), "\(t) N=\(n)")
             }
         }
@@ -205,8 +205,8 @@ final class EvenSplitTests: XCTestCase {
 
     func testATimingsSplitIsRecordedWithItsDurationsAndCannotBeRecomputed() {
         let tests = suite(30)
-        let a = Timings(tests: [tests[0].rawValue: 30, tests[1].rawValue: 2])
-        let b = Timings(tests: [tests[0].rawValue: 1, tests[1].rawValue: 2])
+        let a = Timings(tests: [tests[0].description: 30, tests[1].description: 2])
+        let b = Timings(tests: [tests[0].description: 1, tests[1].description: 2])
         let pa = Partitioner.plan(suite: tests, index: 1, count: 3, split: .timings(a, source: "cache/timings.json"))
         let pb = Partitioner.plan(suite: tests, index: 1, count: 3, split: .timings(b, source: "cache/timings.json"))
         XCTAssertEqual(pa.share, Partitioner.shares(of: tests, timings: a, count: 3)[0])

@@ -152,13 +152,13 @@ struct Results {
         json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], url.path)
     }
     var tests: [[String: Any]] { json["tests"] as? [[String: Any]] ?? [] }
-    var ids: [String] { tests.compactMap { $0["id"] as? String }.sorted() }
+    var ids: [String] { tests.compactMap { E2E.idText($0["id"]) }.sorted() }
     var attempts: [String: [[String: Any]]] {
-        Dictionary(tests.map { ($0["id"] as? String ?? "", $0["attempts"] as? [[String: Any]] ?? []) }, uniquingKeysWith: { a, b in a + b })
+        Dictionary(tests.map { (E2E.idText($0["id"]) ?? "", $0["attempts"] as? [[String: Any]] ?? []) }, uniquingKeysWith: { a, b in a + b })
     }
     var batches: [[String: Any]] { json["batches"] as? [[String: Any]] ?? [] }
     var metadata: [String: Any] { json["metadata"] as? [String: Any] ?? [:] }
-    func outcome(_ id: String) -> String? { tests.first { $0["id"] as? String == id }?["outcome"] as? String }
+    func outcome(_ id: String) -> String? { tests.first { E2E.idText($0["id"]) == id }?["outcome"] as? String }
 }
 
 /// Every `testcase` of a junit.xml (duplicates kept), read with Foundation's XML parser.

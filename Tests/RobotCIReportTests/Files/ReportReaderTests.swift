@@ -37,8 +37,8 @@ final class ReportInputTests: XCTestCase {
         XCTAssertFalse(loaded.fromJournal)
     }
 
-    /// results.json names repetitions by text; read back they are typed again. A run that did
-    /// not repeat (no `metadata.repetitions`) has no repetitions, whatever a test's name ends in.
+    /// results.json stores a repetition as data: read back, a repetition is one and a test
+    /// named like one (`x (repeat 1 of 2)`) is that test, whatever the run's metadata says.
     func testRepetitionsAndTestsNamedLikeThemReadBackAsWritten() throws {
         let named = TestID("M.C/x (repeat 1 of 2)")
         var plain = RunResult(metadata: RunMetadata(runID: "r", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t", commandLine: []),
@@ -60,13 +60,13 @@ final class ReportInputTests: XCTestCase {
         try JSONEncoder().encode(repeated).write(to: url)
         let again = try ReportReader.load(url).result
         XCTAssertEqual(again, repeated)
-        XCTAssertEqual(Set(again.tests.map(\.id.base)), [named, TestID("M.C/y")])
+        XCTAssertEqual(Set(again.tests.map(\.id.unrepeated)), [named, TestID("M.C/y")])
         XCTAssertEqual(again.accounting.planned, 4)
         XCTAssertTrue(again.accounting.isComplete)
 
-        // The journal: a finished run that did not repeat reads as results.json does; one cut
-        // short (no `finished`) cannot tell, and reads the suffix as a repetition, plan and
-        // results alike, so every planned test is still accounted for.
+        // The journal stores ids as structure too: finished or cut short (no `finished`, so
+        // no word on repetitions), a test named like a repetition is that test. (Format v2's
+        // text ids: PreviousFormatTests.)
         let plan = try XCTUnwrap(String(data: JSONEncoder().encode(JournalEntry.plan(RunPlan(tests: [named]))), encoding: .utf8))
         var lines = try journalLines(plain)
         lines.insert(plan, at: 1)
@@ -76,7 +76,8 @@ final class ReportInputTests: XCTestCase {
         XCTAssertTrue(rebuilt.accounting.isComplete, rebuilt.accounting.description)
         let cut = try file("cut.jsonl", lines.dropLast().joined(separator: "\n") + "\n")
         let cutShort = try ReportReader.load(cut).result
-        XCTAssertEqual(cutShort.tests.map(\.id), [TestID("M.C/x").repetition(1, of: 2)])
+        XCTAssertEqual(cutShort.tests.map(\.id), [named])
+        XCTAssertNil(cutShort.tests.first?.id.repetition)
         XCTAssertEqual(cutShort.tests.map(\.outcome), [.passed])
         XCTAssertTrue(cutShort.accounting.isComplete, cutShort.accounting.description)
     }

@@ -4,10 +4,17 @@ import RobotCICore
 import XCTest
 
 final class RunHistoryTests: XCTestCase {
-    /// A run with `outcomes` by id as results.json writes it (` (repeat k of n)`: a repetition).
+    private static func id(_ text: String) -> TestID {
+        guard let r = text.range(of: " (repeat "), let k = Int(text[r.upperBound...].prefix { $0.isNumber }) else { return TestID(text) }
+        let n = Int(text.dropLast().split(separator: " ").last ?? "") ?? k
+        return TestID(String(text[..<r.lowerBound]), repetition: .init(index: k, count: n))
+    }
+
+    /// A run with `outcomes` by id (` (repeat k of n)` at the end: a repetition, written here as
+    /// text for brevity; the files hold it as data).
     private func run(_ id: String, at time: Double, _ outcomes: [String: [AttemptOutcome]], commit: String? = nil) -> RunResult {
         let tests = outcomes.keys.sorted().map { name in
-            TestRecord(id: TestID.parsing(name), attempts: outcomes[name]!.enumerated().map { n, o in
+            TestRecord(id: Self.id(name), attempts: outcomes[name]!.enumerated().map { n, o in
                 Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, shard: 0, batch: 0)
             })
         }
@@ -95,7 +102,7 @@ final class RunHistoryTests: XCTestCase {
         for k in 0..<5 { h = h.recording(run("r\(k)", at: Double(k + 1), ["A/wobbly": [.passed]])) }
         let wobbly = TestID("A/wobbly")
         var burnIn: [String: [AttemptOutcome]] = [:]
-        for k in 1...5 { burnIn[wobbly.repetition(k, of: 5).rawValue] = k % 2 == 1 ? [.failed, .passed] : [.passed] }
+        for k in 1...5 { burnIn[wobbly.repetition(k, of: 5).description] = k % 2 == 1 ? [.failed, .passed] : [.passed] }
         let after = h.recording(run("burn-in", at: 10, burnIn))
         XCTAssertEqual(after, h, "a run of repetitions only leaves the history as it was")
         XCTAssertTrue(after.quarantineSuggestions().isEmpty)

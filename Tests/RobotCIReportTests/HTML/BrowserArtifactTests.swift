@@ -64,7 +64,7 @@ final class BrowserArtifactTests: XCTestCase {
 
     private func openDetail(_ base: URL) throws {
         var c = URLComponents(url: base, resolvingAgainstBaseURL: false)
-        c?.percentEncodedFragment = "test=" + (test.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        c?.percentEncodedFragment = "test=" + (test.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         try browser.navigate(try XCTUnwrap(c?.url))
         try browser.waitUntil("document.body.getAttribute('data-ready') === 'true' && !document.getElementById('detail').hidden")
     }

@@ -15,7 +15,7 @@ final class BrowserClickTests: XCTestCase {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-click-\(UUID().uuidString)/report")
         try ReportFixtures.writeArtifacts(into: dir)
         let run = ReportFixtures.mixedRun()
-        flakyID = try XCTUnwrap(run.tests.first { $0.outcome == .flaky }).id.rawValue
+        flakyID = try XCTUnwrap(run.tests.first { $0.outcome == .flaky }).id.description
         // Five earlier runs in which the flaky test flaked every other time.
         var past = RunHistory(runs: (0..<5).map { RunHistory.Run(id: "past-\($0)", startedAt: Double(1_000 + $0), commit: "c\($0)") })
         past.tests[flakyID] = .init(o: "KPKPK", d: [900, 1000, 1100, 1200, 1300], a: [2, 1, 2, 1, 2])
@@ -142,7 +142,7 @@ final class BrowserClickTests: XCTestCase {
         var run = ReportFixtures.mixedRun()
         run.metadata.concurrency = [ConcurrencySample(time: 0, running: 2), ConcurrencySample(time: 5, running: 3),
                                     ConcurrencySample(time: 10, running: 0)]
-        let pay = "ShopTests.CheckoutTests/testPay", refund = ReportFixtures.refund.rawValue
+        let pay = "ShopTests.CheckoutTests/testPay", refund = ReportFixtures.refund.description
         var past = RunHistory(runs: (0..<2).map { RunHistory.Run(id: "past-\($0)", startedAt: Double(1_000 + $0), commit: nil) })
         past.tests[pay] = .init(o: "FF", d: [10, 20], a: [1, 1])
         past.tests[refund] = .init(o: "PS", d: [10, 20], a: [1, 1])

@@ -38,7 +38,7 @@ final class BrowserReportTests: XCTestCase {
     private func fragment(test: TestID) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return "test=" + (test.rawValue.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        return "test=" + (test.description.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
     }
 
     func testSummaryShowsTheRightCounts() throws {
@@ -69,7 +69,7 @@ final class BrowserReportTests: XCTestCase {
         let run = ReportFixtures.mixedRun()
         for test in run.tests where test.outcome.failsBuild || test.outcome == .flaky {
             let dom = try open(fragment(test: test.id))
-            XCTAssertEqual(HeadlessChromium.attribute("data-attempts", in: dom), String(test.attempts.count), test.id.rawValue)
+            XCTAssertEqual(HeadlessChromium.attribute("data-attempts", in: dom), String(test.attempts.count), test.id.description)
             let message = try XCTUnwrap(test.attempts.flatMap(\.failures).first?.message)
             let escaped = message.prefix(30).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")

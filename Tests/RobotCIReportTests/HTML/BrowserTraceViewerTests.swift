@@ -102,7 +102,7 @@ final class BrowserTraceViewerTests: XCTestCase {
 
     private func clickThrough(_ index: URL) throws {
         var c = URLComponents(url: index, resolvingAgainstBaseURL: false)
-        c?.percentEncodedFragment = "test=" + (test.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        c?.percentEncodedFragment = "test=" + (test.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         try browser.navigate(try XCTUnwrap(c?.url))
         try browser.waitUntil("document.body.getAttribute('data-ready') === 'true' && !document.getElementById('detail').hidden")
         let summary = try XCTUnwrap(try browser.script("return document.querySelector('article[data-outcome=failed] .trace').textContent;") as? String)

@@ -89,7 +89,7 @@ final class HTMLReportTests: XCTestCase {
             let flags = try XCTUnwrap(row[3] as? Int)
             pageIDs.append(flags & 2 != 0 ? try XCTUnwrap(row[5] as? String) : cls + "/" + name)  // as report.js reads it
         }
-        XCTAssertEqual(Set(pageIDs), Set(ids.map(\.rawValue)))
+        XCTAssertEqual(Set(pageIDs), Set(ids.map(\.description)))
     }
 
     func testCountsAndSummaryAreInTheData() throws {

@@ -105,12 +105,14 @@ final class JUnitWriterUnitTests: XCTestCase {
         }
     }
 
-    func testARepetitionReadsBackFromJUnitAsThatRepetition() throws {
+    /// JUnit is text for people and CI: read back, a repetition's name is a test's own name
+    /// (robotci's own files keep the identity as data).
+    func testARepetitionReadsBackFromJUnitAsText() throws {
         let ids = TestID.repeating([TestID("App.LoginTests/testSignIn"), TestID("Mod.Suite/check()")], count: 2)
         let data = try JUnitWriter.render(run(ids.map { TestRecord(id: $0, attempts: [attempt(1, .passed)]) }))
         let back = try JUnitReader.parse(data, name: "junit.xml", machine: nil).map(\.id)
-        XCTAssertEqual(Set(back), Set(ids))
-        XCTAssertEqual(Set(back.map(\.base)), [TestID("App.LoginTests/testSignIn"), TestID("Mod.Suite/check()")])
+        XCTAssertEqual(Set(back.map(\.description)), Set(ids.map(\.description)))
+        XCTAssertTrue(back.allSatisfy { $0.repetition == nil })
     }
 
     func testQuarantineOnlyHidesFailuresAndANotRunTestStaysAnError() throws {

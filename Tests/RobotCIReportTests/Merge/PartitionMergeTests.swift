@@ -56,7 +56,7 @@ final class PartitionMergeTests: XCTestCase {
     /// Merged timings: the run's own durations for what it measured, else the last input's.
     func testMergedTimingsTakeTheRunsDurationsThenTheLastInputs() throws {
         var first = input(1, of: 2), second = input(2, of: 2)
-        let ran = suite[0].rawValue
+        let ran = suite[0].description
         first.timings = Data("{\"tests\":{\"\(ran)\":7,\"Gone/old\":1,\"Gone/both\":2},\"version\":1}".utf8)
         // Not robotci's shape (an escaped id): read by JSONDecoder, folded all the same.
         second.timings = Data("{\"version\":1,\"tests\":{\"\(ran)\":8,\"Gone\\/both\":3,\"Gone/late\":4}}".utf8)
@@ -90,7 +90,7 @@ final class PartitionMergeTests: XCTestCase {
     }
 
     func testAMissingPartitionOfATimingsSplitIsTheSuiteMinusTheOthers() throws {
-        let timings = Timings(tests: Dictionary(uniqueKeysWithValues: suite.enumerated().map { ($1.rawValue, Double($0 % 7) + 0.5) }))
+        let timings = Timings(tests: Dictionary(uniqueKeysWithValues: suite.enumerated().map { ($1.description, Double($0 % 7) + 0.5) }))
         let split = Partitioner.Split.timings(timings, source: "cache/timings.json")
         let (result, _) = try merged([input(1, of: 3, split: split), input(2, of: 3, split: split)])
         let notRun = result.tests.filter { $0.outcome == .notRun }
@@ -124,7 +124,7 @@ final class PartitionMergeTests: XCTestCase {
         XCTAssertTrue(suites.contains("the partitions cut different suites") && suites.contains("38 tests"), suites)
         XCTAssertTrue(suites.contains("Not in every partition's suite: M.Group3/test39, M.Group0/test40") || suites.contains("M.Group0/test40"), suites)
 
-        let timings = Timings(tests: [suite[0].rawValue: 9])
+        let timings = Timings(tests: [suite[0].description: 9])
         let splits = refusal([input(1, of: 2), input(2, of: 2, split: .timings(timings, source: "t.json"))])
         XCTAssertTrue(splits.contains("split the suite differently") && splits.contains("durations from t.json") && splits.contains("an even split"), splits)
 
@@ -136,7 +136,7 @@ final class PartitionMergeTests: XCTestCase {
 
         let shares = Partitioner.evenShares(of: suite, count: 2)
         let overlap = refusal([input(1, of: 2), input(2, of: 2, share: shares[1] + [shares[0][0]])])
-        XCTAssertTrue(overlap.contains("1 test is in the share of more than one partition: \(shares[0][0].rawValue) (1/2, 2/2)"), overlap)
+        XCTAssertTrue(overlap.contains("1 test is in the share of more than one partition: \(shares[0][0].description) (1/2, 2/2)"), overlap)
     }
 
     func testAnInterruptedPartitionsUnfinishedTestsAreNotRun() throws {

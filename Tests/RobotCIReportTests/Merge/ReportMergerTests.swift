@@ -128,8 +128,8 @@ final class ReportMergerTests: XCTestCase {
         let inputs = [earlier, input(two, machine: "partition 2/2")]
         let merged = ReportMerger.mergeWithHistory(inputs, check: try MergeCheck.check(inputs))
         XCTAssertEqual(merged.history.runs.map(\.id), ["ci-6", "ci-7"], "partitions of one run id are one run")
-        XCTAssertEqual(merged.history.tests[a.rawValue]?.o, "FP")
-        XCTAssertEqual(merged.history.tests[b.rawValue]?.o, "-F")
+        XCTAssertEqual(merged.history.tests[a.description]?.o, "FP")
+        XCTAssertEqual(merged.history.tests[b.description]?.o, "-F")
     }
 
     // MARK: folders
@@ -178,7 +178,7 @@ final class ReportMergerTests: XCTestCase {
             let step = Trace.Step(index: 0, name: "launch", target: "", arguments: [], group: nil, file: "/t.swift", line: 1, start: 0,
                                   duration: 0.1, outcome: "passed", snapshot: "step-000.html",
                                   requests: [Trace.Request(method: "GET", path: "/me", route: "GET /me", status: status)])
-            try JSONEncoder().encode(Trace(test: a.rawValue, attempt: 1, steps: [step])).write(to: folder.appendingPathComponent("trace.json"))
+            try JSONEncoder().encode(Trace(test: a.description, attempt: 1, steps: [step])).write(to: folder.appendingPathComponent("trace.json"))
             try ReportWriter.write(result, timings: Timings(), to: url)
             return url
         }
@@ -243,7 +243,7 @@ final class ReportMergerTests: XCTestCase {
     /// list's refuses the merge, and nothing is written.
     func testPartitionFoldersShareTheirSuiteAndAForgedDigestRefusesTheMerge() throws {
         let suite = (1...12).map { TestID("M.P/test\($0)") }
-        let timings = Timings(tests: Dictionary(uniqueKeysWithValues: suite.map { ($0.rawValue, 2.0) }))
+        let timings = Timings(tests: Dictionary(uniqueKeysWithValues: suite.map { ($0.description, 2.0) }))
         func partition(_ k: Int) throws -> URL {
             let (share, plan) = Partitioner.plan(suite: suite, index: k, count: 3, split: .even)
             let result = run("ci-4", host: "ci-\(k)", plan: share, results: share.map { ($0, attempt(.passed)) }, partition: "\(k)/3")

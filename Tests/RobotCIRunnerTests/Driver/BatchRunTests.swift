@@ -47,7 +47,7 @@ final class BatchRunTests: XCTestCase {
         let named = TestID("M.C/testA (repeat 1 of 2)")
         let f = try RunFixture(tests: [named, a])
         let batch = try f.batch(WorkItem(id: 0, tests: [named, a], attempt: 1))
-        XCTAssertEqual(batch.item.tests.map(\.rawValue), ["M.C/testA (repeat 1 of 2)", "M.C/testA"])
+        XCTAssertEqual(batch.item.tests.map(\.test), ["M.C/testA (repeat 1 of 2)", "M.C/testA"])
         XCTAssertEqual(batch.plannedID(named), named)
         batch.report(named, Attempts.failed(1))
         batch.report(a, Attempts.passed(1))

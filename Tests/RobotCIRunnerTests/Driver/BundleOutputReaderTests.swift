@@ -344,7 +344,7 @@ final class BundleOutputReaderTests: XCTestCase {
     private func event(_ kind: String, _ test: TestID, _ text: String = "", issue: Bool = false) -> String {
         let messages = text.isEmpty ? "[]" : #"[{"symbol":"default","text":"\#(text)"}]"#
         let issuePart = issue ? #""issue":{"isKnown":false,"sourceLocation":{"_filePath":"/src/S.swift","line":9}},"# : ""
-        return #"{"kind":"event","payload":{\#(issuePart)"kind":"\#(kind)","messages":\#(messages),"testID":"\#(test.rawValue)/S.swift:3:4"},"version":0}"#
+        return #"{"kind":"event","payload":{\#(issuePart)"kind":"\#(kind)","messages":\#(messages),"testID":"\#(test.description)/S.swift:3:4"},"version":0}"#
     }
 
     func testSwiftTestingResultsComeFromItsEventsNotFromTheOutput() throws {

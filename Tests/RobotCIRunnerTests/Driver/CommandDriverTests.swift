@@ -30,7 +30,7 @@ final class CommandDriverTests: XCTestCase {
 
     func testListStopsAtTheFirstEmptyLineAndDropsDuplicates() {
         let output = "\n  tests/a.py::test_1\ntests/a.py::test_2\ntests/a.py::test_1\n\n3 tests collected in 0.01s\n"
-        XCTAssertEqual(CommandDriver.parseList(output).map(\.rawValue), ["tests/a.py::test_1", "tests/a.py::test_2"])
+        XCTAssertEqual(CommandDriver.parseList(output).map(\.test), ["tests/a.py::test_1", "tests/a.py::test_2"])
         XCTAssertEqual(CommandDriver.parseList(""), [])
     }
 
@@ -50,7 +50,7 @@ final class CommandDriverTests: XCTestCase {
         let ids = ["tests/other/test_login.py::test_ok[1]", "tests/ui/test_login.py::TestLogin::test_ok[1]",
                    "tests/ui/test_login.py::test_skip", "tests/ui/test_login.py::test_unanswered"].map(TestID.init)
         let (matched, unknown) = JUnitMatcher.match(cases, to: ids)
-        let byID = Dictionary(uniqueKeysWithValues: matched.map { ($0.0.rawValue, $0.1) })
+        let byID = Dictionary(uniqueKeysWithValues: matched.map { ($0.0.description, $0.1) })
         XCTAssertEqual(byID["tests/ui/test_login.py::TestLogin::test_ok[1]"]?.classname, "tests.ui.test_login.TestLogin")
         XCTAssertEqual(byID["tests/other/test_login.py::test_ok[1]"]?.record.attempts.first?.outcome, .failed)
         XCTAssertEqual(byID["tests/ui/test_login.py::test_skip"]?.record.attempts.first?.outcome, .skipped)

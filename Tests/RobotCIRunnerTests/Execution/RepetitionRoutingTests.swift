@@ -36,7 +36,7 @@ final class RepetitionRoutingTests: FolderTestCase {
         }
         XCTAssertEqual(batches.count, 3, "\(batches)")
         for (k, batch) in batches.enumerated() {
-            XCTAssertEqual(Set(batch.map(\.base)), [a, b, c])
+            XCTAssertEqual(Set(batch.map(\.unrepeated)), [a, b, c])
             XCTAssertEqual(Set(batch.compactMap(\.repetition?.index)), [k + 1], "one repetition per batch, in order")
         }
     }
@@ -66,7 +66,7 @@ final class RepetitionRoutingTests: FolderTestCase {
         let q = queue([a, b], repetitions: 2, cutter: BatchCutter(maximumTests: 2))
         guard let first = q.next(shard: 0) else { return XCTFail("no batch") }
         // The process died after a: b of repetition 1 goes back to the queue's front.
-        let unstarted = first.tests.filter { $0.base == b }
+        let unstarted = first.tests.filter { $0.unrepeated == b }
         _ = q.finish(first, unstarted: unstarted, noTestStarted: false)
         XCTAssertEqual(q.stopNewRepetitions().begun, 1)
         guard let again = q.next(shard: 0) else { return XCTFail("repetition 1's leftover was dropped") }

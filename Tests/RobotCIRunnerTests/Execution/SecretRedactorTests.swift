@@ -31,7 +31,7 @@ final class SecretRedactorTests: XCTestCase {
                    TestID("t.py::test_api[ghp_***]")]
         let rename = SecretRedactor(environment: [:]).renaming(ids)
         let names = ids.map(rename)
-        XCTAssertEqual(names.map(\.rawValue), ["t.py::test_api[ghp_***]~2", "t.py::test_api[ghp_***]~3", "t.py::test_plain",
+        XCTAssertEqual(names.map(\.description), ["t.py::test_api[ghp_***]~2", "t.py::test_api[ghp_***]~3", "t.py::test_plain",
                                                "t.py::test_api[ghp_***]"])
         XCTAssertEqual(Set(names).count, ids.count, "no two tests share a name")
         let noSecrets = SecretRedactor(environment: [:]).renaming([TestID("a/b")])

@@ -11,7 +11,7 @@ final class WorkQueueTests: XCTestCase {
     private func queue(_ seconds: [Double], shards: Int = 2, maxRetries: Int = 2,
                        cutter: BatchCutter = BatchCutter()) -> WorkQueue {
         let planned = Planner.order(seconds.indices.map(id), timings: Timings(tests: Dictionary(
-            uniqueKeysWithValues: seconds.enumerated().map { (id($0.offset).rawValue, $0.element) })))
+            uniqueKeysWithValues: seconds.enumerated().map { (id($0.offset).description, $0.element) })))
         return WorkQueue(planned: planned, shards: shards, maxRetries: maxRetries, cutter: cutter)
     }
 
@@ -35,7 +35,7 @@ final class WorkQueueTests: XCTestCase {
         let seconds = Array(repeating: 1.0, count: 24)
         func firstBatch(_ q: WorkQueue) throws -> Int { try XCTUnwrap(q.next(shard: 0)).tests.count }
         let planned = Planner.order(seconds.indices.map(id), timings: Timings(tests: Dictionary(
-            uniqueKeysWithValues: seconds.enumerated().map { (id($0.offset).rawValue, $0.element) })))
+            uniqueKeysWithValues: seconds.enumerated().map { (id($0.offset).description, $0.element) })))
         let all = WorkQueue(planned: planned, shards: 8, rules: TestRules(retries: 0), cutter: BatchCutter())
         let three = WorkQueue(planned: planned, shards: 8, rules: TestRules(retries: 0), cutter: BatchCutter(), cutFor: 3)
         XCTAssertEqual(try firstBatch(all), 1, "24 s over 8 shards × 2 batches: 1.5 s, one test")
@@ -60,7 +60,7 @@ final class WorkQueueTests: XCTestCase {
     func testANewTestExpectsItsClasssMedian() {
         let timings = Timings(tests: ["UI.Login/testA": 4, "UI.Login/testB": 6, "Unit.Math/testA": 0.01])
         let planned = Planner.order([TestID("UI.Login/testNew"), TestID("Other.X/testY"), TestID("Unit.Math/testA")], timings: timings)
-        XCTAssertEqual(planned.map(\.id.rawValue), ["UI.Login/testNew", "Other.X/testY", "Unit.Math/testA"])
+        XCTAssertEqual(planned.map(\.id.description), ["UI.Login/testNew", "Other.X/testY", "Unit.Math/testA"])
         XCTAssertEqual(planned.map(\.expected), [5, 4, 0.01])
         XCTAssertEqual(planned.map(\.isBlindGuess), [false, true, false])
         XCTAssertEqual(planned.map(\.known), [false, false, true])
@@ -259,9 +259,9 @@ final class WorkQueueTests: XCTestCase {
         let q = WorkQueue(planned: planned, shards: 1, maxRetries: 0, cutter: BatchCutter(batchesPerShard: 0.5))
         XCTAssertEqual(q.maxFilterBytes, 100_000)
         let first = try XCTUnwrap(q.next(shard: 0))
-        XCTAssertEqual(first.tests.map(\.rawValue).joined(separator: ",").utf8.count + 1, first.tests.count * 505)
+        XCTAssertEqual(first.tests.map(\.description).joined(separator: ",").utf8.count + 1, first.tests.count * 505)
         XCTAssertEqual(first.tests.count, 198)
-        XCTAssertLessThanOrEqual(first.tests.map(\.rawValue).joined(separator: ",").utf8.count, 100_000)
+        XCTAssertLessThanOrEqual(first.tests.map(\.description).joined(separator: ",").utf8.count, 100_000)
         XCTAssertEqual(first.tests, planned.prefix(198).map(\.id))
     }
 

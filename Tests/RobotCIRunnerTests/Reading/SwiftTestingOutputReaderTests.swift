@@ -12,7 +12,7 @@ final class SwiftTestingOutputReaderTests: XCTestCase {
     private func event(_ kind: String, _ test: TestID, _ text: String = "", issue: Bool = false, at location: String = "S.swift:3:4") -> String {
         let messages = text.isEmpty ? "[]" : #"[{"symbol":"default","text":"\#(text)"}]"#
         let issuePart = issue ? #""issue":{"isKnown":false,"sourceLocation":{"_filePath":"/src/S.swift","line":9}},"# : ""
-        return #"{"kind":"event","payload":{\#(issuePart)"kind":"\#(kind)","messages":\#(messages),"testID":"\#(test.rawValue)/\#(location)"},"version":0}"#
+        return #"{"kind":"event","payload":{\#(issuePart)"kind":"\#(kind)","messages":\#(messages),"testID":"\#(test.description)/\#(location)"},"version":0}"#
     }
 
     private func drive(_ tests: [TestID]) -> ReaderDrive<SwiftTestingOutputReader> {
