@@ -201,7 +201,7 @@ final class UntilFailureEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("robotci: --until-failure: QueueTests.SlowTests/test02 (repeat 4 of 20) failed; no new repetition starts"), r.stderr)
         let run = try Report(dir)
         let repetitions = try XCTUnwrap(run.metadata["repetitions"] as? [String: Any])
-        XCTAssertEqual(repetitions["firstFailure"] as? String, "QueueTests.SlowTests/test02 (repeat 4 of 20)")
+        XCTAssertEqual(E2E.idText(repetitions["firstFailure"]), "QueueTests.SlowTests/test02 (repeat 4 of 20)")
         let ran = try XCTUnwrap(repetitions["ran"] as? Int)
         // Two shards: while the failing repetition's process runs, the other shard may finish
         // the next and begin another (a test process reports when it ends; on a loaded CI
