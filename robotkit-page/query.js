@@ -361,6 +361,8 @@ const RK = (() => {
       for (const el of nodes) {
         if (seen.has(el)) continue;
         seen.add(el);
+        // An element the accessibility audit marked (its issue's element) is found by its mark.
+        if (link.mark != null && el.getAttribute('data-robotkit-audit') !== link.mark) continue;
         if (!typeMatches(el, link.type) || !visible(el)) continue;
         if (!satisfies(compiled.where, el, typeOf(el))) continue;
         if (!compiled.containing.every((c) => collect([el], c.link, c.compiled).length > 0)) continue;
@@ -536,6 +538,18 @@ const RK = (() => {
       let r;
       try { r = resolve(spec); } catch (e) { if (e instanceof PredicateError) return refusal(e); throw e; }
       return perform(r, op, argument);
+    },
+    // The element model, for the accessibility audit (audit.js): `fresh` forgets the types
+    // read before (the page may have changed); `owner` is the element the tree shows for `el`
+    // (the outermost control around it, else itself), which a query can find.
+    inspect: {
+      fresh: () => { types = new Map(); },
+      typeOf, labelOf, visible, isEnabled, identOf, roleOf,
+      owner: (el) => {
+        let owner = el;
+        for (let n = el.parentElement && el.parentElement.closest(LEAF_SELECTOR); n; n = n.parentElement && n.parentElement.closest(LEAF_SELECTOR)) owner = n;
+        return owner;
+      }
     },
     // For tests under node (no DOM): `node` against plain attributes.
     evaluatePredicate: (node, attributes) => compilePredicate(node)((key) => attributes[key] ?? ''),
