@@ -36,8 +36,9 @@ public struct AccessibilityAuditIssue: CustomStringConvertible {
     var json: [String: Any] {
         var element: [String: Any] = [
             "type": elementSummary.type.rawValue, "label": elementSummary.label, "outline": elementSummary.mark,
+            // Doubles: JSONSerialization on Linux refuses CGFloat.
             "frame": [elementSummary.frame.origin.x, elementSummary.frame.origin.y, elementSummary.frame.width,
-                      elementSummary.frame.height],
+                      elementSummary.frame.height].map { Double($0) },
         ]
         element["identifier"] = elementSummary.identifier as Any? ?? NSNull()
         return ["auditType": auditType.description, "compactDescription": compactDescription,
@@ -78,9 +79,11 @@ public struct AccessibilityAuditError: Error, CustomStringConvertible {
         }
     }
 
-    /// One line per issue.
+    /// A first line naming every issue in short (what a report shows of a failure), then one
+    /// line per issue with what was measured.
     public var description: String {
         let count = issues.count == 1 ? "1 issue" : "\(issues.count) issues"
-        return "accessibility audit found \(count):\n" + issues.map { "  - \($0)" }.joined(separator: "\n")
+        let short = issues.map { "\($0.auditType) on \($0.element)" }.joined(separator: "; ")
+        return "accessibility audit found \(count): \(short)\n" + issues.map { "  - \($0)" }.joined(separator: "\n")
     }
 }
