@@ -49,14 +49,15 @@ extension WebElement {
     ) -> Bool {
         let shown = Self.json(expected)
         var outcome: (satisfied: Bool, seen: String, seconds: Double)?
+        // What the trace shows beside the step, once the wait has run.
+        let described = { () -> [String] in
+            guard let outcome else { return ["expected \(shown)"] }
+            return ["expected \(shown)", "last seen \(outcome.seen)",
+                    String(format: outcome.satisfied ? "after %.2f s" : "timed out after %.2f s", outcome.seconds)]
+        }
         let satisfied = app.operation(
             "wait for \(attribute) == \(shown) of", target, defaultValue: app.recorder.isHalted, function: function,
-            file: file, line: line,
-            arguments: {
-                guard let outcome else { return ["expected \(shown)"] }
-                return ["expected \(shown)", "last seen \(outcome.seen)",
-                        String(format: outcome.satisfied ? "after %.2f s" : "timed out after %.2f s", outcome.seconds)]
-            }
+            file: file, line: line, arguments: described
         ) { engine throws(RobotKitError) in
             let started = Date()
             let reply = try engine.wait(chain, until: .equals(attribute: attribute, expected: expected as Any),
