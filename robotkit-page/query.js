@@ -361,9 +361,11 @@ const RK = (() => {
       for (const el of nodes) {
         if (seen.has(el)) continue;
         seen.add(el);
-        // An element the accessibility audit marked (its issue's element) is found by its mark.
-        if (link.mark != null && el.getAttribute('data-robotkit-audit') !== link.mark) continue;
-        if (!typeMatches(el, link.type) || !visible(el)) continue;
+        // An element the accessibility audit marked (its issue's element) is found by its mark,
+        // even where the tree hides it: an elementDetection issue is about such an element.
+        if (link.mark != null) {
+          if (el.getAttribute('data-robotkit-audit') !== link.mark || !typeMatches(el, link.type)) continue;
+        } else if (!typeMatches(el, link.type) || !visible(el)) continue;
         if (!satisfies(compiled.where, el, typeOf(el))) continue;
         if (!compiled.containing.every((c) => collect([el], c.link, c.compiled).length > 0)) continue;
         out.push(el);

@@ -60,6 +60,10 @@ final class AccessibilityAuditTests: XCTestCase {
         let anonymous = try XCTUnwrap(issues.first { $0.auditType == .contrast && $0.element?.identifier == "" })
         XCTAssertEqual(anonymous.element?.label, "Faint text without an identifier")
         XCTAssertEqual(anonymous.element?.exists, true)
+        // One hidden from the tree too (that is its issue): the mark still finds it.
+        let unseen = try XCTUnwrap(issues.first { $0.auditType == .elementDetection })
+        XCTAssertEqual(unseen.element?.identifier, "issues.unseen")
+        XCTAssertEqual(unseen.element?.exists, true)
         let faint = try XCTUnwrap(issues.first { $0.element?.identifier == "issues.faint" })
         XCTAssertEqual(faint.compactDescription, "Contrast failed")
         XCTAssertTrue(faint.detailedDescription.contains("#aaaaaa on #ffffff: 2.32:1, below the 4.5:1"), faint.detailedDescription)
