@@ -55,6 +55,8 @@ final class AccessibilityAuditTests: XCTestCase {
         // The 48×48 button, the hidden, aria-hidden and disabled elements raise nothing.
         XCTAssertFalse(issues.contains { $0.element?.identifier == "issues.roomy" }, "\(found.sorted())")
         XCTAssertFalse(issues.contains { ($0.element?.label ?? "").contains("Hidden") || $0.element?.label == "Off" }, "\(found.sorted())")
+        // Of the five faint texts only the two shown and enabled are judged.
+        XCTAssertEqual(issues.filter { $0.auditType == .contrast }.count, 2, "\(found.sorted())")
         XCTAssertFalse(issues.contains { $0.auditType == .hitRegion && $0.element?.identifier == "issues.icon" })
         // An element without an identifier is still found: by the mark the audit left on it.
         let anonymous = try XCTUnwrap(issues.first { $0.auditType == .contrast && $0.element?.identifier == "" })
