@@ -361,7 +361,11 @@ const RK = (() => {
       for (const el of nodes) {
         if (seen.has(el)) continue;
         seen.add(el);
-        if (!typeMatches(el, link.type) || !visible(el)) continue;
+        // An element the accessibility audit marked (its issue's element) is found by its mark,
+        // even where the tree hides it: an elementDetection issue is about such an element.
+        if (link.mark != null) {
+          if (el.getAttribute('data-robotkit-audit') !== link.mark || !typeMatches(el, link.type)) continue;
+        } else if (!typeMatches(el, link.type) || !visible(el)) continue;
         if (!satisfies(compiled.where, el, typeOf(el))) continue;
         if (!compiled.containing.every((c) => collect([el], c.link, c.compiled).length > 0)) continue;
         out.push(el);
@@ -536,6 +540,18 @@ const RK = (() => {
       let r;
       try { r = resolve(spec); } catch (e) { if (e instanceof PredicateError) return refusal(e); throw e; }
       return perform(r, op, argument);
+    },
+    // The element model, for the accessibility audit (audit.js): `fresh` forgets the types
+    // read before (the page may have changed); `owner` is the element the tree shows for `el`
+    // (the outermost control around it, else itself), which a query can find.
+    inspect: {
+      fresh: () => { types = new Map(); },
+      typeOf, labelOf, visible, isEnabled, identOf, roleOf,
+      owner: (el) => {
+        let owner = el;
+        for (let n = el.parentElement && el.parentElement.closest(LEAF_SELECTOR); n; n = n.parentElement && n.parentElement.closest(LEAF_SELECTOR)) owner = n;
+        return owner;
+      }
     },
     // For tests under node (no DOM): `node` against plain attributes.
     evaluatePredicate: (node, attributes) => compilePredicate(node)((key) => attributes[key] ?? ''),

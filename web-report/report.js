@@ -581,12 +581,18 @@
     }
     const byKind = {};
     a.artifacts.forEach((x) => { (byKind[x.kind] = byKind[x.kind] || []).push(x); });
+    // A failed accessibility audit's outlined screenshot goes with its issues, not with the failure's.
+    const auditShot = (x) => /^accessibility-audit(-\d+)?\.png$/i.test(x.name);
     for (const x of byKind.screenshot || []) {
       // Only a raster image is shown; a "screenshot" that is not one is listed with the files.
-      if (!x.href || x.opening !== 'image') continue;
+      if (!x.href || x.opening !== 'image' || auditShot(x)) continue;
       const img = h('img', { class: 'shot', src: x.href, alt: 'Screenshot of attempt ' + a.n, loading: 'lazy' });
       img.addEventListener('error', () => img.replaceWith(h('span', { class: 'cut' }, 'Screenshot not found: ' + x.path)), { once: true });
       parts.push(h('h4', null, 'Screenshot'), fileLink(x, img));
+    }
+    for (const x of byKind.audit || []) {
+      const shot = (byKind.screenshot || []).find((y) => auditShot(y) && y.name.replace(/\.png$/i, '') === x.name.replace(/\.json$/i, ''));
+      parts.push(auditEl(x, shot, a));
     }
     for (const x of byKind.trace || []) parts.push(traceEl(x, a));
     for (const x of byKind.steps || []) parts.push(stepsEl(x));
@@ -607,6 +613,34 @@
       .filter(Boolean);
     if (links.length) parts.push(h('h4', null, 'Files'), h('div', { class: 'links' }, links));
     return h('article', { class: 'attempt o-' + a.o, 'data-outcome': a.o, 'aria-label': 'Attempt ' + a.n + ', ' + (LABEL[a.o] || a.o) }, parts);
+  }
+
+  // A failed accessibility audit (accessibility-audit.json): each issue's type and descriptions,
+  // numbered as the outlines on its screenshot (accessibility-audit.png) are.
+  function auditEl(x, shot, a) {
+    if (!x.inlined || !Array.isArray(x.value)) return null;
+    const rowsEls = x.value.map((issue, i) => {
+      issue = (issue && typeof issue === 'object') ? issue : {};
+      const el = (issue.element && typeof issue.element === 'object') ? issue.element : {};
+      const who = str(el.type) + (el.identifier ? ' "' + str(el.identifier) + '"' : el.label ? ' labelled "' + str(el.label) + '"' : '');
+      return h('tr', null,
+        h('td', { class: 'num' }, String(i + 1 + x.cut)),
+        h('td', { class: 'mono' }, str(issue.auditType)),
+        h('td', { class: 'mono' }, who),
+        h('td', null, h('strong', null, str(issue.compactDescription)), ' ', str(issue.detailedDescription)));
+    });
+    let img = null;
+    if (shot && shot.href && shot.opening === 'image') {
+      img = h('img', { class: 'shot', src: shot.href, alt: 'Accessibility audit of attempt ' + a.n + ', each issue outlined', loading: 'lazy' });
+      img.addEventListener('error', () => img.replaceWith(h('span', { class: 'cut' }, 'Screenshot not found: ' + shot.path)), { once: true });
+    }
+    return h('div', { class: 'audit' },
+      h('h4', null, 'Accessibility audit (' + (x.value.length + x.cut) + (x.value.length + x.cut === 1 ? ' issue)' : ' issues)')),
+      x.cut ? h('div', { class: 'cut' }, 'First ' + x.cut + ' issues not shown.') : null,
+      h('div', { class: 'tablewrap' }, h('table', { class: 'steps' },
+        h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Type'), h('th', null, 'Element'), h('th', null, 'Issue'))),
+        h('tbody', null, rowsEls))),
+      img ? fileLink(shot, img) : null);
   }
 
   function textArtifactEl(title, x, open) {

@@ -62,6 +62,10 @@ public enum ArtifactFile {
     public static let page = "page.html"
     /// The browser console at the failure.
     public static let console = "console.log"
+    /// A failed accessibility audit's issues (type, descriptions, element), in order.
+    public static let accessibilityAudit = "accessibility-audit.json"
+    /// The page at a failed accessibility audit, each issue's element outlined and numbered.
+    public static let accessibilityAuditScreenshot = "accessibility-audit.png"
 }
 
 /// What an artifact is, for the report (how it is shown, whether it is inlined).
@@ -69,6 +73,8 @@ public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
     case steps, mock, accessibility, console, screenshot, html, log, other
     /// An attempt's step trace: the path names its `trace.json`, the files it names sit beside it.
     case trace
+    /// A failed accessibility audit's issues (`accessibility-audit.json`).
+    case audit
 
     /// The kind a file a test left stands for, by its name.
     public init(fileName original: String) {
@@ -78,8 +84,12 @@ public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
         case ArtifactFile.mockRequests: self = .mock
         case ArtifactFile.accessibility: self = .accessibility
         case ArtifactFile.console: self = .console
+        case ArtifactFile.accessibilityAudit: self = .audit
         default:
-            if name.hasSuffix(".png") || name.hasSuffix(".jpg") || name.hasSuffix(".jpeg") {
+            if name.hasPrefix("accessibility-audit") && name.hasSuffix(".json") {
+                // A test's second app writes `accessibility-audit-2.json`.
+                self = .audit
+            } else if name.hasSuffix(".png") || name.hasSuffix(".jpg") || name.hasSuffix(".jpeg") {
                 self = .screenshot
             } else if name.hasSuffix(".html") {
                 self = .html

@@ -18,7 +18,7 @@ indirect enum JSONValue: Decodable, Sendable {
 }
 
 /// Reads the small artifacts the report shows inline (robot steps, mock requests,
-/// accessibility tree, browser console) from the report folder, within a byte budget.
+/// accessibility tree, browser console, accessibility audit issues) from the report folder, within a byte budget.
 struct ArtifactInliner {
     enum Inlined {
         case json(JSONValue, cutItems: Int)
@@ -26,7 +26,7 @@ struct ArtifactInliner {
     }
 
     /// Kinds shown inline; everything else (screenshots, logs, DOM dumps) is linked.
-    static let inlineKinds: Set<Artifact.Kind> = [.steps, .mock, .accessibility, .console, .trace]
+    static let inlineKinds: Set<Artifact.Kind> = [.steps, .mock, .accessibility, .console, .trace, .audit]
 
     let directory: URL
     /// Bytes of artifact files still allowed into the page.
@@ -95,7 +95,7 @@ struct ArtifactInliner {
         return .object(fields)
     }
 
-    private func isJSON(_ kind: Artifact.Kind) -> Bool { kind == .steps || kind == .mock }
+    private func isJSON(_ kind: Artifact.Kind) -> Bool { kind == .steps || kind == .mock || kind == .audit }
 }
 
 /// Artifact paths are relative to the report folder; these keep them there.

@@ -41,6 +41,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     /// to the page's last document (the kept page's previous test), not to this launch.
     private var launchedAt: Double = 0
 
+    /// A failed accessibility audit's issues and outlined screenshot, while its failure is recorded.
+    var auditEvidence: AuditEvidence?
+
     /// The launched page (its own browser context) while running.
     private(set) var page: LaunchedPage?
     /// The launched page's engine.

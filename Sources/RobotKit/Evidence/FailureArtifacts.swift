@@ -2,7 +2,8 @@ import Foundation
 import WorkerContract
 
 /// Writes a test's artifacts flat into one folder: `steps.json` always; on failure
-/// also `screenshot.png`, `accessibility.txt`, `page.html` and `console.log` (with a
+/// also `screenshot.png`, `accessibility.txt`, `page.html` and `console.log`, and after a
+/// failed accessibility audit `accessibility-audit.json` and `accessibility-audit.png` (with a
 /// `-2`, `-3`… suffix for a test's second and later apps).
 enum FailureArtifacts {
     static let steps = ArtifactFile.steps
@@ -41,6 +42,12 @@ enum FailureArtifacts {
                 return "\(time.formatted(.iso8601)) [\(entry.level)] \(entry.message)"
             }
             return Data((lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")).utf8)
+        }
+        if let audit = app.auditEvidence {
+            problems += save(named(ArtifactFile.accessibilityAudit), in: directory) { try audit.json() }
+            if let outlined = audit.screenshot {
+                problems += save(named(ArtifactFile.accessibilityAuditScreenshot), in: directory) { outlined }
+            }
         }
         return problems
     }

@@ -30,12 +30,16 @@ struct QueryStep: Sendable, Equatable {
     /// Each holds for every match (several `containing` calls narrow in turn, as in XCUITest).
     var containing: [Containing] = []
     var selection: Selection?
+    /// The element the accessibility audit marked (`data-robotkit-audit`): an issue's element
+    /// that no identifier alone finds.
+    var mark: String?
 
     /// The JSON the page script reads.
     var json: [String: Any] {
         var object: [String: Any] = ["type": type.rawValue, "scope": scope.rawValue]
         object["id"] = identifier as Any? ?? NSNull()
         if let predicate { object["where"] = predicate.json }
+        if let mark { object["mark"] = mark }
         if !containing.isEmpty {
             object["containing"] = containing.map { inner in
                 var json: [String: Any] = ["type": inner.type.rawValue, "id": inner.identifier as Any? ?? NSNull()]
@@ -63,6 +67,7 @@ struct QueryStep: Sendable, Equatable {
         case .index(let index)?: text = "\(name) at index \(index)"
         }
         if let identifier { text += " \"\(identifier)\"" }
+        if let mark { text += " (accessibility audit mark \(mark))" }
         if let predicate { text += " matching \(predicate)" }
         for inner in containing {
             text += " containing \(inner.type.displayName)"

@@ -17,6 +17,10 @@ public typealias XCUIElementQuery = WebElementQuery
 public typealias XCUICoordinate = WebCoordinate
 /// XCUITest's name for ``KeyboardKey``.
 public typealias XCUIKeyboardKey = KeyboardKey
+/// XCUITest's name for ``AccessibilityAuditType``.
+public typealias XCUIAccessibilityAuditType = AccessibilityAuditType
+/// XCUITest's name for ``AccessibilityAuditIssue``.
+public typealias XCUIAccessibilityAuditIssue = AccessibilityAuditIssue
 
 extension XCTestCase {
     /// XCUITest's per-test time limit, honoured on Linux: a test still running this long

@@ -78,7 +78,7 @@ extension CharacterListRobot {
 
     @discardableResult
     func verifyCharacterExists(id: Int, name: String, file: StaticString = #filePath, line: UInt = #line) -> Self {
-        let title = app.staticTexts[AccessibilityIdentifier.rowTitle(id: id)]
+        let title = app.links[AccessibilityIdentifier.rowTitle(id: id)]
         XCTAssertTrue(title.waitForExistence(timeout: 5), "no row for character \(id)", file: file, line: line)
         XCTAssertEqual(title.label, name, file: file, line: line)
         return self
@@ -92,7 +92,7 @@ extension CharacterListRobot {
         let row = app.cells[AccessibilityIdentifier.row(id: id)]
         XCTAssertTrue(row.waitForExistence(timeout: 5), "no row for character \(id)", file: file, line: line)
         XCTAssertEqual(row.images[AccessibilityIdentifier.rowImage(id: id)].label, name, file: file, line: line)
-        XCTAssertEqual(row.staticTexts[AccessibilityIdentifier.rowTitle(id: id)].label, name, file: file, line: line)
+        XCTAssertEqual(row.links[AccessibilityIdentifier.rowTitle(id: id)].label, name, file: file, line: line)
         XCTAssertEqual(row.staticTexts[AccessibilityIdentifier.rowStatus(id: id)].label, status, file: file, line: line)
         return self
     }

@@ -46,3 +46,22 @@ extension UITestCase {
         actions(NotFoundRobot(app: app))
     }
 }
+
+// MARK: - Accessibility
+
+extension RobotContract {
+    /// Audits the screen the robot stands for (call it once the screen shows: after
+    /// `verifyIsVisible()`), as XCUITest's `performAccessibilityAudit` does: every issue fails
+    /// the test at the caller's line, its element outlined on the report's screenshot.
+    /// `ignoring` returns true for an issue the team has accepted.
+    @discardableResult
+    func verifyNoAccessibilityIssues(
+        for types: XCUIAccessibilityAuditType = .all,
+        ignoring accepted: @escaping (XCUIAccessibilityAuditIssue) -> Bool = { _ in false },
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Self {
+        // The audit records the failure at `line` itself; what it throws says the same again.
+        try? app.performAccessibilityAudit(for: types, accepted, file: file, line: line)
+        return self
+    }
+}
