@@ -55,11 +55,18 @@ public struct WebKitDriver: Sendable {
     }
 
     /// The capabilities of a headless WPE session: cog in automation mode on its headless
-    /// platform (no display), pages loaded without WebDriver waiting (RobotKit waits in the page).
+    /// platform (no display), with WebKit settings (cog takes each as a switch) that match the
+    /// Chromium RobotKit starts:
+    /// - a `file://` app may read its mock server: WebKit sends `Origin: null` from a file,
+    ///   which the mock rightly refuses (any sandboxed frame sends it), so file pages get
+    ///   universal access instead, as Chromium's `--allow-file-access-from-files` gives them;
+    /// - no back-forward cache (Chromium's is off too): Back loads the page afresh on both.
     public static func capabilities(browser: String) -> [String: Any] {
-        [
-            "wpe:browserOptions": ["binary": browser, "args": ["--automation", "--platform=headless"]],
+        let args = [
+            "--automation", "--platform=headless", "--allow-file-access-from-file-urls=true",
+            "--allow-universal-access-from-file-urls=true", "--enable-page-cache=false",
         ]
+        return ["wpe:browserOptions": ["binary": browser, "args": args]]
     }
 
     /// Starts `executable` on `port`, output appended to `logPath`, and waits until it accepts
