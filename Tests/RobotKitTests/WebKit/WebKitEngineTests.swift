@@ -133,6 +133,28 @@ final class WebKitEngineTests: XCTestCase {
     }
 }
 
+/// Choosing WebKit, and what a machine without it is told; no browser needed.
+final class WebKitChoiceTests: XCTestCase {
+    func testTheRunnersVariableWinsOverRobotKitsOwn() {
+        XCTAssertEqual(WorkerEnvironment(["ROBOTCI_BROWSER": "webkit", "ROBOTKIT_BROWSER": "chromium"]).browser, "webkit")
+        XCTAssertEqual(WorkerEnvironment(["ROBOTKIT_BROWSER": "WebKit"]).browser, "webkit")
+        XCTAssertEqual(WorkerEnvironment([:]).browser, "chromium")
+    }
+
+    func testAMissingStackNamesThePackage() {
+        XCTAssertThrowsError(try WebKitDriver.locate(environment: ["PATH": "/nonexistent", "WPEWEBDRIVER": "/nonexistent/d", "COG_BIN": "/nonexistent/c"])) { error in
+            XCTAssertTrue("\(error)".contains("apt-get install wpewebkit-driver cog"), "\(error)")
+        }
+    }
+
+    func testAnUnknownBrowserFailsTheLaunchNamingTheChoices() {
+        XCTAssertThrowsError(try UnknownBrowser(name: "firefox").openPage(arguments: [], url: "about:blank", isolation: .context)) {
+            error in
+            XCTAssertTrue("\(error)".contains("\"chromium\" or \"webkit\""), "\(error)")
+        }
+    }
+}
+
 /// The kinds of storage `StoragePage` writes and reads, besides its cookie.
 private enum WebKitStorage {
     static let kinds = ["local", "session", "indexedDB", "caches", "workers"]
