@@ -4,9 +4,10 @@ SHELL := /bin/bash
 # What a run needs: the libraries robotci builds against and Chromium's headless shell (RobotKit
 # drives it over DevTools; no chromedriver). What the tests add: redis-server (the queue), the
 # full chromium and chromium-driver (the report's WebDriver click tests, RobotKit's WebDriver
-# engine), stunnel4/openssl (TLS to Redis), nodejs (the page scripts' syntax).
+# engine), stunnel4/openssl (TLS to Redis), nodejs (the page scripts' syntax), wpewebkit-driver
+# and cog (WebKit: ROBOTKIT_BROWSER=webkit, docs/browsers.md).
 APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev chromium-headless-shell fonts-liberation iproute2
-APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver stunnel4 openssl nodejs
+APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver stunnel4 openssl nodejs wpewebkit-driver cog
 SWIFT ?= swift
 SHARDS ?= 8
 

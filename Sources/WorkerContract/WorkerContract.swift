@@ -32,6 +32,8 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case trace = "ROBOTCI_TRACE"
     /// `--isolation`: `context` or `reset` (`BrowserIsolation`); what RobotKit gives each launch.
     case isolation = "ROBOTCI_ISOLATION"
+    /// The shard's browser: `chromium` (default) or `webkit`; RobotKit picks its engine from it.
+    case browser = "ROBOTCI_BROWSER"
 
     /// The variable's name in the environment.
     public var name: String { rawValue }

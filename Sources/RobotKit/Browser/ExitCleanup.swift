@@ -5,24 +5,25 @@ import ProcessToolkit
 import Glibc
 #endif
 
-/// Stops this process's own browser (or the WebDriver engine's chromedriver, and through
-/// their parent-death signal its browsers) and removes its scratch folder when the process ends. Owned by `RobotKitProcess`, which
+/// Stops this process's own browser and WebDriver servers (chromedriver, WPEWebDriver; through
+/// their parent-death signal, their browsers) and removes their scratch folders when the process ends. Owned by `RobotKitProcess`, which
 /// the `atexit` handler reaches; a signal that ends the process is handled in C
 /// (`robotci_kill_on_fatal_signal`), where the handler reads only an atomic.
 final class ExitCleanup: Sendable {
     private struct State {
-        var driverPID: pid_t = 0
-        var scratchPath: String?
+        /// One entry per server: a process may start both engines' (a test of each).
+        var driverPIDs: [pid_t] = []
+        var scratchPaths: [String] = []
         var atexitInstalled = false
     }
 
     private let state = Locked(State())
 
-    /// Called with `ChromeDriverService`'s state locked, so registrations are serialized.
+    /// Called with the driver service's state locked, so its registrations are serialized.
     func register(pid: pid_t, scratch: String, installSignalHandlers: Bool) {
         let first = state.withLock { s -> Bool in
-            s.driverPID = pid
-            s.scratchPath = scratch
+            s.driverPIDs.append(pid)
+            if !s.scratchPaths.contains(scratch) { s.scratchPaths.append(scratch) }
             defer { s.atexitInstalled = true }
             return !s.atexitInstalled
         }
@@ -53,17 +54,20 @@ final class ExitCleanup: Sendable {
     }
 
     private func run() {
-        let (pid, scratchPath) = state.withLock { s -> (pid_t, String?) in
-            defer { s.driverPID = 0 }
-            return (s.driverPID, s.scratchPath)
+        let (pids, scratchPaths) = state.withLock { s -> ([pid_t], [String]) in
+            defer { s.driverPIDs = [] }
+            return (s.driverPIDs, s.scratchPaths)
         }
-        if pid > 0 {
+        for pid in pids where pid > 0 {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        guard let scratchPath else { return }
-        Self.killProcesses(mentioning: scratchPath)
+        for scratchPath in scratchPaths { Self.remove(scratchPath) }
+    }
+
+    private static func remove(_ scratchPath: String) {
+        killProcesses(mentioning: scratchPath)
         for _ in 0..<10 {
             try? FileManager.default.removeItem(atPath: scratchPath)
             if !FileManager.default.fileExists(atPath: scratchPath) { return }

@@ -37,7 +37,14 @@ enum FailureArtifacts {
         problems += save(named(accessibility), in: directory) { Data((app.accessibilityTree + "\n").utf8) }
         problems += save(named(page), in: directory) { Data(try app.pageSource().utf8) }
         problems += save(named(console), in: directory) {
-            let lines = try app.consoleLog().map { entry in
+            // A browser without a console log (WebKit) says so in the file rather than failing the evidence.
+            let entries: [BrowserLogEntry]
+            switch Result(catching: { () throws(RobotKitError) in try app.consoleLog() }) {
+            case .success(let read): entries = read
+            case .failure(let error) where error.isUnsupported: return Data("(\(error.message))\n".utf8)
+            case .failure(let error): throw error
+            }
+            let lines = entries.map { entry in
                 let time = Date(timeIntervalSince1970: entry.timestamp / 1000)
                 return "\(time.formatted(.iso8601)) [\(entry.level)] \(entry.message)"
             }

@@ -9,6 +9,7 @@ public struct RobotKitError: Error, Equatable, CustomStringConvertible {
         case artifacts
         case configuration
         case pageScript
+        case unsupported
     }
 
     private let kind: Kind
@@ -32,6 +33,12 @@ public struct RobotKitError: Error, Equatable, CustomStringConvertible {
     static func configuration(_ message: String) -> RobotKitError { .init(kind: .configuration, message: message) }
     /// The page script answered what RobotKit cannot read: the two sides disagree.
     static func pageScript(_ message: String) -> RobotKitError { .init(kind: .pageScript, message: message) }
+
+    /// The engine's browser cannot do this at all (WebKit's console log); the message names what it lacks.
+    static func unsupported(_ message: String) -> RobotKitError { .init(kind: .unsupported, message: message) }
+
+    /// True when the browser lacks the feature, as opposed to a failure of a feature it has.
+    public var isUnsupported: Bool { kind == .unsupported }
 
     public var description: String { message }
 }

@@ -18,7 +18,10 @@ final class RobotKitProcess: Sendable {
     let exit: ExitCleanup
     /// The chromedriver the WebDriver engine starts when it has no endpoint.
     let driver: ChromeDriverService
-    /// Where launches get their pages: Chromium over DevTools, or (`ROBOTKIT_ENGINE=webdriver`,
+    /// The WPEWebDriver the WebKit engine starts (`ROBOTKIT_BROWSER=webkit`).
+    let webKitDriver: WebKitDriverService
+    /// Where launches get their pages: Chromium over DevTools, WebKit over the WPEWebDriver
+    /// RobotKit starts (`ROBOTCI_BROWSER`/`ROBOTKIT_BROWSER=webkit`), or (`ROBOTKIT_ENGINE=webdriver`,
     /// `ROBOTCI_WEBDRIVER_URL`) a W3C WebDriver server.
     let browser: BrowserEngine
     let evidence: FailureEvidence
@@ -28,11 +31,25 @@ final class RobotKitProcess: Sendable {
     private init(environment: WorkerEnvironment = WorkerEnvironment()) {
         exit = ExitCleanup()
         driver = ChromeDriverService(exit: exit)
-        let engine = ProcessInfo.processInfo.environment["ROBOTKIT_ENGINE"]
-        browser = engine == "webdriver" || environment.webDriverURL != nil
-            ? WebDriverBrowser(driver: driver) : ChromiumBrowser(exit: exit)
+        webKitDriver = WebKitDriverService(exit: exit)
+        browser = Self.engine(environment: environment, driver: driver, webKitDriver: webKitDriver, exit: exit)
         evidence = FailureEvidence()
         trace = TraceRecorder(mode: environment.trace)
+    }
+
+    /// The engine the environment asks for. A grid's URL wins (the browser is the grid's);
+    /// then the browser's name; then `ROBOTKIT_ENGINE=webdriver` (Chromium through chromedriver).
+    private static func engine(
+        environment: WorkerEnvironment, driver: ChromeDriverService, webKitDriver: WebKitDriverService, exit: ExitCleanup
+    ) -> BrowserEngine {
+        if environment.webDriverURL != nil { return WebDriverBrowser(driver: driver) }
+        switch environment.browser {
+        case "webkit": return WebKitBrowser(driver: webKitDriver)
+        case "chromium":
+            let engine = ProcessInfo.processInfo.environment["ROBOTKIT_ENGINE"]
+            return engine == "webdriver" ? WebDriverBrowser(driver: driver) : ChromiumBrowser(exit: exit)
+        default: return UnknownBrowser(name: environment.browser)
+        }
     }
 
     /// The observer, registered with XCTest on first use (an app's launch, `XCUIApplication()`,

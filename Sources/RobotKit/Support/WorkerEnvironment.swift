@@ -33,6 +33,10 @@ public struct WorkerEnvironment: Sendable, Equatable {
     /// `ROBOTCI_ISOLATION` (or `ROBOTKIT_ISOLATION` outside robotci): a fresh browser context
     /// per launch (`context`, the default) or the kept page reset (`reset`).
     public var isolation: BrowserIsolation
+    /// `ROBOTCI_BROWSER` (or `ROBOTKIT_BROWSER` outside robotci): `chromium` (the default, over
+    /// DevTools) or `webkit` (WPE WebKit over the WebDriver server RobotKit starts); any other
+    /// name fails each launch, saying which names exist.
+    public var browser: String
 
     /// Reads the variables from `environment` (the process environment by default).
     public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -49,6 +53,8 @@ public struct WorkerEnvironment: Sendable, Equatable {
         browserSocket = string(.browserSocket)
         browserDirectory = string(.browserDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
         trace = string(.trace).flatMap(TraceMode.init(rawValue:)) ?? .onFailure
+        browser = (string(.browser) ?? environment["ROBOTKIT_BROWSER"].flatMap { $0.isEmpty ? nil : $0 } ?? "chromium")
+            .lowercased()
         isolation = (string(.isolation) ?? environment["ROBOTKIT_ISOLATION"]).flatMap(BrowserIsolation.init(rawValue:)) ?? .context
     }
 
