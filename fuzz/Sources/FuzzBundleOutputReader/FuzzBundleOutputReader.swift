@@ -98,7 +98,7 @@ private struct Run<Reader: BundleOutputReading> {
             case .log: require(line != nil && i == 0, "a log effect that is not the line: \(effects)")
             case .artifactsDue(let test):
                 require(tests.contains(test), "files asked for \(test), not in the batch")
-                if handsBackFiles { reader.attach([Artifact(kind: .screenshot, path: "a/\(test.rawValue)")], to: test) }
+                if handsBackFiles { reader.attach([Artifact(kind: .screenshot, path: "a/\(test.description)")], to: test) }
             case .provisionalFailure(let test, let attempt):
                 require(tests.contains(test) && attempt.outcome == .failed && !attempt.failures.isEmpty,
                         "provisional failure of \(test): \(attempt)")
@@ -162,7 +162,7 @@ private struct Run<Reader: BundleOutputReading> {
         for test in Array(reported.keys) + finish.isolate + Array(notRun) + unstarted { seen[test, default: 0] += 1 }
         for test in tests {
             let times = seen[test] ?? 0
-            require(stopped ? times <= 1 : times == 1, "\(test) accounted for \(times) times (reported \(reported.keys.sorted { $0.rawValue < $1.rawValue }), isolate \(finish.isolate), notRun \(notRun), unstarted \(unstarted))")
+            require(stopped ? times <= 1 : times == 1, "\(test) accounted for \(times) times (reported \(reported.keys.sorted { $0.description < $1.description }), isolate \(finish.isolate), notRun \(notRun), unstarted \(unstarted))")
         }
         require(Set(seen.keys).isSubset(of: Set(tests)), "a test outside the batch: \(seen)")
         require(reader.noTestStarted == (unstarted.count == tests.count), "noTestStarted disagrees with unstarted")
@@ -231,7 +231,7 @@ private struct Run<Reader: BundleOutputReading> {
 
     /// Swift Testing's event `op` about `test`.
     func event(_ op: UInt8, _ test: TestID) -> String {
-        let id = op == 7 ? "Other.S/x()/S.swift:1:1" : test.rawValue.contains(".swift:") ? test.rawValue : "\(test.rawValue)/S.swift:3:4"
+        let id = op == 7 ? "Other.S/x()/S.swift:1:1" : test.description.contains(".swift:") ? test.description : "\(test.description)/S.swift:3:4"
         let kind = ["testStarted", "testEnded", "issueRecorded", "testCancelled", "testSkipped", "testStarted", "", "testStarted"][Int(op)]
         let issue = op == 2 ? #""issue":{"isKnown":false,"sourceLocation":{"_filePath":"/src/S.swift","line":9}},"# : ""
         return #"{"kind":"event","payload":{\#(issue)"kind":"\#(kind)","messages":[{"symbol":"default","text":"m"}],"testID":"\#(id)"},"version":0}"#

@@ -72,5 +72,5 @@ public func fuzzJUnitReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
 /// messages, and the last attempt's output.
 private func summary(_ r: TestRecord) -> String {
     let attempts = r.attempts.map { a in "\(a.outcome.rawValue)\(a.failures.map(\.message))" }
-    return "\(r.id.rawValue.debugDescription) \(r.outcome.rawValue) \(attempts) \(r.attempts.last?.output.debugDescription ?? "")"
+    return "\(r.id.description.debugDescription) \(r.outcome.rawValue) \(attempts) \(r.attempts.last?.output.debugDescription ?? "")"
 }
