@@ -168,6 +168,9 @@ private final class RelayLoop {
     var greeted = false
     var fromClient = DevToolsFrames()
     var toClient: [UInt8] = []
+    /// Where reads land, kept: the relay reads every message of every test, and allocating
+    /// and zeroing a buffer per read was work on that path.
+    var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
     /// Past this much unread output the connected process is not reading: it is dropped.
     let clientBacklogLimit = 256 << 20
 
@@ -238,10 +241,9 @@ private final class RelayLoop {
     }
 
     private func readClient() {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = read(client, &buffer, buffer.count)
+        let count = readBuffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
         if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        guard count > 0, let messages = try? fromClient.append(buffer[0..<count]) else {
+        guard count > 0, let messages = try? fromClient.append(readBuffer[0..<count]) else {
             dropClient()
             return
         }
@@ -320,10 +322,9 @@ private final class RelayLoop {
     /// Passes the browser's whole messages to the connected process; with none, reads them away.
     private func readBrowser() {
         guard let browser else { return }
-        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        let count = read(browser.channel, &buffer, buffer.count)
+        let count = readBuffer.withUnsafeMutableBytes { read(browser.channel, $0.baseAddress, $0.count) }
         if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        guard count > 0, let messages = try? fromBrowser.append(buffer[0..<count]) else {
+        guard count > 0, let messages = try? fromBrowser.append(readBuffer[0..<count]) else {
             // The browser exited or crashed: the connected process learns it at once.
             stopBrowser()
             dropClient()

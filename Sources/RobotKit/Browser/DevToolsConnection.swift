@@ -20,7 +20,8 @@ final class DevToolsConnection {
     private let fd: Int32
     private let owned: Bool
     private var frames = DevToolsFrames()
-    private var queued: [[String: Any]] = []
+    /// One read's landing place, kept: allocating and zeroing it per read was per round trip.
+    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var nextID = Int.random(in: 1...(1 << 30))
     /// Set once the stream failed: every later command fails at once.
     private(set) var broken: String?
@@ -158,10 +159,9 @@ final class DevToolsConnection {
         return .success(object["result"] as? [String: Any] ?? [:])
     }
 
-    /// The next message (queued or read), as a JSON object; non-objects are skipped.
+    /// The next message, as a JSON object; non-objects are skipped.
     private func next(deadline: Date, method: String, waits: Bool = true) throws(RobotKitError) -> [String: Any] {
         while true {
-            if !queued.isEmpty { return queued.removeFirst() }
             guard let frame = try readFrame(deadline: deadline, method: method, waits: waits) else {
                 throw .transport("devtools \(method): nothing to read")
             }
@@ -186,12 +186,11 @@ final class DevToolsConnection {
                 if waits { continue }
                 return nil
             }
-            var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-            let count = read(fd, &buffer, buffer.count)
+            let count = readBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { throw fail(Self.gone + " (its channel closed)", method) }
             do {
-                pendingFrames += try frames.append(buffer[0..<count])
+                pendingFrames += try frames.append(readBuffer[0..<count])
             } catch {
                 throw fail("\(error)", method)
             }
