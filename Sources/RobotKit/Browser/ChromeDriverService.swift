@@ -94,8 +94,9 @@ final class ChromeDriverService: Sendable {
         }
     }
 
-    /// The preferred port when it is free, else one the OS picks.
-    private static func usablePort(preferred: Int?) -> Int {
+    /// The preferred port (`ROBOTCI_WEBDRIVER_PORT`) when it is free, else one the OS picks,
+    /// for any WebDriver server this process starts.
+    static func usablePort(preferred: Int?) -> Int {
         if let preferred, Loopback.isFree(preferred) { return preferred }
         if let preferred {
             StandardStream.error.write("RobotKit: ROBOTCI_WEBDRIVER_PORT \(preferred) is in use; using a free port\n")

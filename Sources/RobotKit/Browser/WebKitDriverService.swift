@@ -1,8 +1,6 @@
 import BrowserTools
 import Foundation
-import LoopbackSockets
 import ProcessToolkit
-import StandardStreams
 
 /// The one WPEWebDriver of this test process, started on first use, as `ChromeDriverService`
 /// starts chromedriver: from `SpawnThread` with a parent-death signal, in the test process's
@@ -54,11 +52,7 @@ final class WebKitDriverService: Sendable {
             throw .missingTool(error.description)
         }
         let scratch = try ChromeDriverService.makeScratch()
-        let preferred = WorkerEnvironment().webDriverPort
-        let port = preferred.flatMap { Loopback.isFree($0) ? $0 : nil } ?? Loopback.freePort() ?? 4444
-        if let preferred, preferred != port {
-            StandardStream.error.write("RobotKit: ROBOTCI_WEBDRIVER_PORT \(preferred) is in use; using a free port\n")
-        }
+        let port = ChromeDriverService.usablePort(preferred: WorkerEnvironment().webDriverPort)
         let launcher = try Self.writeBrowserLauncher(browser: tools.browser, in: scratch)
         let log = scratch.appendingPathComponent("wpewebdriver.log").path
         let driver: WebKitDriver
