@@ -197,7 +197,7 @@ public final class Runner {
         let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
                                    rules: setup.rules, untilFailure: config.untilFailure, interruption: interruption)
         // Another machine of the queue stopped the run (--max-failures): so does this one.
-        shared?.onRemoteStop = { [weak router] reason in router?.stopRun(reason) }
+        shared?.onRemoteStop = { [weak router] reason in router?.stopRun(.described(reason)) }
         let planTime = clock.now() - planStart
         // One warm browser per shard for suites that want one (RobotKit's), behind its relay.
         let browsers: ShardBrowsers? = driver.usesShardBrowser
@@ -226,8 +226,8 @@ public final class Runner {
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
         metadata.wallTime = clock.now()
-        metadata.interrupted = interruption.bySignal
-        metadata.stoppedEarly = interruption.earlyStop
+        metadata.stop = interruption.stop
+        metadata.interrupted = metadata.stop?.isSignal == true
         metadata.rerunOf = lastFailed?.runID
         metadata.repetitions = repetitionSummary(router: router)
         journal.append(.finished(metadata))
@@ -241,9 +241,8 @@ public final class Runner {
     /// timings and history), summed up on the console; returns the exit code.
     private func report(_ run: ExecutedRun, _ setup: RunSetup) throws -> Int32 {
         let metadata = run.metadata
-        let notRunReason = metadata.interrupted
-            ? "the run was interrupted (SIGINT/SIGTERM) before this test had a result"
-            : metadata.stoppedEarly ?? "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
+        let notRunReason = metadata.stop?.notRunReason
+            ?? "robotci has no result for it: the batches it was in ended without one (see the batch logs)"
         var result = TraceRetention.apply(config.trace, to: run.recorder.result(metadata: metadata) { _ in notRunReason }, in: setup.reportURL)
         if let redis = setup.redis {
             // What this machine ran, as part of the whole queue run: a merge of the machines'

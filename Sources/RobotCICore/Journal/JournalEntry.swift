@@ -82,8 +82,7 @@ extension RunResult {
             metadata.wallTime = max(metadata.wallTime, assembly.latestEnd)
         }
         let reason = finished
-            ? (metadata.interrupted ? "the run was interrupted before this test ran"
-                : metadata.stoppedEarly ?? "the journal has no result for it")
+            ? metadata.stop?.notRunReason ?? "the journal has no result for it"
             : "the run ended (killed, or its journal was cut short) before this test had a result"
         self = assembly.result(metadata: metadata) { _ in reason }
     }

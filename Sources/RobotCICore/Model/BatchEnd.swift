@@ -1,7 +1,9 @@
-/// How a batch's process ended. Stored as its description (`exit 0`, `signal 9`,
-/// `killed (test timeout 30 s)`, …) in results.json, the journal and the report, so reports
-/// written before this type existed read back unchanged; a text this version does not know
-/// is kept as it is (`other`).
+/// How a batch's process ended, decided in one place (`BatchRun.end`, for both drivers).
+/// Stored as data in results.json and the journal (`{"exit": 0}`, `{"stopped": {"by":
+/// "signal"}}`, …) and given to the report as data (a clean exit is a flag, not a text to
+/// match); the description (`exit 0`, `killed (test timeout 30 s)`) is what a person reads.
+/// Reports written before it was data stored the description: it reads back (`init(_:)`), and
+/// a text this version does not know is kept as it is (`other`).
 public enum BatchEnd: Sendable, Hashable, CustomStringConvertible {
     /// The process exited by itself with this status.
     case exited(Int32)
@@ -11,10 +13,8 @@ public enum BatchEnd: Sendable, Hashable, CustomStringConvertible {
     case testTimeout(seconds: Int)
     /// robotci killed it: the whole batch ran past its budget (seconds; command driver).
     case batchTimeout(seconds: Int)
-    /// robotci killed it: the run stopped early (`--max-failures`).
-    case stoppedEarly
-    /// robotci killed it: SIGINT/SIGTERM.
-    case interrupted
+    /// robotci killed it: the run stopped (SIGINT/SIGTERM, `--max-failures`, another machine).
+    case stopped(RunStop)
     /// The process could not be started.
     case spawnFailed
     /// A description of an end this version does not name (another version's report).
@@ -29,8 +29,8 @@ public enum BatchEnd: Sendable, Hashable, CustomStringConvertible {
         case .signaled(let signal): "signal \(signal)"
         case .testTimeout(let seconds): "killed (test timeout \(seconds) s)"
         case .batchTimeout(let seconds): "killed (batch timeout \(seconds) s)"
-        case .stoppedEarly: "killed (run stopped early)"
-        case .interrupted: "killed (interrupted)"
+        case .stopped(.signal): "killed (interrupted)"
+        case .stopped(let stop): "killed (run stopped: \(stop.summary))"
         case .spawnFailed: "spawn failed"
         case .other(let text): text
         }
@@ -51,20 +51,64 @@ public enum BatchEnd: Sendable, Hashable, CustomStringConvertible {
             self = .testTimeout(seconds: seconds)
         } else if let seconds = number(after: "killed (batch timeout ", before: " s)").flatMap(Int.init) {
             self = .batchTimeout(seconds: seconds)
+        } else if description == "killed (interrupted)" {
+            self = .stopped(.signal)
+        } else if let summary = number(after: "killed (run stopped: ", before: ")") {
+            self = .stopped(summary.hasPrefix("--max-failures ") ? Self.maxFailures(in: summary) : .described(summary))
+        } else if description == "killed (run stopped early)" {  // before stops were data
+            self = .stopped(.described("the run stopped early"))
         } else {
-            self = [BatchEnd.stoppedEarly, .interrupted, .spawnFailed].first { $0.description == description } ?? .other(description)
+            self = description == BatchEnd.spawnFailed.description ? .spawnFailed : .other(description)
         }
     }
 }
 
+extension BatchEnd {
+    /// `.maxFailures(N)` from its summary, `--max-failures N reached (…)`.
+    private static func maxFailures(in summary: String) -> RunStop {
+        let n = summary.dropFirst("--max-failures ".count).prefix { $0.isNumber }
+        return Int(n).map { .maxFailures($0) } ?? .described(summary)
+    }
+}
+
+/// One key naming the end, with its number or stop: `{"exit": 0}`, `{"signal": 9}`,
+/// `{"testTimeout": 30}`, `{"batchTimeout": 60}`, `{"stopped": {"by": "signal"}}`,
+/// `{"spawnFailed": true}`, `{"other": "…"}`. A string is a report written before ends were
+/// data: its description.
 extension BatchEnd: Codable {
+    private enum Key: String, CodingKey { case exit, signal, testTimeout, batchTimeout, stopped, spawnFailed, other }
+
     public init(from decoder: Decoder) throws {
-        self.init(try decoder.singleValueContainer().decode(String.self))
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            self.init(text)
+            return
+        }
+        let c = try decoder.container(keyedBy: Key.self)
+        guard let key = c.allKeys.first, c.allKeys.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a batch end has one key (exit, signal, testTimeout, batchTimeout, stopped, spawnFailed or other)"))
+        }
+        switch key {
+        case .exit: self = .exited(try c.decode(Int32.self, forKey: key))
+        case .signal: self = .signaled(try c.decode(Int32.self, forKey: key))
+        case .testTimeout: self = .testTimeout(seconds: try c.decode(Int.self, forKey: key))
+        case .batchTimeout: self = .batchTimeout(seconds: try c.decode(Int.self, forKey: key))
+        case .stopped: self = .stopped(try c.decode(RunStop.self, forKey: key))
+        case .spawnFailed: self = .spawnFailed
+        case .other: self = .other(try c.decode(String.self, forKey: key))
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
+        var c = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .exited(let code): try c.encode(code, forKey: .exit)
+        case .signaled(let signal): try c.encode(signal, forKey: .signal)
+        case .testTimeout(let seconds): try c.encode(seconds, forKey: .testTimeout)
+        case .batchTimeout(let seconds): try c.encode(seconds, forKey: .batchTimeout)
+        case .stopped(let stop): try c.encode(stop, forKey: .stopped)
+        case .spawnFailed: try c.encode(true, forKey: .spawnFailed)
+        case .other(let text): try c.encode(text, forKey: .other)
+        }
     }
 }
 

@@ -96,13 +96,16 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var partitionPlan: String?
     /// Labels of the machines whose reports were merged into this one.
     public var machines: [String]?
-    /// True when the run was interrupted and the report is partial.
+    /// True when the report is partial: the run was interrupted (`stop` is `.signal`), or, in a
+    /// merged or queue report, a machine was or tests have no result.
     public var interrupted: Bool
     /// How many batches ran at once over the run (the adaptive concurrency's effect); nil in
     /// reports written before it existed and in merged reports.
     public var concurrency: [ConcurrencySample]?
-    /// Why robotci stopped the run before its queue was empty (`--max-failures`), if it did.
-    public var stoppedEarly: String?
+    /// Why the run stopped before its plan ran out (a signal, `--max-failures`, another
+    /// machine of its queue), if it did: data, decided once (`RunStop`). A stopped run's
+    /// durations are not timings.
+    public var stop: RunStop?
     /// With `--last-failed`: the run whose tests that did not pass this run ran again.
     public var rerunOf: String?
     /// With `--repeat-each`/`--until-failure`: how the tests were repeated (each repetition is

@@ -19,6 +19,17 @@ enum PreviousFormat {
         return decoder
     }
 
+    private struct StoppedEarly: Decodable {
+        struct Metadata: Decodable { var stoppedEarly: String? }
+        var metadata: Metadata?
+    }
+
+    /// The stop a results file of v2 or older wrote as words (`metadata.stoppedEarly`), so a
+    /// stopped run of an older report still stays out of the timings.
+    static func stop(in data: Data) -> RunStop? {
+        (try? JSONDecoder().decode(StoppedEarly.self, from: data))?.metadata?.stoppedEarly.map { .described($0) }
+    }
+
     /// `result` read with `decoder()`, its repetitions made data. A run repeats all its tests
     /// or none (`metadata.repetitions` says which, once the run ended); a journal cut short
     /// before saying repeated when every planned test's text names a repetition.

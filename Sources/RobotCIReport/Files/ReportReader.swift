@@ -108,7 +108,8 @@ public enum ReportReader {
         do {
             guard PreviousFormat.writesTextIDs(format) else { return try JSONDecoder().decode(RunResult.self, from: data) }
             // A run rebuilt from a journal cut short is marked interrupted: its metadata has no say.
-            let result = try PreviousFormat.decoder().decode(RunResult.self, from: data)
+            var result = try PreviousFormat.decoder().decode(RunResult.self, from: data)
+            result.metadata.stop = result.metadata.stop ?? PreviousFormat.stop(in: data)
             return PreviousFormat.upgrading(result, metadataIsFinal: !result.metadata.interrupted)
         } catch {
             throw Error(description: "\(path): invalid \(RunResult.formatName) data: \(DecodingFailure.describe(error))")

@@ -42,9 +42,10 @@ enum ReportColumns {
         static let table = "artifact"
     }
 
-    /// One batch (one worker process); `termination` is the batch's `BatchEnd` as text.
+    /// One batch (one worker process); `termination` is the batch's `BatchEnd` as a person
+    /// reads it, `clean` whether the process ran to its end and exited 0.
     enum Batch: Int, ReportColumn {
-        case id, shard, machine, startMs, endMs, testCount, termination
+        case id, shard, machine, startMs, endMs, testCount, termination, clean
         static let table = "batch"
     }
 

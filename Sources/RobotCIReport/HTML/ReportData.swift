@@ -154,6 +154,7 @@ struct ReportData {
             row.column(.endMs, &w); w.millis(b.end)
             row.column(.testCount, &w); w.int(b.tests.count)
             row.column(.termination, &w); w.string(b.termination.description)
+            row.column(.clean, &w); w.bool(b.termination.isCleanExit)
             row.end(&w)
         }
         w.raw("],\"history\":")
@@ -287,7 +288,8 @@ struct ReportData {
         } else {
             w.raw("null")
         }
-        w.raw(",\"stoppedEarly\":"); w.string(m.stoppedEarly)
+        // What stopped the run, when robotci did (a signal is the `interrupted` banner).
+        w.raw(",\"stoppedEarly\":"); w.string(m.stop.flatMap { $0.isSignal ? nil : $0.summary })
         w.raw(",\"rerunOf\":"); w.string(m.rerunOf)
         w.raw(",\"repetitions\":"); w.string(m.repetitions?.description)
         w.raw(",\"accounting\":"); w.string(result.accounting.description)

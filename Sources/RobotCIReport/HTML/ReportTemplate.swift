@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-BqkTdYFozefM/BiPQpTjXNCJ9Kw6VD/DrQ/n1sgBswM="
+    static let scriptHash = "sha256-krBBR/cvT4nZDeH1sIfOQLV3svQsis4oKXgDmQtyndY="
 
     static let html = ####"""
 <!doctype html>
@@ -353,7 +353,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   const AC = columns('attempt', ['outcome', 'durationMs', 'startMs', 'shard', 'batch', 'machine', 'failures', 'failuresLeftOut', 'output', 'outputCut', 'artifacts']);
   const FC = columns('failure', ['file', 'line', 'message', 'bytesCut']);
   const XC = columns('artifact', ['kind', 'dir', 'name', 'linkable', 'inline', 'cut']);
-  const BC = columns('batch', ['id', 'shard', 'machine', 'startMs', 'endMs', 'testCount', 'termination']);
+  const BC = columns('batch', ['id', 'shard', 'machine', 'startMs', 'endMs', 'testCount', 'termination', 'clean']);
   const DC = columns('dir', ['parent', 'name']);
   const CC = columns('concurrency', ['ms', 'running']);
   const RC = columns('historyRun', ['id', 'startedMs', 'commit', 'passed', 'failing', 'flaky']);
@@ -1041,7 +1041,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       if (MACH.length && l.m !== machine) { machine = l.m; inner.appendChild(h('div', { class: 'tl-machine' }, l.m >= 0 ? MACH[l.m] : 'unknown machine')); }
       const track = h('div', { class: 'tl-track' });
       for (const b of l.batches) {
-        const el = h('div', { class: 'tl-batch' + (/^exit 0$/.test(b[BC.termination]) ? '' : ' bad'), title: 'batch ' + b[BC.id] + ' · ' + b[BC.testCount] + ' tests · ' + fmt(b[BC.endMs] - b[BC.startMs]) + ' · ' + b[BC.termination] });
+        const el = h('div', { class: 'tl-batch' + (b[BC.clean] ? '' : ' bad'), title: 'batch ' + b[BC.id] + ' · ' + b[BC.testCount] + ' tests · ' + fmt(b[BC.endMs] - b[BC.startMs]) + ' · ' + b[BC.termination] });
         el.style.left = pct(b[BC.startMs]); el.style.width = pct(Math.max(0, b[BC.endMs] - b[BC.startMs]));
         track.appendChild(el);
       }

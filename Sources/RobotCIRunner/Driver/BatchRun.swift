@@ -65,8 +65,8 @@ final class BatchRun {
     }
 
     var isInterrupted: Bool { router.interruption.isInterrupted }
-    /// Why robotci stopped the run early (`--max-failures`), if it did.
-    var earlyStop: String? { router.interruption.earlyStop }
+    /// Why the run stopped, once it did: every batch it kills ends `.stopped` with it.
+    var stop: RunStop? { router.interruption.stop }
 
     /// The run's identity for one of `item.tests`, as the child named it.
     func plannedID(_ test: TestID) -> TestID { planned[test.test] ?? test }

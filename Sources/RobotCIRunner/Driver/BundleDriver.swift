@@ -84,18 +84,18 @@ struct BundleDriver: TestDriver {
                                              let effects = reader.read(event: line, at: batch.clock.now())
                                              batch.apply(effects, to: &reader)
                                          })
-        var termination = timedOut ? BatchEnd.testTimeout(seconds: Int(reader.timeoutInForce)) : BatchEnd(end)
+        let termination = BatchEnd.deciding(end, timeout: timedOut ? .testTimeout(seconds: Int(reader.timeoutInForce)) : nil, stop: batch.stop)
         var isolate: [TestID] = []
-        if let reason = batch.earlyStop {
-            // Stopped by robotci (--max-failures): what finished before the kill stands, the
-            // test it was running did not finish.
-            termination = .stoppedEarly
-            let stopped = reader.finishStopped(reason: reason)
+        switch termination {
+        case .stopped(.signal):
+            break  // interrupted: the partial report says so; nothing is blamed on a test
+        case .stopped(let stop):
+            // Stopped by robotci (--max-failures, another machine): what finished before the
+            // kill stands, the test it was running did not finish.
+            let stopped = reader.finishStopped(reason: stop.notRunReason)
             batch.apply(stopped.effects, to: &reader)
             isolate = stopped.isolate
-        } else if batch.isInterrupted {
-            termination = .interrupted
-        } else {
+        default:
             let finished = reader.finish(end: end, timedOut: timedOut, now: batch.clock.now())
             batch.apply(finished.effects, to: &reader)
             isolate = finished.isolate

@@ -168,10 +168,11 @@ extension CommandDriver {
             batch.log.write(line)
             output.append(line)
         })
-        if batch.isInterrupted {
-            return BatchOutcome(record: batch.record(termination: .interrupted), unstarted: [], noTestStarted: false)
+        let termination = BatchEnd.deciding(end, timeout: timedOut ? .batchTimeout(seconds: Int(budget)) : nil, stop: batch.stop)
+        if case .stopped = termination {
+            return BatchOutcome(record: batch.record(termination: termination), unstarted: [], noTestStarted: false)
         }
-        let record = batch.record(termination: timedOut ? .batchTimeout(seconds: Int(budget)) : BatchEnd(end))
+        let record = batch.record(termination: termination)
 
         let (cases, junitProblem) = Self.readCases(junit)
         // A lone test's files are its own; a batch's shared ones go under

@@ -102,15 +102,16 @@ final class AttemptRouter: Sendable {
     }
 
     private func stopForFailures(_ maxFailures: Int) {
-        stopRun("--max-failures \(maxFailures) reached (\(maxFailures) test\(maxFailures == 1 ? "" : "s") failed for good); robotci stopped the run before this test had a result")
+        stopRun(.maxFailures(maxFailures))
     }
 
     /// Stops the whole run early for `reason`: nothing new starts (on every machine of a
-    /// queue), running batches are killed, and tests left without a result are `notRun`.
-    func stopRun(_ reason: String) {
-        guard interruption.stopEarly(reason) else { return }
-        StandardStream.error.write("robotci: stopping: \(reason.components(separatedBy: ";").first ?? reason)\n")
-        queue.stopRun(reason: reason)
+    /// queue, told the reason in words), running batches are killed, and tests left without
+    /// a result are `notRun`.
+    func stopRun(_ reason: RunStop) {
+        guard interruption.stop(reason) else { return }
+        StandardStream.error.write("robotci: stopping: \(reason.summary)\n")
+        queue.stopRun(reason: reason.notRunReason)
         ChildRegistry.shared.killAll()
     }
 

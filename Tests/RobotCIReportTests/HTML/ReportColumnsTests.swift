@@ -21,7 +21,7 @@ final class ReportColumnsTests: XCTestCase {
         for (table, names) in ReportColumns.all { XCTAssertEqual(named[table], names, table) }
         XCTAssertEqual(named["attempt"], ["outcome", "durationMs", "startMs", "shard", "batch", "machine", "failures",
                                           "failuresLeftOut", "output", "outputCut", "artifacts"])
-        XCTAssertEqual(named["batch"], ["id", "shard", "machine", "startMs", "endMs", "testCount", "termination"])
+        XCTAssertEqual(named["batch"], ["id", "shard", "machine", "startMs", "endMs", "testCount", "termination", "clean"])
     }
 
     func testTheLetterMapComesFromOutcome() throws {

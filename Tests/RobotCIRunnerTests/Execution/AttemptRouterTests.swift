@@ -199,7 +199,7 @@ final class AttemptRouterTests: XCTestCase {
         f.router.attemptFinished(b, Attempts.failed(2))  // quarantined
         f.router.attemptFinished(c, Attempts.failed(1))
         f.router.attemptFinished(c, Attempts.failed(2))  // the first failure for good: 1 of 2
-        XCTAssertNil(f.router.interruption.earlyStop, "one test failed for good, --max-failures 2 not reached")
+        XCTAssertNil(f.router.interruption.stop, "one test failed for good, --max-failures 2 not reached")
         XCTAssertNotNil(f.queue.next(shard: 0), "the queue still hands out work")
         XCTAssertEqual(f.result().tests.map(\.outcome), [.flaky, .quarantined, .failed])
     }
@@ -210,12 +210,13 @@ final class AttemptRouterTests: XCTestCase {
         f.router.attemptFinished(b, Attempts.failed(1))
         f.router.attemptFinished(b, Attempts.failed(2))
         f.router.attemptFinished(a, Attempts.failed(2))
-        XCTAssertNil(f.router.interruption.earlyStop, "1 of 2: a retried failure and a quarantined one do not count")
+        XCTAssertNil(f.router.interruption.stop, "1 of 2: a retried failure and a quarantined one do not count")
         f.router.attemptFinished(c, Attempts.failed(1))
-        XCTAssertNil(f.router.interruption.earlyStop, "c still has its retry")
+        XCTAssertNil(f.router.interruption.stop, "c still has its retry")
         f.router.attemptFinished(c, Attempts.failed(2))
-        let reason = try XCTUnwrap(f.router.interruption.earlyStop, "the second test failed for good stops the run")
-        XCTAssertTrue(reason.hasPrefix("--max-failures 2 reached (2 tests failed for good)"), reason)
+        let reason = try XCTUnwrap(f.router.interruption.stop, "the second test failed for good stops the run")
+        XCTAssertEqual(reason, .maxFailures(2))
+        XCTAssertTrue(reason.notRunReason.hasPrefix("--max-failures 2 reached (2 tests failed for good)"), reason.notRunReason)
         XCTAssertNil(f.queue.next(shard: 0), "nothing new starts")
     }
 
@@ -225,11 +226,11 @@ final class AttemptRouterTests: XCTestCase {
         f.router.provisionalFailure(batch: 0, test: a)
         f.router.provisionalSettled(batch: 0)
         f.router.attemptFinished(a, Attempts.failed(1))
-        XCTAssertNil(f.router.interruption.earlyStop, "a counts once, not as provisional and reported")
+        XCTAssertNil(f.router.interruption.stop, "a counts once, not as provisional and reported")
         f.router.provisionalFailure(batch: 1, test: b)
-        XCTAssertNil(f.router.interruption.earlyStop, "b is quarantined")
+        XCTAssertNil(f.router.interruption.stop, "b is quarantined")
         f.router.provisionalFailure(batch: 1, test: c)
-        let reason = try XCTUnwrap(f.router.interruption.earlyStop, "c's provisional failure is the second")
-        XCTAssertTrue(reason.hasPrefix("--max-failures 2 reached"), reason)
+        let reason = try XCTUnwrap(f.router.interruption.stop, "c's provisional failure is the second")
+        XCTAssertEqual(reason, .maxFailures(2))
     }
 }
