@@ -192,7 +192,7 @@ public actor MockServer {
         await running.close()
         await connections.closeAll()
         if let artifactsDirectory {
-            try JournalWriter.write(shared.journal.all, to: artifactsDirectory)
+            try RequestJournalFile.write(shared.journal.all, to: artifactsDirectory)
         }
     }
 

@@ -32,7 +32,7 @@ extension MockServer {
     /// - Throws: ``MockServerError`` `.journalNotWritten`.
     public nonisolated func writeJournal() throws {
         guard let artifactsDirectory else { return }
-        try JournalWriter.write(shared.journal.all, to: artifactsDirectory)
+        try RequestJournalFile.write(shared.journal.all, to: artifactsDirectory)
     }
 
     /// ``writeJournal()`` for every server of this process that is running; returns the

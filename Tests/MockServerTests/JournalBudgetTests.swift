@@ -26,7 +26,7 @@ struct JournalBudgetTests {
         #expect(recorded.request.body?.count == 998, "cut where a character starts")
         #expect(recorded.request.bodyString == String(repeating: "é", count: 499))
         await server.stop()
-        let data = try Data(contentsOf: folder.appendingPathComponent(JournalWriter.fileName))
+        let data = try Data(contentsOf: folder.appendingPathComponent(RequestJournalFile.fileName))
         let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         #expect(entries.first?["bodySize"] as? Int == 3000)
     }

@@ -11,7 +11,7 @@ import WorkerContract
 /// (null if the connection closed before the answer), `error` (null unless it failed),
 /// `preflight` (true for a CORS preflight the server answered itself: listed here, never
 /// in `requests`).
-enum JournalWriter {
+enum RequestJournalFile {
     /// The journal's file name inside the artifacts folder.
     static let fileName = ArtifactFile.mockRequests
 
