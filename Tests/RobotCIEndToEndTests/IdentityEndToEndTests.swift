@@ -11,15 +11,7 @@ final class IdentityEndToEndTests: XCTestCase {
     private let testX = "suite.Names::testX(repeat 1 of 2)"
     private let testY = "suite.Names::test_y (repeat 1 of 2)"
 
-    /// results.json's tests as (id object, outcome, attempts).
-    private func tests(in report: URL) throws -> [(id: [String: Any], outcome: String, attempts: Int)] {
-        let data = try Data(contentsOf: report.appendingPathComponent("results.json"))
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(json["format"] as? String, "robotci-results-v3")
-        return try XCTUnwrap(json["tests"] as? [[String: Any]]).map { t in
-            (t["id"] as? [String: Any] ?? [:], t["outcome"] as? String ?? "?", (t["attempts"] as? [Any])?.count ?? 0)
-        }
-    }
+    private func tests(in report: URL) throws -> [E2E.StoredTest] { try E2E.storedTests(in: report) }
 
     private func run(_ args: [String], env: [String: String] = [:]) throws -> E2E.Result {
         try E2E.run(["run", "--package", fixture] + args, env: env)
@@ -68,16 +60,9 @@ final class IdentityEndToEndTests: XCTestCase {
 
     /// Two partitions merged: every test once, by its own name.
     func testPartitionsMergeAsThemselves() throws {
-        let root = E2E.temporaryDirectory("identity-merge")
-        var folders: [String] = []
-        for k in 1...2 {
-            let dir = root.appendingPathComponent("p\(k)")
-            let r = try run(["--partition", "\(k)/2", "--report-dir", dir.path], env: ["ROBOTCI_RUN_ID": "identity-merge", "FAIL": "test_y (repeat 1 of 2)"])
-            XCTAssertTrue([0, 1].contains(r.status), r.stderr)
-            folders.append(dir.path)
+        let (m, merged) = try E2E.mergedPartitions(under: E2E.temporaryDirectory("identity-merge")) { k, dir in
+            try run(["--partition", "\(k)/2", "--report-dir", dir.path], env: ["ROBOTCI_RUN_ID": "identity-merge", "FAIL": "test_y (repeat 1 of 2)"])
         }
-        let merged = root.appendingPathComponent("merged")
-        let m = try E2E.run(["merge"] + folders + ["--output", merged.path])
         XCTAssertEqual(m.status, 1, "test_y failed\n\(m.stdout)\(m.stderr)")
         let ran = try tests(in: merged)
         XCTAssertEqual(Set(ran.compactMap { $0.id["test"] as? String }).count, 6, "\(ran.map(\.id))")

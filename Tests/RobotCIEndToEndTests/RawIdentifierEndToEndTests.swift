@@ -19,16 +19,9 @@ final class RawIdentifierEndToEndTests: XCTestCase {
         try E2E.run(["run", "--package", E2E.fixture("RawIdentifier"), "--skip-build", "--shards", "2"] + arguments, env: env)
     }
 
-    /// Every test of a report: its stored id and verdict, and how many attempts it took.
-    private func tests(in report: URL) throws -> [(id: [String: Any], outcome: String, attempts: Int)] {
-        let data = try Data(contentsOf: report.appendingPathComponent("results.json"))
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try XCTUnwrap(json["tests"] as? [[String: Any]]).map {
-            (id: $0["id"] as? [String: Any] ?? [:], outcome: $0["outcome"] as? String ?? "?", attempts: ($0["attempts"] as? [Any])?.count ?? 0)
-        }
-    }
+    private func tests(in report: URL) throws -> [E2E.StoredTest] { try E2E.storedTests(in: report) }
 
-    private func outcome(of test: String, in ran: [(id: [String: Any], outcome: String, attempts: Int)]) -> (String, Int)? {
+    private func outcome(of test: String, in ran: [E2E.StoredTest]) -> (String, Int)? {
         ran.first { $0.id["test"] as? String == test && $0.id["repetition"] == nil && $0.id["browser"] == nil }.map { ($0.outcome, $0.attempts) }
     }
 
@@ -62,15 +55,9 @@ final class RawIdentifierEndToEndTests: XCTestCase {
     /// the raw identifier's repetitions are repetitions of it, apart from its name's text.
     func testPartitionsMergeAndRepetitionsStayApart() throws {
         let root = E2E.temporaryDirectory("raw-identifier-merge")
-        var folders: [String] = []
-        for k in 1...2 {
-            let dir = root.appendingPathComponent("p\(k)")
-            let r = try run(["--partition", "\(k)/2", "--report-dir", dir.path], env: ["ROBOTCI_RUN_ID": "raw-merge", "FAIL": "raw"])
-            XCTAssertTrue([0, 1].contains(r.status), r.stderr)
-            folders.append(dir.path)
+        let (m, merged) = try E2E.mergedPartitions(under: root) { k, dir in
+            try run(["--partition", "\(k)/2", "--report-dir", dir.path], env: ["ROBOTCI_RUN_ID": "raw-merge", "FAIL": "raw"])
         }
-        let merged = root.appendingPathComponent("merged")
-        let m = try E2E.run(["merge"] + folders + ["--output", merged.path])
         XCTAssertEqual(m.status, 1, "the raw one failed\n\(m.stdout)\(m.stderr)")
         let ran = try tests(in: merged)
         XCTAssertEqual(ran.count, 3, "\(ran.map(\.id))")

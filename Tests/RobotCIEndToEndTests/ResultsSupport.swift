@@ -20,6 +20,35 @@ extension E2E {
         return text
     }
 
+    /// A test of a report as stored: its id object (`{test, repetition, browser}`), verdict
+    /// and number of attempts.
+    typealias StoredTest = (id: [String: Any], outcome: String, attempts: Int)
+
+    /// Every test of `report`'s results.json (format v3), as stored.
+    static func storedTests(in report: URL) throws -> [StoredTest] {
+        let data = try Data(contentsOf: report.appendingPathComponent("results.json"))
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(json["format"] as? String, "robotci-results-v3")
+        return try XCTUnwrap(json["tests"] as? [[String: Any]]).map { t in
+            (t["id"] as? [String: Any] ?? [:], t["outcome"] as? String ?? "?", (t["attempts"] as? [Any])?.count ?? 0)
+        }
+    }
+
+    /// Runs partitions 1/2 and 2/2 of one run (`runPartition(k, folder)` runs one and returns
+    /// its result; each may pass or fail) under `root`, then `robotci merge` of the two into
+    /// `root/merged`: the merge's result and folder.
+    static func mergedPartitions(under root: URL, _ runPartition: (Int, URL) throws -> Result) throws -> (result: Result, folder: URL) {
+        var folders: [String] = []
+        for k in 1...2 {
+            let dir = root.appendingPathComponent("p\(k)")
+            let r = try runPartition(k, dir)
+            XCTAssertTrue([0, 1].contains(r.status), r.stderr)
+            folders.append(dir.path)
+        }
+        let merged = root.appendingPathComponent("merged")
+        return (try run(["merge"] + folders + ["--output", merged.path]), merged)
+    }
+
     /// `idText` of each id in a stored list (a plan's or a batch's tests).
     static func idTexts(_ value: Any?) -> [String] { (value as? [Any] ?? []).compactMap(idText) }
 
