@@ -242,9 +242,13 @@ struct PressureTally: Equatable, Sendable {
 /// Gates the start of every batch: a shard asks before it takes work from the queue and says
 /// when its batch is over. While the CPU is saturated, shards beyond the current limit wait
 /// (re-checking every sampling interval), so `--shards 8` on two cores runs near the best
-/// effective count instead of eight browsers at once. Never fewer than one running batch;
-/// waiting shards are let in lowest index first (their warm browser is the one most likely
-/// already running), and every waiting shard gets in once others finish, so none starves.
+/// effective count instead of eight browsers at once. Never fewer than one running batch.
+/// Waiting shards are let in warm first: a shard that has run a batch (its browser is up)
+/// before one that never has, lowest index first within each. A shard whose batch just ended
+/// is counted as waiting at once, because it asks again straight away: without that, a cold
+/// shard took the slot in the moment between, and over a held-back run every shard started
+/// a browser of its own. Every waiting shard still gets in once the limit allows it or the
+/// warm ones find the queue empty, so none starves.
 /// Also records how many batches ran over time, for the summary and the report's timeline.
 final class ConcurrencyGovernor: Sendable {
     let policy: ConcurrencyPolicy
@@ -261,12 +265,17 @@ final class ConcurrencyGovernor: Sendable {
         /// Shards running a batch: what the series records.
         var active = 0
         var waiting = Set<Int>()
+        /// Shards that have run a batch: their browsers are warm.
+        var warm = Set<Int>()
         var finished = false
         var samples: [ConcurrencySample] = []
         var tally = PressureTally()
         var resolution: Double
         /// Most samples kept: beyond it the series is thinned to half and recorded coarser.
         let maxSamples = 600
+
+        /// The waiting shard to let in next: the lowest warm one, else the lowest.
+        var next: Int? { waiting.filter(warm.contains).min() ?? waiting.min() }
 
         /// Appends (`now`, running), folding changes closer than the resolution into the last
         /// point (its value becomes the latest), and thinning the series when it grows too long.
@@ -325,7 +334,7 @@ final class ConcurrencyGovernor: Sendable {
                 s.waiting.insert(shard)
                 asked = true
             }
-            guard s.running < s.limit && s.waiting.min() == shard else { return nil }
+            guard s.running < s.limit && s.next == shard else { return nil }
             s.waiting.remove(shard)
             s.running += 1
             state.broadcast()
@@ -336,18 +345,22 @@ final class ConcurrencyGovernor: Sendable {
     /// `shard` got a batch from the queue and runs it.
     func began(shard: Int) {
         state.withLock { s in
+            s.warm.insert(shard)
             s.active += 1
             s.record(now: clock.now())
         }
     }
 
-    /// `shard`'s batch is over (`ran`), or it found no work.
-    func release(shard: Int, ran: Bool) {
+    /// `shard`'s batch is over (`ran`), or it found no work. `askingAgain`: the shard asks for
+    /// its next batch straight away (`ShardPool`'s loop), so it waits, first in line among the
+    /// warm, from now on.
+    func release(shard: Int, ran: Bool, askingAgain: Bool = false) {
         state.withLock { s in
             s.running -= 1
             if ran {
                 s.active -= 1
                 s.record(now: clock.now())
+                if askingAgain { s.waiting.insert(shard) }
             }
             state.broadcast()
         }

@@ -30,7 +30,8 @@ struct ShardPool {
                         break
                     }
                     governor.began(shard: shard)
-                    defer { governor.release(shard: shard, ran: true) }
+                    // It asks again at once: its warm browser goes before a cold shard's.
+                    defer { governor.release(shard: shard, ran: true, askingAgain: true) }
                     let shardPorts = ports.ports(forShard: shard)
                     progress.batchStarted(shard: shard)
                     let outcome = executor.run(item, shard: shard, ports: shardPorts)

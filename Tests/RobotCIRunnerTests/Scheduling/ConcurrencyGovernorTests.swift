@@ -220,6 +220,39 @@ final class ConcurrencyGovernorTests: XCTestCase {
         wait(for: [done], timeout: 5)
         XCTAssertEqual(order.values, [0, 2])
     }
+
+    /// A shard whose batch just ended and that asks again (its browser warm) goes before a
+    /// cold shard waiting with a lower index; the cold one gets in when the warm one finds no
+    /// more work. Without `askingAgain`, the waiting cold shard takes the slot.
+    func testAWarmShardAskingAgainGoesBeforeAColdOne() throws {
+        for askingAgain in [true, false] {
+            let g = try governor(shards: 3, cores: 1)
+            g.tick(CPUPressure(waiting: 0.9, busy: 1))
+            XCTAssertEqual(g.currentLimit, 1)
+            g.acquire(shard: 2)
+            g.began(shard: 2)
+            let order = OrderLog()
+            let coldIn = expectation(description: "the cold shard ran")
+            Thread {
+                g.acquire(shard: 0)
+                order.append(0)
+                g.release(shard: 0, ran: false)
+                coldIn.fulfill()
+            }.start()
+            Thread.sleep(forTimeInterval: 0.05)
+            g.release(shard: 2, ran: true, askingAgain: askingAgain)
+            Thread.sleep(forTimeInterval: 0.05)  // the moment in which a cold shard used to win
+            let warmIn = expectation(description: "the warm shard ran again")
+            Thread {
+                g.acquire(shard: 2)
+                order.append(2)
+                g.release(shard: 2, ran: false)
+                warmIn.fulfill()
+            }.start()
+            wait(for: [coldIn, warmIn], timeout: 5)
+            XCTAssertEqual(order.values, askingAgain ? [2, 0] : [0, 2], "askingAgain: \(askingAgain)")
+        }
+    }
 }
 
 private final class Flag: @unchecked Sendable {
