@@ -71,6 +71,8 @@ public struct RunHistory: Codable, Sendable, Equatable {
     /// Oldest first.
     public var runs: [Run]
     public var tests: [String: Test]
+    /// The flake ledger (`FlakeLedger`): every test's flaky runs and commits, beyond `runs`.
+    public var ledger: FlakeLedger?
 
     public init(runs: [Run] = [], tests: [String: Test] = [:]) {
         self.runs = runs
@@ -90,7 +92,13 @@ public struct RunHistory: Codable, Sendable, Equatable {
         let m = result.metadata
         // Another browser engine's runs are not kept yet (the browser matrix adds its column).
         let tests = result.tests.filter { $0.id.repetition == nil && $0.id.browser == nil }
-        guard !tests.isEmpty || result.tests.isEmpty else { return self }
+        // The ledger keeps every engine and repetition (a burn-in is runs of its test).
+        let ledger = (self.ledger ?? FlakeLedger()).recording(result)
+        guard !tests.isEmpty || result.tests.isEmpty else {
+            var same = self
+            same.ledger = ledger
+            return same
+        }
         // A run cut short says little of what the suite can hold.
         let held = m.concurrency.flatMap { series -> HeldConcurrency? in
             guard !m.interrupted, m.stop == nil, series.mean > 0 else { return nil }
@@ -101,7 +109,9 @@ public struct RunHistory: Codable, Sendable, Equatable {
             single.tests[t.id.test] = Test(
                 o: String(t.outcome.letter), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
         }
-        return merged(with: single, limit: limit)
+        var out = merged(with: single, limit: limit)
+        out.ledger = ledger
+        return out
     }
 
     /// Both histories in one: runs with the same id become one column (a test's later
@@ -159,6 +169,8 @@ public struct RunHistory: Codable, Sendable, Equatable {
             }
         }
         var out = RunHistory(runs: kept)
+        let ledgers = histories.compactMap(\.ledger)
+        out.ledger = ledgers.isEmpty ? nil : FlakeLedger.merged(ledgers)
         out.tests.reserveCapacity(cells.count)
         for (id, e) in cells where e.o.contains(where: { $0 != dash }) {
             out.tests[id] = Test(o: String(decoding: e.o, as: UTF8.self), d: e.d, a: e.a)
@@ -254,7 +266,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
             for (id, t) in h.tests where t.o.count != h.runs.count || t.d.count != h.runs.count || t.a.count != h.runs.count {
                 throw HistoryError("test '\(id)' has \(t.o.count) outcomes for \(h.runs.count) runs")
             }
-            return (h, nil)
+            return h.ledger?.problem == nil ? (h, nil) : h.droppingLedger(at: url, keepCopy: moveAside)
         } catch {
             let aside = url.path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
             let moved = moveAside && (try? FileManager.default.moveItem(atPath: url.path, toPath: aside)) != nil
@@ -291,6 +303,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
             out.append(UInt8(ascii: "]"))
         }
         raw("{\"format\":"); str(format)
+        if let ledger { raw(",\"ledger\":"); out.append(contentsOf: ledger.encodedBytes()) }
         raw(",\"runs\":[")
         for (i, r) in runs.enumerated() {
             if i > 0 { raw(",") }
