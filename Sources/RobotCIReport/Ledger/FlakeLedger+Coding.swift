@@ -56,7 +56,7 @@ extension FlakeLedger: Codable {
             guard cells.count == s.runs.count else { throw LedgerError("test '\(name)' has \(cells.count) cells for \(s.runs.count) runs") }
             let past = t.p ?? Past()
             guard past.runs >= 0, past.flakyRuns >= 0, past.flakyRuns <= past.runs, past.clean >= 0, past.clean <= past.runs,
-                  (0...7).contains(past.verdicts ?? 0)
+                  past.verdictsAt.values.allSatisfy({ (0...7).contains($0) })
             else { throw LedgerError("test '\(name)' has impossible counts (\(past.flakyRuns) flaky of \(past.runs) runs, \(past.clean) clean)") }
             out.tests[t.id] = Entry(cells: cells, past: past)
         }
@@ -150,8 +150,17 @@ private struct LedgerJSON {
             raw("\":")
             first = false
         }
+        if !p.verdictsAt.isEmpty {
+            key("at")
+            raw("{")
+            for (i, c) in p.verdictsAt.keys.sorted().enumerated() {
+                if i > 0 { raw(",") }
+                string(c)
+                raw(":" + String(p.verdictsAt[c] ?? 0))
+            }
+            raw("}")
+        }
         if p.clean > 0 { key("clean"); raw(String(p.clean)) }
-        if let c = p.commit { key("commit"); string(c) }
         if !p.flakyCommits.isEmpty {
             key("flakyCommits")
             raw("[")
@@ -164,13 +173,12 @@ private struct LedgerJSON {
         if p.flakyRuns > 0 { key("flakyRuns"); raw(String(p.flakyRuns)) }
         if let l = p.lastFlaky { key("lastFlaky"); number(l) }
         if p.runs > 0 { key("runs"); raw(String(p.runs)) }
-        if let v = p.verdicts { key("verdicts"); raw(String(v)) }
         raw(first ? "{}" : "}")
     }
 }
 
 extension FlakeLedger.Past: Codable {
-    private enum Keys: String, CodingKey { case runs, flakyRuns, flakyCommits, lastFlaky, clean, commit, verdicts }
+    private enum Keys: String, CodingKey { case runs, flakyRuns, flakyCommits, lastFlaky, clean, verdictsAt = "at" }
 
     /// Every field may be left out (it is then its default).
     public init(from decoder: Decoder) throws {
@@ -180,8 +188,7 @@ extension FlakeLedger.Past: Codable {
         flakyCommits = try c.decodeIfPresent([String].self, forKey: .flakyCommits) ?? []
         lastFlaky = try c.decodeIfPresent(Double.self, forKey: .lastFlaky)
         clean = try c.decodeIfPresent(Int.self, forKey: .clean) ?? 0
-        commit = try c.decodeIfPresent(String.self, forKey: .commit)
-        verdicts = try c.decodeIfPresent(Int.self, forKey: .verdicts)
+        verdictsAt = try c.decodeIfPresent([String: Int].self, forKey: .verdictsAt) ?? [:]
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -191,7 +198,6 @@ extension FlakeLedger.Past: Codable {
         if !flakyCommits.isEmpty { try c.encode(flakyCommits, forKey: .flakyCommits) }
         try c.encodeIfPresent(lastFlaky, forKey: .lastFlaky)
         if clean > 0 { try c.encode(clean, forKey: .clean) }
-        try c.encodeIfPresent(commit, forKey: .commit)
-        try c.encodeIfPresent(verdicts, forKey: .verdicts)
+        if !verdictsAt.isEmpty { try c.encode(verdictsAt, forKey: .verdictsAt) }
     }
 }

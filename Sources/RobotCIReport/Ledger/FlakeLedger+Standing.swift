@@ -36,8 +36,7 @@ extension FlakeLedger {
         let past = entry.past
         var s = Standing(id: key, runs: past.runs, flakyRuns: past.flakyRuns, flakyCommits: past.flakyCommits,
                          lastFlaky: past.lastFlaky, cleanStreak: 0, flakyRunIDs: [])
-        var seen: [String: Verdicts] = [:]
-        if let c = past.commit { seen[c] = Verdicts(rawValue: past.verdicts ?? 0) }
+        var seen = past.verdictsAt.mapValues { Verdicts(rawValue: $0) }
         var clean: [Bool] = []
         for (k, run) in runs.enumerated() {
             let cell = k < entry.cells.count ? entry.cells[k] : .none
@@ -69,7 +68,7 @@ extension FlakeLedger {
         for (k, run) in runs.enumerated().reversed() where run.commit == commit && k < entry.cells.count {
             if entry.cells[k].compared.contains(.passed) { return run }
         }
-        if entry.past.commit == commit, Verdicts(rawValue: entry.past.verdicts ?? 0).contains(.passed) {
+        if Verdicts(rawValue: entry.past.verdictsAt[commit] ?? 0).contains(.passed) {
             return Run(id: "", commit: commit, startedAt: 0)
         }
         return nil

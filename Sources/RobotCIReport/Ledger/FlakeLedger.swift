@@ -45,10 +45,9 @@ public struct FlakeLedger: Sendable, Equatable {
         public var lastFlaky: Double?
         /// Clean runs (passed, not flaky) in a row up to the window's first run.
         public var clean = 0
-        /// The commit of the newest archived run while runs of the window share it, and the
-        /// verdicts given there (`Verdicts` bits): a run in the window is compared with it.
-        public var commit: String?
-        public var verdicts: Int?
+        /// The verdicts archived runs gave at the commits runs of the window share (commit →
+        /// `Verdicts` bits): a run in the window is compared with them.
+        public var verdictsAt: [String: Int] = [:]
 
         public init() {}
 
@@ -151,31 +150,42 @@ public struct FlakeLedger: Sendable, Equatable {
         for ledger in ledgers {
             // What leaves the window goes to this ledger's past first, with this ledger's
             // context (the runs before it at the same commit).
-            let own = ledger.archiving(keeping: keptIDs, finalCommits: Set(kept.compactMap(\.commit)))
+            let own = ledger.archiving(keeping: keptIDs, windowCommits: Set(kept.compactMap(\.commit)))
             let target = own.runs.map { column[$0.id] ?? -1 }
+            if out.tests.isEmpty && target == Array(target.indices) {
+                // The usual first ledger (the history so far): its cells are already in place.
+                out.tests = own.tests
+                if target.count < kept.count {
+                    for id in own.tests.keys { out.tests[id]?.cells.append(contentsOf: repeatElement(.none, count: kept.count - target.count)) }
+                }
+                continue
+            }
             for (id, e) in own.tests {
-                var entry = out.tests[id] ?? Entry(cells: Array(repeating: .none, count: kept.count))
+                var entry = out.tests.removeValue(forKey: id) ?? Entry(cells: Array(repeating: .none, count: kept.count))
                 for (k, v) in e.cells.enumerated() where k < target.count && target[k] >= 0 { entry.cells[target[k]].formUnion(v) }
                 entry.past = Past.joined(entry.past, e.past)
                 out.tests[id] = entry
             }
         }
-        out.tests = out.tests.filter { _, e in e.cells.contains { $0 != .none } || !e.past.isEmpty }
+        // A test the window no longer holds and of which nothing is left is dropped.
+        for (id, e) in out.tests where e.past.isEmpty && !e.cells.contains(where: { $0 != .none }) { out.tests[id] = nil }
         return out
     }
 
     /// This ledger with every run outside `keep` folded into its tests' pasts, oldest first.
-    /// `finalCommits`: the commits of the runs that will stay, whose verdicts a past keeps.
-    func archiving(keeping keep: Set<String>, finalCommits: Set<String>) -> FlakeLedger {
+    /// `windowCommits`: the commits of the runs that stay, whose verdicts a past keeps.
+    func archiving(keeping keep: Set<String>, windowCommits: Set<String>) -> FlakeLedger {
         let leaving = runs.indices.filter { !keep.contains(runs[$0].id) }
         guard !leaving.isEmpty else { return self }
         let staying = runs.indices.filter { keep.contains(runs[$0].id) }
-        var out = FlakeLedger(runs: staying.map { runs[$0] })
+        var out = self
+        out.runs = staying.map { runs[$0] }
         for (id, e) in tests {
             var past = e.past
             for k in leaving where k < e.cells.count {
-                past.archive(e.cells[k], of: runs[k], keepingVerdictsOf: finalCommits)
+                past.archive(e.cells[k], of: runs[k], keepingVerdictsOf: windowCommits)
             }
+            past.verdictsAt = past.verdictsAt.filter { windowCommits.contains($0.key) }
             out.tests[id] = Entry(cells: staying.map { $0 < e.cells.count ? e.cells[$0] : .none }, past: past)
         }
         return out
@@ -187,7 +197,7 @@ extension FlakeLedger.Past {
     mutating func archive(_ cell: FlakeLedger.Verdicts, of run: FlakeLedger.Run, keepingVerdictsOf commits: Set<String>) {
         guard cell != .none else { return }
         runs += 1
-        let before = run.commit != nil && commit == run.commit ? FlakeLedger.Verdicts(rawValue: verdicts ?? 0) : .none
+        let before = run.commit.map { FlakeLedger.Verdicts(rawValue: verdictsAt[$0] ?? 0) } ?? .none
         let flaky = cell.flakyAlone || (!before.isEmpty && before.union(cell.compared) != before)
         if flaky {
             flakyRuns += 1
@@ -195,13 +205,7 @@ extension FlakeLedger.Past {
             if let c = run.commit, !flakyCommits.contains(c) { flakyCommits = Array((flakyCommits + [c]).suffix(FlakeLedger.commitCap)) }
         }
         clean = cell.isClean && !flaky ? clean + 1 : 0
-        if let c = run.commit, commits.contains(c) {
-            verdicts = before.union(cell.compared).rawValue
-            commit = c
-        } else {
-            commit = nil
-            verdicts = nil
-        }
+        if let c = run.commit, commits.contains(c) { verdictsAt[c] = before.union(cell.compared).rawValue }
     }
 
     /// Two pasts of one test from ledgers that may share their history: the larger of each.
@@ -216,11 +220,7 @@ extension FlakeLedger.Past {
         var commits = (a.lastFlaky ?? 0) >= (b.lastFlaky ?? 0) ? b.flakyCommits : a.flakyCommits
         for c in ((a.lastFlaky ?? 0) >= (b.lastFlaky ?? 0) ? a.flakyCommits : b.flakyCommits) where !commits.contains(c) { commits.append(c) }
         out.flakyCommits = Array(commits.suffix(FlakeLedger.commitCap))
-        if out.commit == nil || out.commit == b.commit {
-            out.commit = b.commit
-            out.verdicts = (a.commit == b.commit ? (a.verdicts ?? 0) : 0) | (b.verdicts ?? 0)
-            if out.commit == nil { out.verdicts = nil }
-        }
+        out.verdictsAt.merge(b.verdictsAt) { $0 | $1 }
         return out
     }
 }
