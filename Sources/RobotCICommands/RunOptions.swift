@@ -53,6 +53,12 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .customLong("fail-on-flaky"), help: ArgumentHelp(ConfigKey.help("fail-on-flaky")))
     var failOnFlaky = false
 
+    @Flag(name: .customLong("fail-on-new-flaky"), help: ArgumentHelp(ConfigKey.help("fail-on-new-flaky")))
+    var failOnNewFlaky = false
+
+    @Flag(name: .customLong("allow-likely-flaky"), help: ArgumentHelp(ConfigKey.help("allow-likely-flaky")))
+    var allowLikelyFlaky = false
+
     @Option(name: .customLong("max-failures"), help: ArgumentHelp(ConfigKey.help("max-failures"), valueName: "n"))
     var maxFailures: String?
 
@@ -128,6 +134,8 @@ struct RunOptions: ParsableArguments {
             "skip": Self.list(skip),
             "tag": Self.list(tag),
             "fail-on-flaky": Self.toggle(failOnFlaky),
+            "fail-on-new-flaky": Self.toggle(failOnNewFlaky),
+            "allow-likely-flaky": Self.toggle(allowLikelyFlaky),
             "max-failures": Self.scalar(maxFailures),
             "last-failed": Self.toggle(lastFailed),
             "last-failed-with-flaky": Self.toggle(lastFailedWithFlaky),

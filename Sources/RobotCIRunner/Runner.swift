@@ -89,7 +89,7 @@ public final class Runner {
         var redis: RedisQueue?
         var joined: (join: QueueJoin, batches: Int)?
         var rules: TestRules
-        var quarantine: [NSRegularExpression]
+        var quarantine: QuarantinePolicy
         var isolated: Bool
         var reportURL: URL
         var layout: ReportLayout
@@ -117,7 +117,9 @@ public final class Runner {
             guard let last = try loadLastFailed() else { return .done(0) }
             lastFailed = last
         }
-        let quarantine = try compile(config.quarantine, flag: "quarantine")
+        let quarantine = QuarantinePolicy(patterns: Array(zip(config.quarantine, try compile(config.quarantine, flag: "quarantine"))),
+                                          entries: config.quarantineEntries, now: Date().timeIntervalSince1970)
+        for line in quarantine.expiryLines { say(line) }
         let rules = try TestRules(config)
         let isolated = try networkIsolation()
         // Connect before the build: an unreachable queue fails at once (exit 2).
@@ -126,6 +128,7 @@ public final class Runner {
                            leaseTimeout: config.queueLeaseTimeout)
         }
         let (info, tests, total, partition) = try discover()
+        try quarantine.checkCap(config.quarantineCap, tests: tests)
         // Join before the report folder is touched: a queue whose run is over runs nothing here.
         var joined = try redis.map { try joinQueue($0, tests: tests, driver: info.driver) }
         if let redis, case .finished(let nonce, let at, let lost)? = joined?.join {
@@ -184,7 +187,7 @@ public final class Runner {
             tests: planned.map { test in var named = test; named.id = reportName(test.id); return named },
             atOnce: governor.currentLimit))
         let quarantine = setup.quarantine
-        let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.contains { $0.matches(id.test) } }
+        let isQuarantined: @Sendable (TestID) -> Bool = { id in quarantine.isQuarantined(id) }
         // The tests this machine answers for. In queue mode the queue's plan is the whole
         // run's and this machine reports only what it ran; the whole-run verdict accounts.
         let plan = redis == nil ? RunPlan(tests: tests, partition: partitionPlan) : nil
@@ -251,16 +254,28 @@ public final class Runner {
                                   queue: QueueRunPlan(name: redis.address.name, nonce: redis.nonce ?? "", suite: setup.tests))
         }
         result = result.renamingTests(run.reportName)
+        // The ledger as it was before this run decides what its failures and flakes mean.
+        let flakiness = RunFlakiness(before: setup.pastRuns.ledger ?? FlakeLedger(), policy: setup.quarantine)
+        result = flakiness.annotated(result)
         let writeStart = run.clock.now()
         let history = setup.pastRuns.recording(result)
+        let newFlaky = flakiness.newFlaky(runID: result.metadata.runID, after: history.ledger ?? FlakeLedger())
         try ReportWriter.write(result, timings: setup.previous.updated(with: result.tests), history: history, historyURL: setup.historyURL,
                                to: setup.reportURL)
         let writeTime = run.clock.now() - writeStart
 
         Summary(result: result, reportDir: config.reportDir, planTime: run.planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
-                queueShare: setup.redis != nil, adaptive: run.governor.enabled ? run.governor.decisions : nil).print(to: stderr)
+                queueShare: setup.redis != nil, adaptive: run.governor.enabled ? run.governor.decisions : nil,
+                allowLikelyFlaky: config.allowLikelyFlaky, newFlaky: config.failOnNewFlaky ? newFlaky.count : 0).print(to: stderr)
+        let releasable = flakiness.releasable(result.tests.map(\.id), after: config.quarantineReleaseAfter, in: history.ledger ?? FlakeLedger())
+        for line in RunFlakiness.lines(result: result, newFlaky: newFlaky, failOnNewFlaky: config.failOnNewFlaky,
+                                       allowLikelyFlaky: config.allowLikelyFlaky, policy: setup.quarantine, releasable: releasable,
+                                       releaseAfter: config.quarantineReleaseAfter) {
+            say(line)
+        }
         announce(result, history: history, isQuarantined: run.isQuarantined)
-        return exitCode(result, shared: run.shared, redis: setup.redis)
+        let code = exitCode(result, shared: run.shared, redis: setup.redis)
+        return code == 0 && config.failOnNewFlaky && !newFlaky.isEmpty ? 1 : code
     }
 
     /// What follows the summary: repetitions, a re-run's then → now, quarantine suggestions,
@@ -310,7 +325,7 @@ public final class Runner {
     private func exitCode(_ result: RunResult, shared: RedisBatchSource?, redis: RedisQueue?) -> Int32 {
         if result.metadata.interrupted { return 130 }
         if let shared, let redis { return queueExitCode(local: result, shared: shared, redis: redis) }
-        return verdict(result.counts)
+        return verdict(LikelyFlaky.counts(result, allowed: config.allowLikelyFlaky))
     }
 
     func verdict(_ counts: OutcomeCounts) -> Int32 {

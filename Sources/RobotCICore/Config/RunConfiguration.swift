@@ -48,6 +48,17 @@ public struct RunConfiguration: Sendable, Equatable {
     public var rules: [TestRule] = []
     /// Regexes of tests that run and are reported but never fail the build.
     public var quarantine: [String] = []
+    /// Quarantined tests with an owner and an expiry (`quarantine:` entries beside the regexes).
+    public var quarantineEntries: [QuarantineEntry] = []
+    /// The most tests the configuration may quarantine; nil: no cap.
+    public var quarantineCap: Int?
+    /// Clean runs in a row after which a quarantined test is named for release.
+    public var quarantineReleaseAfter = 20
+    /// Fail the run when a test was flaky that the flake ledger had never seen flaky.
+    public var failOnNewFlaky = false
+    /// A failure of a test that passed at the same commit before (likely flaky) does not fail
+    /// the run.
+    public var allowLikelyFlaky = false
     /// This machine's share, `K/N` (1-based).
     public var partition: Partition?
     /// `--partition auto`: the share from the CI's parallel-job variables. Never without it:

@@ -7,6 +7,10 @@ public struct TestRecord: Codable, Sendable, Equatable {
     public var quarantined: Bool
     /// Why a `notRun` test has no result (nil for every other verdict).
     public var reason: String?
+    /// The `quarantine:` entry that quarantines it (owner, reason, expiry); nil for a regex or none.
+    public var quarantineEntry: QuarantineEntry?
+    /// A failing test that passed at the same commit before: where (the flake ledger's word).
+    public var likelyFlaky: LikelyFlaky?
 
     public init(id: TestID, attempts: [Attempt], quarantined: Bool = false, reason: String? = nil) {
         self.id = id

@@ -198,6 +198,14 @@ extension ConfigKey {
         ConfigKey("fail-on-flaky", .bool, flag: .toggle, default: "off", help: "flaky tests make the run fail") {
             $1.failOnFlaky = try $0.bool()
         },
+        ConfigKey("fail-on-new-flaky", .bool, flag: .toggle, default: "off",
+                  help: "the run fails when a test was flaky (within the run, or unlike an earlier run at the same commit) that the flake ledger in `history.json` had never seen flaky; known flaky tests do not fail it") {
+            $1.failOnNewFlaky = try $0.bool()
+        },
+        ConfigKey("allow-likely-flaky", .bool, flag: .toggle, default: "off",
+                  help: "a failure of a test that passed at the same commit before (reported as likely flaky) does not fail the run") {
+            $1.allowLikelyFlaky = try $0.bool()
+        },
         ConfigKey("max-failures", .int, flag: .option("N"), default: "off",
                   help: "after N tests failed for good, start nothing new and stop the running batches; the rest are `notRun` (exit 1)") {
             $1.maxFailures = try $0.int(min: 1)
@@ -263,8 +271,17 @@ extension ConfigKey {
                   help: "per-test settings, first match wins: a list of `{match: REGEX, retries: N, test-timeout: S, retry-on: REGEX}`; a field left out is the global one; with `retry-on`, only a failure whose message it finds is retried") {
             $1.rules = try $0.rules()
         },
-        ConfigKey("quarantine", .list, flag: .none, default: "none", help: "regexes of tests that run and are reported but never fail the build") {
-            $1.quarantine = try $0.list()
+        ConfigKey("quarantine", .list, flag: .none, default: "none",
+                  help: "tests that run and are reported but never fail the build: regexes, or entries `{test: ID, owner: WHO, reason: WHY, expires: YYYY-MM-DD}` (an expired entry stops applying and the run says so; see docs/configuration.md, *Quarantine*)") {
+            ($1.quarantine, $1.quarantineEntries) = try $0.quarantine()
+        },
+        ConfigKey("quarantine-cap", .int, flag: .none, default: "none",
+                  help: "the most tests `quarantine` may hold (regex matches and entries, among the tests the run lists); more is a configuration error (exit 2)") {
+            $1.quarantineCap = try $0.int()
+        },
+        ConfigKey("quarantine-release-after", .int, flag: .none, default: "20",
+                  help: "a quarantined test that passed its last N runs in a row (the flake ledger's) is named after the summary, with the `quarantine:` lines to delete") {
+            $1.quarantineReleaseAfter = try $0.int(min: 1)
         },
         ConfigKey("build-arguments", .list, flag: .none, default: "none", help: "extra `swift build` arguments") {
             $1.buildArguments = try $0.list()

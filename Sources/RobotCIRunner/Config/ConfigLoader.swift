@@ -47,7 +47,9 @@ public enum ConfigLoader {
                 throw ConfigError("\(where_): unknown key '\(key)'; \(hint)known keys: \(keys.keys.sorted().joined(separator: ", "))")
             }
             if let seq = v.sequence, seq.contains(where: { $0.mapping != nil }) {
-                out[key] = (.mappings(try mappings(seq, key: key, at: where_)), "\(where_) key '\(key)'")
+                // A list key that takes entries too (`quarantine:`) reads a regex beside them as {match: REGEX}.
+                let scalars = keys[key] == .list ? "match" : nil
+                out[key] = (.mappings(try mappings(seq, key: key, at: where_, scalarsAs: scalars)), "\(where_) key '\(key)'")
             } else if let seq = v.sequence {
                 out[key] = (.list(seq.map { $0.string ?? "" }), "\(where_) key '\(key)'")
             } else if let s = v.scalar {
@@ -61,9 +63,10 @@ public enum ConfigLoader {
 
     /// A YAML list of mappings whose values are scalars (`rules:`), each as field → value;
     /// errors name the entry (1-based) and its line.
-    static func mappings(_ seq: Node.Sequence, key: String, at where_: String) throws -> [[String: String]] {
+    static func mappings(_ seq: Node.Sequence, key: String, at where_: String, scalarsAs field: String? = nil) throws -> [[String: String]] {
         try seq.enumerated().map { i, item in
             let line = item.mark.map { "\($0.line)" } ?? where_
+            if let field, let scalar = item.scalar { return [field: scalar.string] }
             guard let mapping = item.mapping else {
                 throw ConfigError("\(where_): key '\(key)', entry \(i + 1) (line \(line)) must be a mapping like {match: REGEX, retries: 0}, not '\(item.string ?? "a list")'")
             }

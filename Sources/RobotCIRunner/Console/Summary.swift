@@ -15,6 +15,10 @@ public struct Summary {
     /// The adaptive concurrency's signal and whose pressure it saw (`ConcurrencyGovernor.decisions`)
     /// when it governed the run; nil: off.
     var adaptive: String?
+    /// `--allow-likely-flaky`: failures of tests that passed at this commit before do not fail the run.
+    var allowLikelyFlaky = false
+    /// With `--fail-on-new-flaky`: how many tests were flaky for the first time (they fail the run).
+    var newFlaky = 0
 
     /// Not-run tests named one per line, at most this many (a lost queue may leave thousands).
     static let notRunListed = 20
@@ -44,6 +48,8 @@ public struct Summary {
                 let loc = first?.file.map { " at \($0):\(first?.line ?? 0)" } ?? ""
                 lines.append("  \(t.outcome.rawValue.uppercased().padding(toLength: 11, withPad: " ", startingAt: 0)) \(t.id)\(loc) (\(t.attempts.count) attempt\(t.attempts.count == 1 ? "" : "s"))")
                 if let msg = first?.message { lines.append("              " + FailureMessage.consoleText(msg, limit: 200, indent: 14)) }
+                if let likely = t.likelyFlaky { lines.append("              " + likely.text) }
+                if let entry = t.quarantineEntry { lines.append("              quarantined: " + entry.note) }
             }
         }
         lines.append("")
@@ -73,8 +79,10 @@ public struct Summary {
         var verdict: String
         if m.interrupted { verdict = "INTERRUPTED (partial report written)" }
         else if c.notRun > 0 { verdict = "FAILED (\(c.notRun) planned test\(c.notRun == 1 ? "" : "s") did not run)" }
-        else if c.failing > 0 { verdict = "FAILED" }
+        else if LikelyFlaky.counts(result, allowed: allowLikelyFlaky).failing > 0 { verdict = "FAILED" }
         else if failOnFlaky && c.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
+        else if newFlaky > 0 { verdict = "FAILED (\(newFlaky) new flaky test\(newFlaky == 1 ? "" : "s") with --fail-on-new-flaky)" }
+        else if c.failing > 0 { verdict = "PASSED (\(c.failing) likely flaky failure\(c.failing == 1 ? "" : "s") allowed by --allow-likely-flaky)" }
         else { verdict = "PASSED" }
         if queueShare { verdict = "this machine's share: " + verdict }
         lines.append("robotci: \(verdict)")
