@@ -177,7 +177,9 @@ struct ReportData {
             row.column(.name, &w); w.string(d.name)
             row.end(&w)
         }
-        w.raw("]}")
+        w.raw("]")
+        writeNotes(&w)
+        w.raw("}")
         return w.bytes
     }
 

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-krBBR/cvT4nZDeH1sIfOQLV3svQsis4oKXgDmQtyndY="
+    static let scriptHash = "sha256-OkV449ih6XO9QUpRkjvgK8a0FkxphOqV91d4j8lUxoU="
 
     static let html = ####"""
 <!doctype html>
@@ -183,6 +183,9 @@ a.row { color: inherit; text-decoration: none; }
 .mark { flex: none; font-size: 11px; padding: 1px 6px; border-radius: 8px; margin-left: 6px; }
 .mark.new { background: var(--failed); color: #fff; }
 .mark.fixed { background: var(--passed); color: #fff; }
+.mark.likely-flaky { background: var(--flaky); color: #fff; }
+.attempts > .note { grid-column: 1 / -1; margin: 0; padding: 6px 10px; border-left: 3px solid var(--flaky); }
+.attempts > .note.quarantine { border-left-color: var(--quarantined); }
 .strip { display: inline-flex; gap: 1px; flex: none; align-items: center; }
 .strip i { display: inline-block; width: 4px; height: 12px; background: var(--c, var(--line)); }
 .strip i.none { background: transparent; outline: 1px solid var(--line); outline-offset: -1px; }
@@ -407,6 +410,11 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return { i, cls, name: r[TC.name], id: (flags & 2) ? r[TC.id] : cls + '/' + r[TC.name], outcome: D.outcomes[r[TC.outcome]], quarantined: !!(flags & 1), reason: (flags & 4) ? r[TC.reason] : null, at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
+  // robotci's word on a test beyond its attempts (the flake ledger's likely flake, a
+  // quarantine entry's owner): [test index, kind, text] rows.
+  const NOTES = new Map();
+  for (const [i, kind, text] of (D.notes || [])) { if (!NOTES.has(i)) NOTES.set(i, []); NOTES.get(i).push({ kind, text }); }
+  const notesOf = (t) => NOTES.get(t.i) || [];
 
   // ---------- history (history.json of the last runs): per test [letters, durations] packed, aligned with D.tests
   const HIST = D.history || null;
@@ -721,6 +729,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       statusEl(t.outcome),
       h('span', { class: 'name', title: t.id }, t.name),
       hs && hs.mark ? h('span', { class: 'mark ' + hs.mark }, hs.mark === 'new' ? 'newly failing' : 'fixed') : null,
+      notesOf(t).some((n) => n.kind === 'likely-flaky') ? h('span', { class: 'mark likely-flaky', title: 'passed at this commit before' }, 'likely flaky') : null,
       hs ? stripEl(hs, false) : null,
       h('span', { class: 'meta rate' }, hs && hs.flaky ? Math.round(hs.rate * 100) + '%' : ''),
       h('span', { class: 'meta tries' }, t.at.length > 1 ? t.at.length + ' tries' : ''),
@@ -830,7 +839,8 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
     const notRun = t.reason ? h('section', { class: 'not-run', 'data-reason': t.reason }, h('h3', null, 'Not run', statusEl('notRun')), h('pre', { class: 'msg' }, t.reason)) : null;
     // replaceChildren would write a null as the text "null".
-    $('attempts').replaceChildren(...[historyEl(t), notRun, ...order.map((a) => attemptEl(t, a))].filter(Boolean));
+    const notes = notesOf(t).map((n) => h('p', { class: 'note ' + n.kind, 'data-note': n.kind }, n.text));
+    $('attempts').replaceChildren(...[historyEl(t), notRun, ...notes, ...order.map((a) => attemptEl(t, a))].filter(Boolean));
     for (const pre of $('attempts').querySelectorAll('pre.out')) pre.scrollTop = pre.scrollHeight;
     $('detail').setAttribute('data-test', t.id);
     $('detail').setAttribute('data-attempts', String(t.at.length));

@@ -74,7 +74,9 @@ public enum JUnitWriter {
         case .flaky:
             for a in failed { try writeFailure("flakyFailure", a, to: w) }
         case .failed, .crashed, .timedOut:
-            for (i, a) in failed.enumerated() { try writeFailure(i == 0 ? "failure" : "rerunFailure", a, to: w) }
+            for (i, a) in failed.enumerated() {
+                try writeFailure(i == 0 ? "failure" : "rerunFailure", a, note: i == 0 ? test.likelyFlaky?.text : nil, to: w)
+            }
         case .skipped:
             try w.start("skipped")
             if let reason = test.attempts.last?.failures.first?.message { try w.attribute("message", reason) }
@@ -82,7 +84,9 @@ public enum JUnitWriter {
         case .quarantined:
             try w.start("skipped")
             let verdict = Outcome.verdict(for: test.attempts.map(\.outcome))
-            try w.attribute("message", "quarantined: \(verdict.rawValue) — \(failed.last?.failures.first?.message ?? "")")
+            let who = test.quarantineEntry.map { " (\($0.note))" } ?? ""
+            let likely = test.likelyFlaky.map { "; \($0.text)" } ?? ""
+            try w.attribute("message", "quarantined\(who): \(verdict.rawValue)\(likely) — \(failed.last?.failures.first?.message ?? "")")
             try w.end()
         case .notRun:
             try w.start("error")
@@ -97,9 +101,10 @@ public enum JUnitWriter {
         try w.end()
     }
 
-    private static func writeFailure(_ element: String, _ attempt: Attempt, to w: XMLWriter) throws {
+    /// `note`: what robotci knows beyond the attempt (a likely flake), first in the message.
+    private static func writeFailure(_ element: String, _ attempt: Attempt, note: String? = nil, to w: XMLWriter) throws {
         try w.start(element)
-        try w.attribute("message", failureSummary(attempt))
+        try w.attribute("message", (note.map { "\($0): " } ?? "") + failureSummary(attempt))
         try w.attribute("type", attempt.outcome.rawValue)
         var detail = ""
         for f in attempt.failures {
