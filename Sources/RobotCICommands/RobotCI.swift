@@ -9,7 +9,7 @@ struct RobotCI: AsyncParsableCommand {
         commandName: "robotci",
         abstract: "Runs robot-pattern UI test suites across worker processes and reports on them.",
         version: Runner.version,
-        subcommands: [Run.self, List.self, Report.self, Merge.self, Mock.self, Config.self, Init.self]
+        subcommands: [Run.self, List.self, Report.self, Merge.self, Flaky.self, Mock.self, Config.self, Init.self]
     )
 }
 
