@@ -15,7 +15,7 @@ extension ConfigValue {
                     continue
                 }
                 do { entries.append(try QuarantineEntry(number: i + 1, fields: fields, source: source)) } catch let e as ConfigError {
-                    throw fail("'quarantine' \(e.message)")
+                    throw fail(e.message)
                 }
             }
             return (patterns, entries)
