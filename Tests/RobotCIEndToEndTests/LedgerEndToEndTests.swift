@@ -221,6 +221,9 @@ final class LedgerEndToEndTests: XCTestCase {
         XCTAssertEqual(rows[passes]?["runs"] as? Int, 2)
         XCTAssertEqual(rows[fails]?["flakyRuns"] as? Int, 0)
         XCTAssertEqual(Set(rows.keys), [alternating, fails, passes])
+        // What a partition knew of its failure (it passed at this commit in ci-1) survives the merge.
+        let junit = try String(contentsOf: merged.appendingPathComponent("junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("message=\"likely flaky: passed at commit cafe01 before (run ci-1): test_alternating failed\""), junit)
 
         let server = try RedisServer()
         defer { server.stop() }

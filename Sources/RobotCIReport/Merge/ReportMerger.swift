@@ -16,7 +16,7 @@ public enum ReportMerger {
             return own.runs.contains { $0.id == input.result.metadata.runID } ? own : own.recording(input.result)
         })
         let (result, timings, copies, warnings) = mergeRuns(inputs, check: check)
-        return (result, timings, history, copies, warnings)
+        return (result.carryingNotes(from: inputs.map(\.result)), timings, history, copies, warnings)
     }
 
     /// One run from the inputs, assembled by `RunAssembly` with the checked plan: every

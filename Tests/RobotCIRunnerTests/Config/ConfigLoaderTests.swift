@@ -83,6 +83,10 @@ final class ConfigLoaderTests: FolderTestCase {
           - match: CheckoutUITests/
             retries: 0
           - {match: Slow, test-timeout: 900, retry-on: "timed out|ECONNRESET"}
+        fail-on-new-flaky: true
+        allow-likely-flaky: true
+        quarantine-cap: 3
+        quarantine-release-after: 5
         """
 
     func testReadsEveryKeyWithItsLine() throws {
@@ -112,6 +116,10 @@ final class ConfigLoaderTests: FolderTestCase {
         expected.skip = ["Slow", "Mod.C/testHuge"]
         expected.failOnFlaky = true
         expected.quarantine = ["Mod.C/testFlaky"]
+        expected.failOnNewFlaky = true
+        expected.allowLikelyFlaky = true
+        expected.quarantineCap = 3
+        expected.quarantineReleaseAfter = 5
         expected.partition = try Partition(index: 2, count: 4)
         expected.partitionCount = 4
         expected.partitionTimings = "cache/timings.json"
@@ -216,7 +224,7 @@ final class ConfigLoaderTests: FolderTestCase {
         let message = configError { _ = try ConfigLoader.readYAML(at: path) }
         let known = ConfigLoader.keys.keys.sorted().joined(separator: ", ")
         XCTAssertEqual(message, "\(path):3: unknown key 'shard'; did you mean 'shards'? known keys: \(known)")
-        XCTAssertTrue(known.hasPrefix("adaptive-concurrency, base-port, build, build-arguments, configuration, driver, fail-on-flaky, filter, history, isolation, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
+        XCTAssertTrue(known.hasPrefix("adaptive-concurrency, allow-likely-flaky, base-port, build, build-arguments, configuration, driver, fail-on-flaky, fail-on-new-flaky, filter, history, isolation, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
     }
 
     func testUnknownKeyFarFromAnyHasNoSuggestion() throws {
