@@ -41,6 +41,9 @@ struct Config: ParsableCommand {
                 switch given[key.name] {
                 case (.scalar(let v), let from)?: print("\(name)  \(URLCredentials.masked(v))  (\(from))")
                 case (.list(let l), let from)?: print("\(name)  [\(l.joined(separator: ", "))]  (\(from))")
+                case (.mappings, let from)? where key.name == "quarantine":
+                    let n = resolved.quarantine.count, e = resolved.quarantineEntries.count
+                    print("\(name)  \(n) regex\(n == 1 ? "" : "es"), \(e) entr\(e == 1 ? "y" : "ies")  (\(from))")
                 case (.mappings, let from)?: print("\(name)  \(resolved.rules.count) rule\(resolved.rules.count == 1 ? "" : "s")  (\(from))")
                 case nil: print("\(name)  \(key.defaultText.replacingOccurrences(of: "`", with: ""))  (default)")
                 }
@@ -50,6 +53,15 @@ struct Config: ParsableCommand {
                 print("")
                 print("rules (first match wins; a field left out is the global one: retries \(resolved.retries), test-timeout \(Int(resolved.testTimeout)) s):")
                 for (i, rule) in resolved.rules.enumerated() { print("  \(i + 1). \(rule.summary)") }
+            }
+            if !resolved.quarantineEntries.isEmpty {
+                // Each entry with whether it applies today (an expired one quarantines nothing).
+                let now = Date().timeIntervalSince1970
+                print("")
+                print("quarantine entries:")
+                for e in resolved.quarantineEntries {
+                    print("  \(e.test)\(e.browser.map { " [\($0)]" } ?? ""): \(e.note)\(e.isExpired(at: now) ? " (expired: no longer applies)" : "")")
+                }
             }
             // Not keys (they name a run, not configure it) but read from the environment the same way.
             print("")

@@ -155,6 +155,9 @@ final class LedgerEndToEndTests: XCTestCase {
         XCTAssertEqual(expired.status, 1, expired.stderr)
         XCTAssertTrue(expired.stderr.contains("quarantine of Suite.Ledger/test_fails (@alice) expired on 2020-01-01: it fails the run again"),
                       expired.stderr)
+        let shown = try E2E.run(["config", "--config", config.path])
+        XCTAssertTrue(shown.stdout.contains("quarantine                0 regexes, 1 entry"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("  Suite.Ledger/test_fails: owner @alice, until 2020-01-01: JIRA-52 (expired: no longer applies)"), shown.stdout)
 
         try configure("""
             quarantine-cap: 1
