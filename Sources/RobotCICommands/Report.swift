@@ -92,6 +92,8 @@ struct Report: AsyncParsableCommand {
         let previous = ReportReader.timings(in: directory) ?? Timings()
         let (history, warning) = RunHistory.load(from: directory.appendingPathComponent("history.json"))
         if let warning { printError("warning: \(warning)") }
+        // As the run would have: a failure of a test that passed at this commit before says so.
+        let result = RunFlakiness(before: history.ledger ?? FlakeLedger()).annotated(result)
         try ReportWriter.write(result, timings: previous.updated(with: result.tests), history: history.recording(result), to: directory)
     }
 

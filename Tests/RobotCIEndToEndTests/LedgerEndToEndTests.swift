@@ -55,6 +55,14 @@ final class LedgerEndToEndTests: XCTestCase {
         let results = try String(contentsOf: report.appendingPathComponent("results.json"), encoding: .utf8)
         XCTAssertTrue(results.contains("\"likelyFlaky\":{\"commit\":\"1a2b3c4d5e6f7a8b9c0d\",\"runID\":\"run-1\""), results)
 
+        // A report rebuilt from the journal says so too, and counts the run once.
+        try FileManager.default.removeItem(at: report.appendingPathComponent("junit.xml"))
+        let rebuilt = try E2E.run(["report", "--results", report.appendingPathComponent("results.jsonl").path, "--output", report.path])
+        XCTAssertEqual(rebuilt.status, 1, rebuilt.stderr)
+        let rebuiltJUnit = try String(contentsOf: report.appendingPathComponent("junit.xml"), encoding: .utf8)
+        XCTAssertTrue(rebuiltJUnit.contains("message=\"likely flaky: passed at commit 1a2b3c4d5e6f before (run run-1): test_alternating failed\""),
+                      rebuiltJUnit)
+
         let rows = try ledger(report)
         XCTAssertEqual(rows[alternating]?["flakyRuns"] as? Int, 1)
         XCTAssertEqual(rows[alternating]?["runs"] as? Int, 2)

@@ -62,10 +62,11 @@ extension FlakeLedger {
     }
 
     /// The newest run at `commit` in which `id` passed (a pass on a retry included), if the
-    /// ledger holds one; nil without a commit.
-    public func passingRun(of id: TestID, at commit: String?) -> Run? {
+    /// ledger holds one, other than `excluding` (the run asking, when the ledger already holds
+    /// it: a rebuilt report); nil without a commit.
+    public func passingRun(of id: TestID, at commit: String?, excluding: String? = nil) -> Run? {
         guard let commit, let entry = tests[id.unrepeated] else { return nil }
-        for (k, run) in runs.enumerated().reversed() where run.commit == commit && k < entry.cells.count {
+        for (k, run) in runs.enumerated().reversed() where run.commit == commit && run.id != excluding && k < entry.cells.count {
             if entry.cells[k].compared.contains(.passed) { return run }
         }
         if Verdicts(rawValue: entry.past.verdictsAt[commit] ?? 0).contains(.passed) {

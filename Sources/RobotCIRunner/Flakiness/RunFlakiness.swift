@@ -4,15 +4,25 @@ import RobotCIReport
 
 /// What the flake ledger says of one run: which failures are likely flaky (the test passed at
 /// this commit before), which flakes are new to the ledger, which quarantined tests may go.
-struct RunFlakiness {
+public struct RunFlakiness {
     /// The ledger as it was before this run.
     let before: FlakeLedger
     let policy: QuarantinePolicy
 
+    init(before: FlakeLedger, policy: QuarantinePolicy) {
+        self.before = before
+        self.policy = policy
+    }
+
+    /// With no quarantine (`robotci report`, which reads no robotci.yml): likely flakes only.
+    public init(before: FlakeLedger) {
+        self.init(before: before, policy: QuarantinePolicy(patterns: [], entries: [], now: 0))
+    }
+
     /// `result` with each failing test that passed at the run's commit before marked
     /// `likelyFlaky` (an earlier run's pass, or another repetition's in this run), and each test
     /// a `quarantine:` entry holds given that entry (owner, reason, expiry).
-    func annotated(_ result: RunResult) -> RunResult {
+    public func annotated(_ result: RunResult) -> RunResult {
         var out = result
         let commit = result.metadata.gitCommit
         var passedHere = Set<TestID>()
@@ -23,7 +33,7 @@ struct RunFlakiness {
             let t = out.tests[i]
             if t.quarantined, let entry = policy.entry(for: t.id) { out.tests[i].quarantineEntry = entry }
             guard let commit, Outcome.verdict(for: t.attempts.map(\.outcome)).failsBuild, !t.attempts.isEmpty else { continue }
-            if let run = before.passingRun(of: t.id, at: commit) {
+            if let run = before.passingRun(of: t.id, at: commit, excluding: result.metadata.runID) {
                 out.tests[i].likelyFlaky = LikelyFlaky(commit: commit, runID: run.id.isEmpty ? nil : run.id,
                                                        startedAt: run.startedAt > 0 ? run.startedAt : nil)
             } else if t.id.repetition != nil && passedHere.contains(t.id.unrepeated) {

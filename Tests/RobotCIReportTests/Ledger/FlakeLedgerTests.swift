@@ -26,6 +26,7 @@ final class FlakeLedgerTests: XCTestCase {
         XCTAssertEqual(l.passingRun(of: alternating, at: "abc")?.id, "r1")
         XCTAssertNil(l.passingRun(of: failing, at: "abc"))
         XCTAssertNil(l.passingRun(of: alternating, at: "other"))
+        XCTAssertNil(l.passingRun(of: alternating, at: "abc", excluding: "r1"), "a run is not its own evidence")
         l = l.recording(run("r2", at: 200, commit: "abc", [alternating: [.failed], failing: [.failed], passing: [.passed]]))
         let a = l.standing(of: alternating)
         XCTAssertEqual(a.runs, 2)
