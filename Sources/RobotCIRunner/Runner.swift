@@ -264,15 +264,16 @@ public final class Runner {
                                to: setup.reportURL)
         let writeTime = run.clock.now() - writeStart
 
-        Summary(result: result, reportDir: config.reportDir, planTime: run.planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
-                queueShare: setup.redis != nil, adaptive: run.governor.enabled ? run.governor.decisions : nil,
-                allowLikelyFlaky: config.allowLikelyFlaky, newFlaky: config.failOnNewFlaky ? newFlaky.count : 0).print(to: stderr)
+        // What the ledger says comes first: the summary's verdict lines stay the last CI logs show.
         let releasable = flakiness.releasable(result.tests.map(\.id), after: config.quarantineReleaseAfter, in: history.ledger ?? FlakeLedger())
         for line in RunFlakiness.lines(result: result, newFlaky: newFlaky, failOnNewFlaky: config.failOnNewFlaky,
                                        allowLikelyFlaky: config.allowLikelyFlaky, policy: setup.quarantine, releasable: releasable,
                                        releaseAfter: config.quarantineReleaseAfter) {
             say(line)
         }
+        Summary(result: result, reportDir: config.reportDir, planTime: run.planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
+                queueShare: setup.redis != nil, adaptive: run.governor.enabled ? run.governor.decisions : nil,
+                allowLikelyFlaky: config.allowLikelyFlaky, newFlaky: config.failOnNewFlaky ? newFlaky.count : 0).print(to: stderr)
         announce(result, history: history, isQuarantined: run.isQuarantined)
         let code = exitCode(result, shared: run.shared, redis: setup.redis)
         return code == 0 && config.failOnNewFlaky && !newFlaky.isEmpty ? 1 : code

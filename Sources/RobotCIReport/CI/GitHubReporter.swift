@@ -30,6 +30,7 @@ public enum GitHubReporter {
             props.append("title=\(escapeProperty(title))")
             var message = failure?.message ?? test.reason.map { "not run: \($0)" } ?? test.outcome.rawValue
             message += " (\(test.attempts.count) attempt\(test.attempts.count == 1 ? "" : "s"))"
+            if let likely = test.likelyFlaky { message = likely.text + ": " + message }
             lines.append("::\(kind) \(props.joined(separator: ","))::\(escapeData(message))")
         }
         return lines

@@ -56,6 +56,7 @@ extension FlakeLedger: Codable {
             guard cells.count == s.runs.count else { throw LedgerError("test '\(name)' has \(cells.count) cells for \(s.runs.count) runs") }
             let past = t.p ?? Past()
             guard past.runs >= 0, past.flakyRuns >= 0, past.flakyRuns <= past.runs, past.clean >= 0, past.clean <= past.runs,
+                  past.flakyCommits.count <= min(commitCap, past.flakyRuns),
                   past.verdictsAt.values.allSatisfy({ (0...7).contains($0) })
             else { throw LedgerError("test '\(name)' has impossible counts (\(past.flakyRuns) flaky of \(past.runs) runs, \(past.clean) clean)") }
             out.tests[t.id] = Entry(cells: cells, past: past)

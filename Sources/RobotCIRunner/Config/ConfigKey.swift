@@ -280,7 +280,7 @@ extension ConfigKey {
             $1.quarantineCap = try $0.int()
         },
         ConfigKey("quarantine-release-after", .int, flag: .none, default: "20",
-                  help: "a quarantined test that passed its last N runs in a row (the flake ledger's) is named after the summary, with the `quarantine:` lines to delete") {
+                  help: "a quarantined test that passed its last N runs in a row (the flake ledger's) is named before the summary, with the `quarantine:` lines to delete") {
             $1.quarantineReleaseAfter = try $0.int(min: 1)
         },
         ConfigKey("build-arguments", .list, flag: .none, default: "none", help: "extra `swift build` arguments") {

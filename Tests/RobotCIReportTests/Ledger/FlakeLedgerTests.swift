@@ -171,6 +171,7 @@ final class FlakeLedgerTests: XCTestCase {
             ("\"ledger\":[1]", "not a flake ledger"),
             ("\"ledger\":{\"format\":\"robotci-ledger-v1\",\"runs\":[],\"tests\":[{\"c\":\"1\",\"id\":{\"test\":\"x\"}}]}", "1 cells for 0 runs"),
             ("\"ledger\":{\"format\":\"robotci-ledger-v1\",\"runs\":[],\"tests\":[{\"c\":\"\",\"id\":{\"test\":\"x\"},\"p\":{\"runs\":1,\"flakyRuns\":2}}]}", "impossible counts"),
+            ("\"ledger\":{\"format\":\"robotci-ledger-v1\",\"runs\":[],\"tests\":[{\"c\":\"\",\"id\":{\"test\":\"x\"},\"p\":{\"runs\":9,\"flakyRuns\":1,\"flakyCommits\":[\"a\",\"b\"]}}]}", "impossible counts"),
         ] {
             let json = "{\"format\":\"robotci-history-v1\",\(broken),\"runs\":[],\"tests\":{}}"
             try json.write(to: url, atomically: true, encoding: .utf8)

@@ -24,6 +24,8 @@ final class RunFlakinessTests: XCTestCase {
         let result = flakiness.annotated(run("r2", commit: "c", [record(a, [.failed]), record(b, [.failed])]))
         XCTAssertEqual(result.tests[0].likelyFlaky, LikelyFlaky(commit: "c", runID: "r1", startedAt: 100))
         XCTAssertNil(result.tests[1].likelyFlaky, "b never passed here")
+        let annotations = GitHubReporter.annotations(result, workspace: nil)
+        XCTAssertEqual(annotations.filter { $0.contains("::likely flaky: passed at commit c before (run r1): ") }.count, 1, "\(annotations)")
         XCTAssertEqual(LikelyFlaky.counts(result, allowed: false).failing, 2)
         XCTAssertEqual(LikelyFlaky.counts(result, allowed: true).failing, 1)
         XCTAssertEqual(LikelyFlaky.counts(result, allowed: true).flaky, 1)
