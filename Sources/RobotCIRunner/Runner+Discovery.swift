@@ -160,12 +160,28 @@ extension Runner {
     }
 
     func git(_ args: [String]) -> String? {
-        if let sha = environment["GITHUB_SHA"] ?? environment["CI_COMMIT_SHA"], args.last == "HEAD", args.count == 2 { return sha }
+        if let sha = ciCommit, args.last == "HEAD", args.count == 2 { return sha }
         guard let gitPath = Executables.find("git"),
               let (t, out) = try? runCaptured(gitPath, ["-C", config.package] + args, environment: environment),
               t == .exited(0) else { return nil }
         let value = out.trimmingCharacters(in: .whitespacesAndNewlines)
         return value.isEmpty || value.contains("\n") ? nil : value
+    }
+
+    /// The commit the CI names (`GITHUB_SHA`, `CI_COMMIT_SHA`; empty is unset).
+    var ciCommit: String? {
+        [environment["GITHUB_SHA"], environment["CI_COMMIT_SHA"]].compactMap { $0 }.first { !$0.isEmpty }
+    }
+
+    /// Whether the package's tracked files differ from its commit, when no CI variable names
+    /// the commit: a developer's edited tree is not the commit it was checked out at.
+    func treeIsDirty() -> Bool {
+        guard ciCommit == nil, let gitPath = Executables.find("git"),
+              let (t, out) = try? runCaptured(gitPath, ["-C", config.package, "status", "--porcelain", "--untracked-files=no"],
+                                              environment: environment),
+              t == .exited(0)
+        else { return false }
+        return !out.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
     /// This machine's id in a queue: `ROBOTCI_MACHINE`, else host name and pid.

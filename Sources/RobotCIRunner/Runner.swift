@@ -346,12 +346,14 @@ public final class Runner {
     /// Who, where and what this run is: its id, the machine, the commit.
     private func makeMetadata(clock: RunClock, shards: Int, partition: Partition?) -> RunMetadata {
         let (id, source) = runID(partitioned: partition != nil)
-        return RunMetadata(
+        var metadata = RunMetadata(
             runID: id, startedAt: clock.startedAt, wallTime: 0,
             shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
             gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
             hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan?.splitDigest,
             runIDSource: source)
+        metadata.gitTreeDirty = treeIsDirty() ? true : nil
+        return metadata
     }
 
 }

@@ -259,4 +259,39 @@ final class LedgerEndToEndTests: XCTestCase {
         XCTAssertEqual(q[fails]?["runs"] as? Int, 1)
         XCTAssertEqual(q[alternating]?["flakyRuns"] as? Int, 0, "a new folder: one run of each test")
     }
+
+    /// Without a CI variable the commit is git's, and a tree with uncommitted changes is no run
+    /// of it: its failure after a pass is not called a flake.
+    func testAnEditedTreeIsNoRunOfItsCommit() throws {
+        let root = E2E.temporaryDirectory("ledger-dirty")
+        let package = root.appendingPathComponent("suite")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: E2E.fixture("Ledger")), to: package)
+        func git(_ args: [String]) throws {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["git", "-C", package.path, "-c", "user.email=e2e@robotci", "-c", "user.name=e2e"] + args
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0, "git \(args)")
+        }
+        try git(["init", "-q"])
+        try git(["add", "."])
+        try git(["commit", "-q", "-m", "suite"])
+        let report = root.appendingPathComponent("report")
+        // Empty is unset (the test may itself run on a CI that sets them).
+        let env = ["LEDGER_COUNTER": root.appendingPathComponent("counter").path, "GITHUB_SHA": "", "CI_COMMIT_SHA": ""]
+        let args = ["run", "--package", package.path, "--shards", "1", "--retries", "0", "--filter", "alternating", "--report-dir", report.path]
+        let clean = try E2E.run(args, env: env.merging(["ROBOTCI_RUN_ID": "d-1"]) { $1 })
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        try String(contentsOf: URL(fileURLWithPath: E2E.fixture("Ledger")).appendingPathComponent("robotci.yml"), encoding: .utf8)
+            .appending("# edited\n").write(to: package.appendingPathComponent("robotci.yml"), atomically: true, encoding: .utf8)
+        let edited = try E2E.run(args, env: env.merging(["ROBOTCI_RUN_ID": "d-2"]) { $1 })
+        XCTAssertEqual(edited.status, 1, edited.stderr)
+        XCTAssertFalse(edited.stderr.contains("likely flaky"), edited.stderr)
+        let results = try String(contentsOf: report.appendingPathComponent("results.json"), encoding: .utf8)
+        XCTAssertTrue(results.contains("\"gitTreeDirty\":true"), results)
+        XCTAssertEqual(try ledger(report)[alternating]?["flakyRuns"] as? Int, 0)
+    }
 }

@@ -111,6 +111,10 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     /// With `--repeat-each`/`--until-failure`: how the tests were repeated (each repetition is
     /// a test of its own, `id (repeat k of n)`).
     public var repetitions: RepetitionSummary?
+    /// True when the commit's tree had uncommitted changes to tracked files (no CI variable
+    /// named the commit): runs of such a tree are not runs of `gitCommit`, so the flake ledger
+    /// does not compare them with other runs of it.
+    public var gitTreeDirty: Bool?
 
     public init(
         runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,

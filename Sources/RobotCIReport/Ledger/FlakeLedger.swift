@@ -111,7 +111,7 @@ public struct FlakeLedger: Sendable, Equatable {
     /// same CI run) adds its verdicts to that run's cells.
     public func recording(_ result: RunResult, window: Int = FlakeLedger.window) -> FlakeLedger {
         let m = result.metadata
-        var single = FlakeLedger(runs: [Run(id: m.runID, commit: m.gitCommit, startedAt: m.startedAt)])
+        var single = FlakeLedger(runs: [Run(id: m.runID, commit: Self.commit(of: m), startedAt: m.startedAt)])
         for t in result.tests {
             let v = Verdicts(t)
             guard v != .none else { continue }
@@ -119,6 +119,11 @@ public struct FlakeLedger: Sendable, Equatable {
             single.tests[key, default: Entry(cells: [.none])].cells[0].formUnion(v)
         }
         return Self.merged([self, single], window: window)
+    }
+
+    /// The commit a run's verdicts belong to: none for an edited tree (`gitTreeDirty`).
+    public static func commit(of metadata: RunMetadata) -> String? {
+        metadata.gitTreeDirty == true ? nil : metadata.gitCommit
     }
 
     /// All of `ledgers` in one: runs with the same id are one run (their verdicts joined), the

@@ -24,7 +24,7 @@ public struct RunFlakiness {
     /// a `quarantine:` entry holds given that entry (owner, reason, expiry).
     public func annotated(_ result: RunResult) -> RunResult {
         var out = result
-        let commit = result.metadata.gitCommit
+        let commit = FlakeLedger.commit(of: result.metadata)
         var passedHere = Set<TestID>()
         for t in result.tests where [.passed, .flaky].contains(Outcome.verdict(for: t.attempts.map(\.outcome))) {
             passedHere.insert(t.id.unrepeated)

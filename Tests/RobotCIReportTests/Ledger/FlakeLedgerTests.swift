@@ -39,6 +39,11 @@ final class FlakeLedgerTests: XCTestCase {
         XCTAssertEqual(l.standing(of: passing).cleanStreak, 2)
         XCTAssertEqual(l.flakyTests(inRun: "r2"), [alternating])
         XCTAssertEqual(l.standings().first?.id, alternating)
+        // A run of an edited tree is no run of its commit: it compares with nothing.
+        var dirty = run("r3", at: 300, commit: "abc", [passing: [.failed]])
+        dirty.metadata.gitTreeDirty = true
+        XCTAssertEqual(l.recording(dirty).standing(of: passing).flakyRuns, 0)
+        XCTAssertEqual(l.recording(run("r3", at: 300, commit: "abc", [passing: [.failed]])).standing(of: passing).flakyRuns, 1)
         // A pass after a failure at the same commit is the same flake; at another commit it is
         // a fix, not a flake.
         let fixed = FlakeLedger()
