@@ -3,8 +3,8 @@ import RobotCICore
 
 /// Which tests the configuration quarantines at the run's start: its regexes and its entries
 /// that have not expired. An expired entry quarantines nothing; `expiryLines` say so.
-struct QuarantinePolicy: @unchecked Sendable {
-    /// `quarantine:` regexes (compiled once; `NSRegularExpression` is immutable).
+struct QuarantinePolicy: Sendable {
+    /// `quarantine:` regexes, compiled once.
     let patterns: [(text: String, regex: NSRegularExpression)]
     let active: [QuarantineEntry]
     let expired: [QuarantineEntry]

@@ -64,6 +64,15 @@ final class QuarantineConfigTests: FolderTestCase {
                        "robotci.yml:1 key 'quarantine': entry 2 (test 'M.C/t') has no 'owner' (who answers for it), e.g. {test: 'App.CheckoutUITests/testPay', owner: '@payments', reason: 'JIRA-123', expires: 2026-12-31}")
         XCTAssertEqual(message("quarantine:\n  - {test: M.C/t, owner: me, expires: 2026-01-01, until: 2027-01-01}\n"),
                        "robotci.yml:1 key 'quarantine': entry 1 (test 'M.C/t') has an unknown field 'until': a quarantine entry takes test, browser, owner, reason, expires")
+        // The live entries alone over the cap: refused before anything is built (an expired one holds nothing).
+        do {
+            let c = try configuration("quarantine-cap: 1\nquarantine:\n  - {test: M.C/a, owner: o, expires: 2099-01-01}\n  - {test: M.C/b, owner: o, expires: 2099-01-01}\n")
+            XCTAssertNoThrow(try ConfigLoader.validate(try configuration("quarantine-cap: 1\nquarantine:\n  - {test: M.C/a, owner: o, expires: 2099-01-01}\n  - {test: M.C/b, owner: o, expires: 2000-01-01}\n")))
+            XCTAssertThrowsError(try ConfigLoader.validate(c)) { error in
+                XCTAssertEqual((error as? ConfigError)?.message,
+                               "quarantine-cap is 1, and 'quarantine' has entries for 2 tests: fix and release some (delete their lines from 'quarantine'), or raise quarantine-cap")
+            }
+        } catch { XCTFail("\(error)") }
         XCTAssertEqual(message("quarantine-cap: -1\n"), "robotci.yml:1 key 'quarantine-cap': 'quarantine-cap' must be an integer ≥ 0, got '-1'")
         XCTAssertEqual(message("filter:\n  - a\n  - {match: b}\n"), "robotci.yml:1 key 'filter': 'filter' takes regexes (a list of strings), not mappings")
     }
