@@ -76,11 +76,13 @@ public struct Summary {
         } else {
             lines.append("robotci: \(result.accounting)")
         }
+        // The exit code's counts: with --allow-likely-flaky a likely flaky failure is flaky.
+        let judged = LikelyFlaky.counts(result, allowed: allowLikelyFlaky)
         var verdict: String
         if m.interrupted { verdict = "INTERRUPTED (partial report written)" }
         else if c.notRun > 0 { verdict = "FAILED (\(c.notRun) planned test\(c.notRun == 1 ? "" : "s") did not run)" }
-        else if LikelyFlaky.counts(result, allowed: allowLikelyFlaky).failing > 0 { verdict = "FAILED" }
-        else if failOnFlaky && c.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
+        else if judged.failing > 0 { verdict = "FAILED" }
+        else if failOnFlaky && judged.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
         else if newFlaky > 0 { verdict = "FAILED (\(newFlaky) new flaky test\(newFlaky == 1 ? "" : "s") with --fail-on-new-flaky)" }
         else if c.failing > 0 { verdict = "PASSED (\(c.failing) likely flaky failure\(c.failing == 1 ? "" : "s") allowed by --allow-likely-flaky)" }
         else { verdict = "PASSED" }
