@@ -52,6 +52,8 @@ final class LedgerEndToEndTests: XCTestCase {
         XCTAssertTrue(junit.contains("message=\"test_fails failed\""), junit)
         let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("\"likely-flaky\",\"likely flaky: passed at commit 1a2b3c4d5e6f before (run run-1)\""), "the report's notes")
+        XCTAssertTrue(html.contains("\"ledger\",\"flaky in 1 of 2 runs (flake ledger); at commit 1a2b3c4d5e6f; last "), "the ledger's word in the report")
+        XCTAssertFalse(html.contains("\"ledger\",\"flaky in 0"), "tests that never flaked get no ledger note")
         let results = try String(contentsOf: report.appendingPathComponent("results.json"), encoding: .utf8)
         XCTAssertTrue(results.contains("\"likelyFlaky\":{\"commit\":\"1a2b3c4d5e6f7a8b9c0d\",\"runID\":\"run-1\""), results)
 

@@ -186,6 +186,7 @@ a.row { color: inherit; text-decoration: none; }
 .mark.likely-flaky { background: var(--flaky); color: #fff; }
 .attempts > .note { grid-column: 1 / -1; margin: 0; padding: 6px 10px; border-left: 3px solid var(--flaky); }
 .attempts > .note.quarantine { border-left-color: var(--quarantined); }
+.attempts > .note.ledger { border-left-color: var(--muted); }
 .strip { display: inline-flex; gap: 1px; flex: none; align-items: center; }
 .strip i { display: inline-block; width: 4px; height: 12px; background: var(--c, var(--line)); }
 .strip i.none { background: transparent; outline: 1px solid var(--line); outline-offset: -1px; }
