@@ -31,9 +31,13 @@ public struct FlakyListing {
     public var table: String {
         let shown = standings.filter { $0.flakyRuns > 0 || quarantine(of: $0.id) != nil }
         var lines = ["flaky  runs  rate  last flaky        flaky commits                quarantine    test"]
+        let minute = DateFormatter()
+        minute.locale = Locale(identifier: "en_US_POSIX")
+        minute.timeZone = TimeZone(identifier: "UTC")
+        minute.dateFormat = "yyyy-MM-dd HH:mm'Z'"
         for s in shown {
             let rate = s.runs == 0 ? 0 : Int((Double(s.flakyRuns) / Double(s.runs) * 100).rounded())
-            let last = s.lastFlaky.map { Self.minute($0) } ?? "—"
+            let last = s.lastFlaky.map { minute.string(from: Date(timeIntervalSince1970: $0)) } ?? "—"
             let commits = s.flakyCommits.reversed().map { String($0.prefix(8)) }.joined(separator: ",")
             let q = quarantine(of: s.id).map { q -> String in
                 switch q {
@@ -113,12 +117,4 @@ public struct FlakyListing {
     }
 
     private static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s.padding(toLength: n, withPad: " ", startingAt: 0) }
-
-    private static func minute(_ t: Double) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm'Z'"
-        return f.string(from: Date(timeIntervalSince1970: t))
-    }
 }
