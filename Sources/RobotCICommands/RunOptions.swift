@@ -35,6 +35,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("isolation"), help: ArgumentHelp(ConfigKey.help("isolation"), valueName: "context/reset"))
     var isolation: String?
 
+    @Option(name: .customLong("browsers"), help: ArgumentHelp(ConfigKey.help("browsers"), valueName: "list"))
+    var browsers: String?
+
     @Option(name: .customLong("network-isolation"), help: ArgumentHelp(ConfigKey.help("network-isolation"), valueName: "auto/on/off"))
     var networkIsolation: String?
 
@@ -128,6 +131,7 @@ struct RunOptions: ParsableArguments {
             "adaptive-concurrency": Self.scalar(adaptiveConcurrency),
             "trace": Self.scalar(trace),
             "isolation": Self.scalar(isolation),
+            "browsers": Self.scalar(browsers),
             "network-isolation": Self.scalar(networkIsolation),
             "skip-build": Self.toggle(skipBuild),
             "filter": Self.list(filter),

@@ -21,8 +21,12 @@ public struct RunConfiguration: Sendable, Equatable {
     public var trace: TraceMode = .onFailure
     /// What separates two launches in a shard's warm browser (`--isolation`).
     public var isolation: BrowserIsolation = .context
-    /// A network namespace per shard (`--network-isolation`).
-    public var networkIsolation: NetworkIsolation = .off
+    /// A network namespace per shard (`--network-isolation`); nil when not given
+    /// (`effectiveNetworkIsolation` decides).
+    public var networkIsolation: NetworkIsolation?
+    /// The engines each test runs on (`--browsers`); empty: the default engine, as the test
+    /// process picks it (ids carry no browser).
+    public var browsers: [BrowserTarget] = []
     /// Regexes a test id must match one of (empty: all).
     public var filter: [String] = []
     /// Regexes that exclude a test id.
@@ -100,6 +104,13 @@ public struct RunConfiguration: Sendable, Equatable {
 
     /// Most repetitions `--until-failure` starts when `--repeat-each` does not say.
     public static let untilFailureCap = 100
+
+    /// `network-isolation` as given, else `auto` when robotci's tests start WebKit's WebDriver
+    /// stack (a server any local user could drive a browser through, `docs/browsers.md`),
+    /// else `off`.
+    public var effectiveNetworkIsolation: NetworkIsolation {
+        networkIsolation ?? (browsers.contains(.webkit) ? .auto : .off)
+    }
 
     /// How many times each selected test runs (1 without `--repeat-each`/`--until-failure`).
     public var repetitions: Int { repeatEach ?? (untilFailure ? Self.untilFailureCap : 1) }

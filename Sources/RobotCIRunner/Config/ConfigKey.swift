@@ -178,9 +178,14 @@ extension ConfigKey {
                   help: "what separates two launches of the app in a shard's warm browser: `context` a fresh browser context each (nothing of the last test is there), `reset` one page per shard, cleared between launches (8–10 % less CPU on the bundled example; what it keeps: docs/isolation.md)") {
             $1.isolation = BrowserIsolation(rawValue: try $0.choice(BrowserIsolation.allCases.map(\.rawValue))) ?? .context
         },
-        ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off",
+        ConfigKey("browsers", .list, flag: .option("LIST"), default: "chromium",
+                  help: "the engines every test runs on, comma-separated: `chromium` (ids unchanged), `webkit` (WPE WebKit; ids end in ` [webkit]`), `webdriver=URL` (a W3C endpoint robotci does not start: a grid, Appium; ids end in ` [webdriver]`); `chromium,webkit` runs each test once per engine (see docs/browsers.md)") {
+            let given = $0
+            do { $1.browsers = try BrowserTarget.list(parsing: try given.list()) } catch let e as ConfigError { throw given.fail(e.message) }
+        },
+        ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off (`auto` with `webkit` in `browsers`)",
                   help: "each shard's browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see docs/security.md, *One user per host*)") {
-            $1.networkIsolation = NetworkIsolation(rawValue: try $0.choice(NetworkIsolation.allCases.map(\.rawValue))) ?? .off
+            $1.networkIsolation = NetworkIsolation(rawValue: try $0.choice(NetworkIsolation.allCases.map(\.rawValue)))
         },
         ConfigKey("skip-build", .bool, flag: .toggle, default: "off", help: "use the last build") {
             $1.skipBuild = try $0.bool()

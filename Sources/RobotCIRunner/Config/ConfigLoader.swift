@@ -101,6 +101,10 @@ public enum ConfigLoader {
                                   + "(delete their lines from 'quarantine'), or raise quarantine-cap")
             }
         }
+        if c.networkIsolation == .on, let grid = c.browsers.first(where: { $0.idName == "webdriver" }) {
+            throw ConfigError("--browsers \(grid) and network-isolation on do not go together: a shard's network namespace has no way out to the endpoint; "
+                + "set network-isolation to auto (the endpoint's batches run outside the namespaces) or off")
+        }
         guard c.driver == .command else { return }
         let missing = [("list", c.listCommand), ("run", c.runCommand)].filter { $0.1 == nil }.map(\.0)
         if !missing.isEmpty {

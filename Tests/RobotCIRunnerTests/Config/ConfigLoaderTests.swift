@@ -75,6 +75,7 @@ final class ConfigLoaderTests: FolderTestCase {
         adaptive-concurrency: false
         trace: always
         network-isolation: on
+        browsers: [chromium, webkit]
         isolation: reset
         tag: [smoke, .slow]
         repeat-each: 3
@@ -141,6 +142,7 @@ final class ConfigLoaderTests: FolderTestCase {
         expected.adaptiveConcurrency = false
         expected.trace = .always
         expected.networkIsolation = .on
+        expected.browsers = [.chromium, .webkit]
         expected.isolation = .reset
         expected.tags = ["smoke", "slow"]
         expected.repeatEach = 3
@@ -224,7 +226,7 @@ final class ConfigLoaderTests: FolderTestCase {
         let message = configError { _ = try ConfigLoader.readYAML(at: path) }
         let known = ConfigLoader.keys.keys.sorted().joined(separator: ", ")
         XCTAssertEqual(message, "\(path):3: unknown key 'shard'; did you mean 'shards'? known keys: \(known)")
-        XCTAssertTrue(known.hasPrefix("adaptive-concurrency, allow-likely-flaky, base-port, build, build-arguments, configuration, driver, fail-on-flaky, fail-on-new-flaky, filter, history, isolation, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
+        XCTAssertTrue(known.hasPrefix("adaptive-concurrency, allow-likely-flaky, base-port, browsers, build, build-arguments, configuration, driver, fail-on-flaky, fail-on-new-flaky, filter, history, isolation, last-failed, last-failed-with-flaky, list, max-batch-size"), known)
     }
 
     func testUnknownKeyFarFromAnyHasNoSuggestion() throws {
