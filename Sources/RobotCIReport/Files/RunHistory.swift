@@ -70,13 +70,29 @@ public struct RunHistory: Codable, Sendable, Equatable {
     public var format = RunHistory.formatName
     /// Oldest first.
     public var runs: [Run]
+    /// The default engine's runs of each test, by the test's own id.
     public var tests: [String: Test]
+    /// Every other engine's (`--browsers`), by browser, then the test's own id; nil: none ran.
+    /// Kept apart so a test flaky on WebKit only is flaky there, not on Chromium.
+    public var browsers: [String: [String: Test]]?
     /// The flake ledger (`FlakeLedger`): every test's flaky runs and commits, beyond `runs`.
     public var ledger: FlakeLedger?
 
-    public init(runs: [Run] = [], tests: [String: Test] = [:]) {
+    public init(runs: [Run] = [], tests: [String: Test] = [:], browsers: [String: [String: Test]]? = nil) {
         self.runs = runs
         self.tests = tests
+        self.browsers = browsers
+    }
+
+    /// The runs of `id`'s test on `id`'s browser (its repetition aside).
+    public func test(_ id: TestID) -> Test? {
+        guard let browser = id.browser else { return tests[id.test] }
+        return browsers?[browser]?[id.test]
+    }
+
+    /// Each engine's tests: the default's under nil.
+    public var engines: [(browser: String?, tests: [String: Test])] {
+        [(nil, tests)] + (browsers ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// A test's letter in a run it did not run in (the others are `Outcome.letter`).
@@ -90,8 +106,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
     /// adds no column.
     public func recording(_ result: RunResult, limit: Int = RunHistory.defaultLimit) -> RunHistory {
         let m = result.metadata
-        // Another browser engine's runs are not kept yet (the browser matrix adds its column).
-        let tests = result.tests.filter { $0.id.repetition == nil && $0.id.browser == nil }
+        let tests = result.tests.filter { $0.id.repetition == nil }
         // The ledger keeps every engine and repetition (a burn-in is runs of its test).
         let ledger = (self.ledger ?? FlakeLedger()).recording(result)
         guard !tests.isEmpty || result.tests.isEmpty else {
@@ -106,8 +121,13 @@ public struct RunHistory: Codable, Sendable, Equatable {
         }
         var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit, concurrency: held)])
         for t in tests {
-            single.tests[t.id.test] = Test(
-                o: String(t.outcome.letter), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
+            let entry = Test(o: String(t.outcome.letter), d: [Int((t.representativeDuration * 1000).rounded())], a: [t.attempts.count])
+            if let browser = t.id.browser {
+                single.browsers = single.browsers ?? [:]
+                single.browsers?[browser, default: [:]][t.id.test] = entry
+            } else {
+                single.tests[t.id.test] = entry
+            }
         }
         var out = merged(with: single, limit: limit)
         out.ledger = ledger
@@ -146,12 +166,30 @@ public struct RunHistory: Codable, Sendable, Equatable {
         var column: [String: Int] = [:]
         for (i, r) in kept.enumerated() { column[r.id] = i }
 
+        var out = RunHistory(runs: kept)
+        let ledgers = histories.compactMap(\.ledger)
+        out.ledger = ledgers.isEmpty ? nil : FlakeLedger.merged(ledgers)
+        out.tests = mergedTests(histories.map { ($0.runs, $0.tests) }, columns: column, count: kept.count)
+        let browsers = Set(histories.lazy.flatMap { ($0.browsers ?? [:]).keys })
+        for browser in browsers.sorted() {
+            let merged = mergedTests(histories.map { ($0.runs, $0.browsers?[browser] ?? [:]) }, columns: column, count: kept.count)
+            if !merged.isEmpty {
+                out.browsers = out.browsers ?? [:]
+                out.browsers?[browser] = merged
+            }
+        }
+        return out
+    }
+
+    /// One engine's tests of `sources` in the kept runs' `columns`.
+    private static func mergedTests(_ sources: [(runs: [Run], tests: [String: Test])], columns column: [String: Int], count n: Int)
+        -> [String: Test]
+    {
         // Per test, byte columns filled in place; strings made once at the end.
-        let n = kept.count
         let dash = UInt8(ascii: "-")  // notInRun
         var cells: [String: (o: [UInt8], d: [Int], a: [Int])] = [:]
-        cells.reserveCapacity(histories.map(\.tests.count).max() ?? 0)
-        for source in histories {
+        cells.reserveCapacity(sources.map(\.tests.count).max() ?? 0)
+        for source in sources {
             let target = source.runs.map { column[$0.id] ?? -1 }
             guard target.contains(where: { $0 >= 0 }) else { continue }
             for (id, t) in source.tests {
@@ -168,12 +206,10 @@ public struct RunHistory: Codable, Sendable, Equatable {
                 if touched || cells[id] != nil { cells[id] = entry }
             }
         }
-        var out = RunHistory(runs: kept)
-        let ledgers = histories.compactMap(\.ledger)
-        out.ledger = ledgers.isEmpty ? nil : FlakeLedger.merged(ledgers)
-        out.tests.reserveCapacity(cells.count)
+        var out: [String: Test] = [:]
+        out.reserveCapacity(cells.count)
         for (id, e) in cells where e.o.contains(where: { $0 != dash }) {
-            out.tests[id] = Test(o: String(decoding: e.o, as: UTF8.self), d: e.d, a: e.a)
+            out[id] = Test(o: String(decoding: e.o, as: UTF8.self), d: e.d, a: e.a)
         }
         return out
     }
@@ -182,13 +218,21 @@ public struct RunHistory: Codable, Sendable, Equatable {
     /// column of one of the ids it joins with `+`).
     /// Seconds each test took in the runs it passed (flaky ones included: their passing
     /// attempt), oldest first: what a history-derived deadline (`TestDeadline`) is made of.
-    public func passingDurations() -> [String: [Double]] {
+    /// On `browser`'s runs (nil: the default engine's): one engine's times say nothing of another's.
+    public func passingDurations(browser: String? = nil) -> [String: [Double]] {
         let passing: Set<Character> = [Outcome.passed.letter, Outcome.flaky.letter]
         var out: [String: [Double]] = [:]
-        for (id, test) in tests {
+        for (id, test) in browser.map({ browsers?[$0] ?? [:] }) ?? tests {
             let values = zip(test.o, test.d).compactMap { letter, ms in passing.contains(letter) && ms >= 0 ? Double(ms) / 1000 : nil }
             if !values.isEmpty { out[id] = values }
         }
+        return out
+    }
+
+    /// `passingDurations` of every other engine, by browser.
+    public func browserPassingDurations() -> [String: [String: [Double]]] {
+        var out: [String: [String: [Double]]] = [:]
+        for browser in (browsers ?? [:]).keys { out[browser] = passingDurations(browser: browser) }
         return out
     }
 
@@ -263,8 +307,11 @@ public struct RunHistory: Codable, Sendable, Equatable {
             guard h.format == formatName else {
                 throw HistoryError("format '\(h.format)' is not '\(formatName)'")
             }
-            for (id, t) in h.tests where t.o.count != h.runs.count || t.d.count != h.runs.count || t.a.count != h.runs.count {
-                throw HistoryError("test '\(id)' has \(t.o.count) outcomes for \(h.runs.count) runs")
+            for (browser, tests) in h.engines {
+                for (id, t) in tests where t.o.count != h.runs.count || t.d.count != h.runs.count || t.a.count != h.runs.count {
+                    throw HistoryError("test '\(id)'\(browser.map { " on \($0)" } ?? "") has \(t.o.count) outcomes for \(h.runs.count) runs")
+                }
+                if let browser, !TestID.isBrowserName(browser) { throw HistoryError("'\(browser)' is not a browser engine name") }
             }
             return h.ledger?.problem == nil ? (h, nil) : h.droppingLedger(at: url, keepCopy: moveAside)
         } catch {
@@ -302,7 +349,29 @@ public struct RunHistory: Codable, Sendable, Equatable {
             }
             out.append(UInt8(ascii: "]"))
         }
-        raw("{\"format\":"); str(format)
+        func testMap(_ tests: [String: Test]) {
+            raw("{")
+            for (i, id) in tests.keys.sorted().enumerated() {
+                guard let t = tests[id] else { continue }
+                if i > 0 { raw(",") }
+                str(id)
+                raw(":{\"a\":"); ints(t.a)
+                raw(",\"d\":"); ints(t.d)
+                raw(",\"o\":"); str(t.o)
+                raw("}")
+            }
+            raw("}")
+        }
+        raw("{")
+        if let browsers {
+            raw("\"browsers\":{")
+            for (i, browser) in browsers.keys.sorted().enumerated() {
+                if i > 0 { raw(",") }
+                str(browser); raw(":"); testMap(browsers[browser] ?? [:])
+            }
+            raw("},")
+        }
+        raw("\"format\":"); str(format)
         if let ledger { raw(",\"ledger\":"); out.append(contentsOf: ledger.encodedBytes()) }
         raw(",\"runs\":[")
         for (i, r) in runs.enumerated() {
@@ -316,17 +385,8 @@ public struct RunHistory: Codable, Sendable, Equatable {
             raw(",\"startedAt\":"); raw(r.startedAt.isFinite ? (r.startedAt == r.startedAt.rounded() && abs(r.startedAt) < 1e15 ? String(Int(r.startedAt)) : String(r.startedAt)) : "0")
             raw("}")
         }
-        raw("],\"tests\":{")
-        for (i, id) in tests.keys.sorted().enumerated() {
-            let t = tests[id]!
-            if i > 0 { raw(",") }
-            str(id)
-            raw(":{\"a\":"); ints(t.a)
-            raw(",\"d\":"); ints(t.d)
-            raw(",\"o\":"); str(t.o)
-            raw("}")
-        }
-        raw("}}")
+        raw("],\"tests\":"); testMap(tests)
+        raw("}")
         return Data(out)
     }
 }

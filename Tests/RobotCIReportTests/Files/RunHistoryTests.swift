@@ -195,4 +195,32 @@ final class RunHistoryTests: XCTestCase {
         XCTAssertEqual(RunHistory.load(from: elsewhere).history, h)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("report2/history.json").path))
     }
+
+    /// Each engine's runs of a test are kept apart (`--browsers`): flaky on WebKit only is
+    /// flaky there, and the file keeps them through a write and a read, and through a merge.
+    func testEachBrowserHasItsOwnColumnOfATest() throws {
+        func matrix(_ id: String, at time: Double, chromium: [AttemptOutcome], webkit: [AttemptOutcome]) -> RunResult {
+            var result = run(id, at: time, ["A/t": chromium])
+            let attempts = webkit.enumerated().map { n, o in Attempt(number: n + 1, outcome: o, duration: 2, start: 0, shard: 0, batch: 0) }
+            result.tests.append(TestRecord(id: TestID("A/t", repetition: nil, browser: "webkit"), attempts: attempts))
+            return result
+        }
+        var h = RunHistory()
+        h = h.recording(matrix("r1", at: 1000, chromium: [.passed], webkit: [.failed, .passed]))
+        h = h.recording(matrix("r2", at: 1001, chromium: [.passed], webkit: [.failed, .failed, .failed]))
+        h = h.recording(run("r3", at: 1002, ["A/t": [.passed]]))
+        XCTAssertEqual(h.tests["A/t"]?.o, "PPP")
+        XCTAssertEqual(h.browsers?["webkit"]?["A/t"]?.o, "KF-")
+        XCTAssertEqual(h.test(TestID("A/t", repetition: nil, browser: "webkit"))?.a, [2, 3, 0])
+        XCTAssertEqual(h.passingDurations(browser: "webkit")["A/t"], [2])
+        XCTAssertEqual(h.browserPassingDurations().keys.sorted(), ["webkit"])
+
+        let read = try JSONDecoder().decode(RunHistory.self, from: h.encoded())
+        XCTAssertEqual(read, h)
+        let other = RunHistory().recording(matrix("r4", at: 1003, chromium: [.failed], webkit: [.passed]))
+        let merged = RunHistory.merged([h, other])
+        XCTAssertEqual(merged.tests["A/t"]?.o, "PPPF")
+        XCTAssertEqual(merged.browsers?["webkit"]?["A/t"]?.o, "KF-P")
+        XCTAssertNil(RunHistory().recording(run("r5", at: 1, ["A/t": [.passed]])).browsers, "a run of the default engine writes no browsers")
+    }
 }
