@@ -3,7 +3,7 @@ import RobotCICore
 /// The plan a queue run starts from: the tests, longest first, in small chunks that a
 /// lease merges into a batch sized for the machines there are when it is asked for
 /// (`QueueScripts.step`). A chunk holds tests that may share a process: one batch group
-/// (`TestDriver.batchGroup`) and one repetition.
+/// (`TestDriver.batchGroup`), one repetition and one browser.
 public enum QueueChunks {
     /// A chunk of tests with history closes at this many tests…
     public static let maximumTests = 8
@@ -21,7 +21,8 @@ public enum QueueChunks {
             chunks.append(.chunk(c.tests, group: key, expectedSeconds: c.seconds))
         }
         for test in planned {
-            let key = "\(group(test.id)).\(test.id.repetition?.index ?? 0)"
+            // A browser's runs share no process with another's (`--browsers`).
+            let key = "\(group(test.id)).\(test.id.repetition?.index ?? 0)" + (test.id.browser.map { ".\($0)" } ?? "")
             var c = open[key] ?? ([], 0, true)
             c.tests.append(test.id)
             c.seconds += test.expected

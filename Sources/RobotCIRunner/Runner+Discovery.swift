@@ -50,6 +50,14 @@ extension Runner {
             throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].test)')"
                 + (config.tags.isEmpty ? "" : " and the tags (only Swift Testing tests have tags, e.g. @Test(.tags(.smoke)))"))
         }
+        if !config.browsers.isEmpty {
+            // Each engine's run of a test is a test of the run (planned, retried, reported on
+            // its own), before --last-failed, which names a previous run's tests with theirs.
+            if config.browsers.count > 1 {
+                say("robotci: --browsers: \(tests.count) tests × \(config.browsers.count) browsers = \(tests.count * config.browsers.count) test runs")
+            }
+            tests = config.browsers.flatMap { target in tests.map { TestID($0.test, repetition: nil, browser: target.idName) } }
+        }
         if let lastFailed {
             let again = lastFailed.select(tests)
             let gone = lastFailed.previous.count - again.count

@@ -1,4 +1,5 @@
 import Foundation
+import BrowserTools
 import ProcessToolkit
 import RobotCICore
 import RobotCIQueue
@@ -62,11 +63,25 @@ public final class Runner {
     /// Whether shards get network namespaces: `auto` falls back to the host's loopback with one
     /// warning, `on` stops the run (exit 2), both before the build.
     func networkIsolation() throws -> Bool {
-        guard config.networkIsolation != .off else { return false }
+        let wanted = config.effectiveNetworkIsolation
+        guard wanted != .off else { return false }
         guard let unavailable = ShardNamespaces.check() else { return true }
-        if config.networkIsolation == .on { throw RunnerError.noNetworkNamespace(unavailable.description) }
-        say("robotci: warning: network-isolation auto: no network namespace (\(unavailable)); the mock servers listen on the host's loopback, reachable by every local user: run one user per host")
+        if wanted == .on { throw RunnerError.noNetworkNamespace(unavailable.description) }
+        let webKit = config.browsers.contains(.webkit)
+            ? " and WebKit's WebDriver server (which starts a browser for whoever connects)" : ""
+        say("robotci: warning: network-isolation auto: no network namespace (\(unavailable)); the mock servers\(webKit) listen on the host's loopback, reachable by every local user: run one user per host (docs/security.md)")
         return false
+    }
+
+    /// `--browsers`: each engine robotci is to run is installed, or the run stops here (exit 2),
+    /// before the build; the console says what runs where.
+    func checkBrowsers() throws {
+        guard !config.browsers.isEmpty else { return }
+        if config.browsers.contains(.webkit) {
+            do { _ = try WebKitDriver.locate(environment: environment) } catch { throw RunnerError.missingBrowser(error.description) }
+        }
+        say("robotci: --browsers \(config.browsers.map(\.description).joined(separator: ",")): every test runs on "
+            + config.browsers.map { $0.idName.map { "\($0) (ids end in [\($0)])" } ?? "chromium (ids unchanged)" }.joined(separator: ", "))
     }
 
     /// Runs the suite and returns the process exit code: prepares (checks, build, discovery,
@@ -121,6 +136,7 @@ public final class Runner {
                                           entries: config.quarantineEntries, now: Date().timeIntervalSince1970)
         for line in quarantine.expiryLines { say(line) }
         let rules = try TestRules(config)
+        try checkBrowsers()
         let isolated = try networkIsolation()
         // Connect before the build: an unreachable queue fails at once (exit 2).
         let redis = try config.queue.map { url in
@@ -144,7 +160,7 @@ public final class Runner {
         try layout.prepare()
         // A test whose history says it takes 20 ms is hung long before --test-timeout.
         return .ready(RunSetup(driver: info.driver, tests: tests, total: total, partition: partition, redis: redis, joined: joined,
-                               rules: rules.learningDeadlines(from: pastRuns.passingDurations()), quarantine: quarantine,
+                               rules: rules.learningDeadlines(from: pastRuns.passingDurations(), browsers: pastRuns.browserPassingDurations()), quarantine: quarantine,
                                isolated: isolated, reportURL: reportURL, layout: layout, previous: previous, pastRuns: pastRuns,
                                historyURL: historyURL))
     }
@@ -213,7 +229,7 @@ public final class Runner {
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
                                      redactor: redactor, browsers: browsers, namespaces: namespaces,
-                                     namespaceRequired: config.networkIsolation == .on)
+                                     namespaceRequired: config.effectiveNetworkIsolation == .on, browserTargets: config.browsers)
 
         stopSwitch.attach(queue, interruption: interruption)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,

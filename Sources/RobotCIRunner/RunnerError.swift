@@ -12,6 +12,8 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
     case report(String)
     /// `network-isolation: on` where no network namespace can be made (the reason).
     case noNetworkNamespace(String)
+    /// `--browsers` names an engine whose stack is not installed (what is missing, what to install).
+    case missingBrowser(String)
     /// SIGINT/SIGTERM before any test ran (e.g. during the build).
     case interrupted
 
@@ -26,6 +28,7 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
         case .invalidRegex(let flag, let pattern): return "\(flag) '\(pattern)' is not a valid regular expression"
         case .report(let message): return message
         case .noNetworkNamespace(let why): return "network-isolation is on but no network namespace can be made: \(why); run as root or where the kernel allows user namespaces, or set network-isolation to auto or off"
+        case .missingBrowser(let why): return "--browsers: \(why); no test ran"
         case .interrupted: return "interrupted before any test ran"
         }
     }

@@ -40,4 +40,11 @@ final class QueueChunksTests: XCTestCase {
         let tests = (0..<3).map { planned("M.C/t\($0)", 0.01) }
         XCTAssertEqual(QueueChunks.cut(tests, maximumTests: 1) { _ in 0 }.map(\.tests.count), [1, 1, 1])
     }
+
+    func testBrowsersNeverShareAChunk() {
+        let tests = [TestID("M.C/a"), TestID("M.C/a", repetition: nil, browser: "webkit"), TestID("M.C/b"), TestID("M.C/b", repetition: nil, browser: "webkit")]
+        let chunks = QueueChunks.cut(tests.map { PlannedTest(id: $0, expected: 0.01, known: true) }) { _ in 0 }
+        XCTAssertEqual(chunks.map { $0.tests.map(\.description) }.sorted { $0[0] < $1[0] }, [["M.C/a", "M.C/b"], ["M.C/a [webkit]", "M.C/b [webkit]"]])
+        XCTAssertEqual(Set(chunks.compactMap(\.group)).count, 2, "a lease merges chunks of one group only")
+    }
 }

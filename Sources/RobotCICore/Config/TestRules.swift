@@ -85,6 +85,9 @@ public struct TestRules: Sendable {
     private let compiled: [(match: NSRegularExpression, retryOn: NSRegularExpression?)]
     /// Deadlines learnt from history (`learningDeadlines`), by test id.
     private var learnt: [String: TestDeadline] = [:]
+    /// Other engines' (`--browsers`), by browser, then test id: one engine's times are no
+    /// deadline for another's.
+    private var learntOnBrowser: [String: [String: TestDeadline]] = [:]
 
     /// Compiles `rules` (already checked when the configuration was read).
     public init(retries: Int, testTimeout: Double, rules: [TestRule] = []) throws {
@@ -127,15 +130,18 @@ public struct TestRules: Sendable {
         let index = ruleIndex(for: test)
         let ceiling = index.flatMap { i in rules[i].testTimeout.map { TestDeadline(seconds: $0, rule: "rule \(i + 1)'s test-timeout") } }
             ?? TestDeadline(seconds: testTimeout, rule: "--test-timeout")
-        guard let learnt = learnt[test.test], learnt.seconds < ceiling.seconds else { return ceiling }
+        let known = test.browser.map { learntOnBrowser[$0]?[test.test] } ?? learnt[test.test]
+        guard let learnt = known, learnt.seconds < ceiling.seconds else { return ceiling }
         return learnt
     }
 
     /// These rules with deadlines from the durations of each test's earlier passing runs
     /// (seconds, newest last): `TestDeadline.fromHistory`.
-    public func learningDeadlines(from durations: [String: [Double]]) -> TestRules {
+    /// `browsers`: other engines' durations, by browser.
+    public func learningDeadlines(from durations: [String: [Double]], browsers: [String: [String: [Double]]] = [:]) -> TestRules {
         var copy = self
         copy.learnt = durations.compactMapValues(TestDeadline.fromHistory)
+        copy.learntOnBrowser = browsers.mapValues { $0.compactMapValues(TestDeadline.fromHistory) }
         return copy
     }
 

@@ -93,19 +93,24 @@ public enum Planner {
     /// Tests ordered longest-first (ties by name, so every machine orders them the same). A
     /// test without history expects its class's median, else the suite's, else the default.
     /// Repetitions (`--repeat-each`) go repetition by repetition, each longest-first, and
-    /// expect their test's duration.
+    /// expect their test's duration. Browsers (`--browsers`) go browser by browser, in the order
+    /// `tests` first names them, each longest-first: a process runs one engine, so interleaved
+    /// engines would cut every batch to one test.
     public static func order(_ tests: [TestID], timings: Timings) -> [PlannedTest] {
         let fallback = timings.median ?? defaultEstimate
         let classes = timings.classMedians
-        return tests.map { id -> (test: PlannedTest, repetition: Int) in
+        var engines: [String?: Int] = [:]
+        for id in tests where engines[id.browser] == nil { engines[id.browser] = engines.count }
+        return tests.map { id -> (test: PlannedTest, repetition: Int, engine: Int) in
             let base = id.unrepeated
             let planned = timings[base].map { PlannedTest(id: id, expected: $0, known: true) }
                 ?? classes[base.className].map { PlannedTest(id: id, expected: $0, known: false, informed: true) }
                 ?? PlannedTest(id: id, expected: fallback, known: false)
-            return (planned, id.repetition?.index ?? 0)
+            return (planned, id.repetition?.index ?? 0, engines[id.browser] ?? 0)
         }
         .sorted { a, b in
             if a.repetition != b.repetition { return a.repetition < b.repetition }
+            if a.engine != b.engine { return a.engine < b.engine }
             return a.test.expected != b.test.expected ? a.test.expected > b.test.expected : a.test.id < b.test.id
         }
         .map(\.test)

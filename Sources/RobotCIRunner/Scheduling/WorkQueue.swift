@@ -114,10 +114,15 @@ final class WorkQueue: BatchSource {
         let library = group(pending[pending.startIndex].id)
         // Two repetitions of a test never share a batch (one process runs an id once): a
         // batch holds one repetition, the next one starts another batch.
+        // Nor do two browsers (`--browsers`): a process runs on the one its environment names.
         let repetition = pending[pending.startIndex].id.repetition?.index ?? 0
+        let browser = pending[pending.startIndex].id.browser
         for (k, t) in pending.prefix(n).enumerated() {
             bytes += t.id.test.utf8.count + 1
-            if bytes > maxFilterBytes || group(t.id) != library || (t.id.repetition?.index ?? 0) != repetition { n = max(1, k); break }
+            if bytes > maxFilterBytes || group(t.id) != library || (t.id.repetition?.index ?? 0) != repetition || t.id.browser != browser {
+                n = max(1, k)
+                break
+            }
         }
         s.highestRepetitionBegun = max(s.highestRepetitionBegun, repetition)
         let batch = Array(pending.prefix(n))

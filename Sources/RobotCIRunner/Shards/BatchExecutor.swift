@@ -21,12 +21,16 @@ final class BatchExecutor: Sendable {
     let namespaces: ShardNamespaces?
     /// `network-isolation: on`: a shard that cannot have its namespace runs nothing.
     let namespaceRequired: Bool
+    /// `--browsers`: the engines the plan's ids name (empty: the default engine, as the test
+    /// process picks it).
+    let browserTargets: [BrowserTarget]
 
     init(driver: any TestDriver, baseEnvironment: [String: String], runID: String,
          layout: ReportLayout, clock: RunClock, router: AttemptRouter, history: Timings = Timings(),
          redactor: SecretRedactor, browsers: ShardBrowsers? = nil, namespaces: ShardNamespaces? = nil,
-         namespaceRequired: Bool = false) {
+         namespaceRequired: Bool = false, browserTargets: [BrowserTarget] = []) {
         self.driver = driver
+        self.browserTargets = browserTargets
         self.namespaces = namespaces
         self.namespaceRequired = namespaceRequired
         self.history = history
@@ -43,9 +47,11 @@ final class BatchExecutor: Sendable {
         // A process knows a test by its own name only: a second repetition of a test in the
         // same batch (the queue never cuts one, but a queue's batch is data) waits for another.
         var item = item
+        // A process runs one engine (its environment picks it): another browser's tests wait too.
         var runnable: [TestID] = [], later: [TestID] = [], seen = Set<String>()
+        let browser = item.tests.first?.browser
         for test in item.tests {
-            if seen.insert(test.test).inserted { runnable.append(test) } else { later.append(test) }
+            if test.browser == browser && seen.insert(test.test).inserted { runnable.append(test) } else { later.append(test) }
         }
         item.tests = runnable
         let start = clock.now()
@@ -65,10 +71,14 @@ final class BatchExecutor: Sendable {
         // A batch holds one repetition (the queue cuts them apart).
         if let repetition = item.tests.first?.repetition { env[WorkerVariable.repetition.name] = String(repetition.index) }
         env[WorkerVariable.runID.name] = runID
-        let namespace = namespaces?.ensure(shard: shard)
+        let target = BrowserTarget.target(named: browser, in: browserTargets)
+        if let target { Self.select(target, in: &env) }
+        // A WebDriver endpoint robotci does not start is outside any namespace of the shard's.
+        let namespace = target?.idName == "webdriver" ? nil : namespaces?.ensure(shard: shard)
         // A browser in the shard's last namespace cannot reach the new one's mock server.
         if namespace?.isNew == true { browsers?.replace(shard: shard) }
-        if driver.usesShardBrowser, let channel = browsers?.ensure(shard: shard, networkNamespace: namespace?.namespace) {
+        if driver.usesShardBrowser, target == nil || target == .chromium,
+           let channel = browsers?.ensure(shard: shard, networkNamespace: namespace?.namespace) {
             env[WorkerVariable.browserSocket.name] = channel.socket
             env[WorkerVariable.browserDirectory.name] = channel.directory.path
         }
@@ -76,7 +86,7 @@ final class BatchExecutor: Sendable {
                              logPath: logPath, log: log, start: start, history: history,
                              clock: clock, layout: layout, router: router, networkNamespace: namespace?.namespace)
         var outcome: BatchOutcome
-        if namespaces != nil, namespace == nil, namespaceRequired {
+        if namespaces != nil, namespace == nil, namespaceRequired, target?.idName != "webdriver" {
             log.write("robotci: network-isolation is on and this shard has no network namespace; the batch did not start")
             outcome = batch.spawnFailed()
         } else {
@@ -93,6 +103,19 @@ final class BatchExecutor: Sendable {
             if ended.timedOut || signaled { browsers?.replace(shard: shard) }
         }
         return outcome
+    }
+
+    /// The variables RobotKit picks its engine by (`ROBOTCI_BROWSER`, `ROBOTCI_WEBDRIVER_URL`),
+    /// set for `target`'s batch: robotci's choice wins over any the run inherited.
+    static func select(_ target: BrowserTarget, in env: inout [String: String]) {
+        switch target {
+        case .chromium, .webkit:
+            env[WorkerVariable.browser.name] = target.name
+            env[WorkerVariable.webDriverURL.name] = nil
+        case .webDriver(let url):
+            env[WorkerVariable.webDriverURL.name] = url
+            env[WorkerVariable.browser.name] = nil
+        }
     }
 }
 

@@ -285,4 +285,19 @@ final class WorkQueueTests: XCTestCase {
         XCTAssertTrue(requeued)
         XCTAssertEqual(seen, planned.map(\.id))
     }
+
+    /// A batch is one process, and a process runs one engine: two browsers' runs never share one.
+    func testBrowsersNeverShareABatch() throws {
+        let tests = (0..<4).map(id)
+        let ids = tests + tests.map { TestID($0.test, repetition: nil, browser: "webkit") }
+        let q = WorkQueue(planned: Planner.order(ids, timings: Timings()), shards: 1, rules: TestRules(retries: 0), cutter: BatchCutter())
+        var batches: [[TestID]] = []
+        while let item = q.next(shard: 0) {
+            batches.append(item.tests)
+            XCTAssertEqual(q.finish(item, unstarted: [], noTestStarted: false), [])
+        }
+        XCTAssertEqual(batches.map { Set($0.map(\.browser)).count }, Array(repeating: 1, count: batches.count), "\(batches)")
+        XCTAssertEqual(batches.count, 2, "one batch per engine on one shard: \(batches)")
+        XCTAssertEqual(batches.flatMap { $0 }.count, 8)
+    }
 }
