@@ -65,7 +65,7 @@
     }
     return ix;
   }
-  const TC = columns('test', ['classIndex', 'name', 'outcome', 'flags', 'attempts', 'id', 'reason']);
+  const TC = columns('test', ['classIndex', 'name', 'outcome', 'flags', 'attempts', 'id', 'reason', 'browser']);
   const AC = columns('attempt', ['outcome', 'durationMs', 'startMs', 'shard', 'batch', 'machine', 'failures', 'failuresLeftOut', 'output', 'outputCut', 'artifacts']);
   const FC = columns('failure', ['file', 'line', 'message', 'bytesCut']);
   const XC = columns('artifact', ['kind', 'dir', 'name', 'linkable', 'inline', 'cut']);
@@ -120,7 +120,7 @@
     let rep = 0; let total = 0; let lastPass = -1;
     for (let k = 0; k < at.length; k++) { total += at[k][AC.durationMs]; if (at[k][AC.outcome] === PASSED) lastPass = k; }
     if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][AC.durationMs];
-    return { i, cls, name: r[TC.name], id: (flags & 2) ? r[TC.id] : cls + '/' + r[TC.name], outcome: D.outcomes[r[TC.outcome]], quarantined: !!(flags & 1), reason: (flags & 4) ? r[TC.reason] : null, at, dur: rep, total, hay: null };
+    return { i, cls, name: r[TC.name], id: (flags & 2) ? r[TC.id] : cls + '/' + r[TC.name], outcome: D.outcomes[r[TC.outcome]], quarantined: !!(flags & 1), reason: (flags & 4) ? r[TC.reason] : null, browser: r[TC.browser] || null, at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
   // robotci's word on a test beyond its attempts (the flake ledger's likely flake, a
@@ -128,6 +128,26 @@
   const NOTES = new Map();
   for (const [i, kind, text] of (D.notes || [])) { if (!NOTES.has(i)) NOTES.set(i, []); NOTES.get(i).push({ kind, text }); }
   const notesOf = (t) => NOTES.get(t.i) || [];
+
+  // ---------- browsers (--browsers): each engine's run of a test is a test; a row shows every
+  // engine's verdict of its test. The default engine's runs name no browser: Chromium.
+  const DEFAULT_ENGINE = 'chromium';
+  const engineOf = (t) => t.browser || DEFAULT_ENGINE;
+  const ENGINES = [...new Set(tests.map(engineOf))].sort((a, b) => (a === DEFAULT_ENGINE ? -1 : b === DEFAULT_ENGINE ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const MATRIX = ENGINES.length > 1 || tests.some((t) => t.browser);
+  const siblings = new Map();
+  if (MATRIX) {
+    for (const t of tests) {
+      const suffix = t.browser ? ' [' + t.browser + ']' : '';
+      const key = t.cls + '\u0000' + (suffix && t.name.endsWith(suffix) ? t.name.slice(0, -suffix.length) : t.name);
+      if (!siblings.has(key)) siblings.set(key, []);
+      siblings.get(key).push(t);
+      t.engines = siblings.get(key);
+    }
+    for (const list of siblings.values()) list.sort((a, b) => ENGINES.indexOf(engineOf(a)) - ENGINES.indexOf(engineOf(b)));
+  }
+  // One small verdict per engine that ran the test, in the engines' order.
+  const enginesEl = (t) => (t.engines ? h('span', { class: 'meta engines' }, ...t.engines.map((e) => h('span', { class: 'engine o-' + e.outcome + (e === t ? ' self' : ''), 'data-engine': engineOf(e), 'data-outcome': e.outcome, title: engineOf(e) + ': ' + (LABEL[e.outcome] || e.outcome) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), engineOf(e)))) : null);
 
   // ---------- history (history.json of the last runs): per test [letters, durations] packed, aligned with D.tests
   const HIST = D.history || null;
@@ -230,7 +250,7 @@
   const RANK = { failed: 0, timedOut: 0, crashed: 0, notRun: 0, flaky: 1 };
   const rank = (t) => (t.outcome in RANK ? RANK[t.outcome] : 2);
   const RANK_LABEL = ['failing', 'flaky', ''];
-  const state = { view: 'tests', status: [], q: '', shard: '', sort: DEFAULT_SORT, test: '' };
+  const state = { view: 'tests', status: [], q: '', shard: '', browser: '', sort: DEFAULT_SORT, test: '' };
   let pushedDetail = false;
   function readHash() {
     const p = new URLSearchParams(location.hash.slice(1));
@@ -239,6 +259,7 @@
     state.status = (p.get('status') || '').split(',').filter((s) => s in counts);
     state.q = p.get('q') || '';
     state.shard = p.get('shard') || p.get('worker') || '';
+    state.browser = ENGINES.includes(p.get('browser')) ? p.get('browser') : '';
     const sort = p.get('sort');
     state.sort = ['name', 'duration', 'status'].includes(sort) ? sort : DEFAULT_SORT;
     state.test = p.get('test') || '';
@@ -249,6 +270,7 @@
     if (s.status.length) p.set('status', s.status.join(','));
     if (s.q) p.set('q', s.q);
     if (s.shard) p.set('shard', s.shard);
+    if (s.browser) p.set('browser', s.browser);
     if (s.sort !== DEFAULT_SORT) p.set('sort', s.sort);
     if (s.test) p.set('test', s.test);
     return '#' + p.toString();
@@ -369,6 +391,11 @@
       timer = setTimeout(() => { state.q = e.target.value.trim(); commit(false); }, 120);
     });
     sel.addEventListener('change', () => { state.shard = sel.value; commit(false); });
+    if (MATRIX) {
+      const bsel = h('select', { id: 'browser' }, h('option', { value: '' }, 'all'), ...ENGINES.map((e) => h('option', { value: e }, e)));
+      sel.closest('label').after(h('label', { class: 'field' }, 'Browser ', bsel));
+      bsel.addEventListener('change', () => { state.browser = bsel.value; commit(false); });
+    }
     $('sort').addEventListener('change', (e) => { state.sort = e.target.value; commit(false); });
     $('filters').addEventListener('submit', (e) => e.preventDefault());
   }
@@ -377,6 +404,7 @@
     for (const b of $('chips').children) b.setAttribute('aria-pressed', String(state.status.includes(b.getAttribute('data-outcome'))));
     if (document.activeElement !== $('q')) $('q').value = state.q;
     $('shard').value = shardLanes.has(state.shard) ? state.shard : '';
+    if ($('browser')) $('browser').value = state.browser;
     $('sort').value = state.sort;
   }
 
@@ -386,7 +414,7 @@
   let rowsKey = null;
   let active = -1;
   function computeRows() {
-    const key = [state.status.join(','), state.q, state.shard, state.sort].join('\u0000');
+    const key = [state.status.join(','), state.q, state.shard, state.browser, state.sort].join('\u0000');
     if (key === rowsKey) return;
     rowsKey = key;
     const st = state.status.length ? new Set(state.status) : null;
@@ -398,6 +426,7 @@
       if (st && !st.has(t.outcome)) continue;
       if (terms.length) { const s = hay(t); if (!terms.every((q) => s.includes(q))) continue; }
       if (wk && !ranOn(t, wk)) continue;
+      if (state.browser && engineOf(t) !== state.browser) continue;
       // One group per class: under "failures first" it ranks by its worst test.
       const r = state.sort === 'status' ? rank(t) : 2;
       let g = groups.get(t.cls);
@@ -441,6 +470,7 @@
     return h('a', { class: 'row' + (k === active ? ' active' : ''), id: 'row-' + k, role: 'option', href: hashForTest(t), tabindex: '-1', 'aria-selected': String(k === active), 'data-k': k, 'data-test': t.id },
       statusEl(t.outcome),
       h('span', { class: 'name', title: t.id }, t.name),
+      enginesEl(t),
       hs && hs.mark ? h('span', { class: 'mark ' + hs.mark }, hs.mark === 'new' ? 'newly failing' : 'fixed') : null,
       notesOf(t).some((n) => n.kind === 'likely-flaky') ? h('span', { class: 'mark likely-flaky', title: 'passed at this commit before' }, 'likely flaky') : null,
       hs ? stripEl(hs, false) : null,
@@ -547,7 +577,7 @@
   function drawDetail(t) {
     $('detail-title').textContent = t.id;
     const total = t.at.reduce((s, a) => s + a[AC.durationMs], 0);
-    $('detail-sub').replaceChildren(statusEl(t.outcome), ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
+    $('detail-sub').replaceChildren(statusEl(t.outcome), MATRIX ? ' · on ' + engineOf(t) : '', ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
     const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
     const notRun = t.reason ? h('section', { class: 'not-run', 'data-reason': t.reason }, h('h3', null, 'Not run', statusEl('notRun')), h('pre', { class: 'msg' }, t.reason)) : null;

@@ -17,9 +17,10 @@ extension ReportColumn {
 
 enum ReportColumns {
     /// A test: `flags` bit 0 quarantined, bit 1 `id` follows (not `class/name`), bit 2 `reason`
-    /// follows (with `id` null when the id is plain).
+    /// follows (with `id` null when the id is plain); `browser` (`--browsers`) follows for a
+    /// run on another engine than the default (with `id` and `reason` null when absent).
     enum Test: Int, ReportColumn {
-        case classIndex, name, outcome, flags, attempts, id, reason
+        case classIndex, name, outcome, flags, attempts, id, reason, browser
         static let table = "test"
     }
 

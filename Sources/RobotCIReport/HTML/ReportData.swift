@@ -134,12 +134,17 @@ struct ReportData {
                              outputCap: slim ? 0 : outputCap, messageCap: messageCap, inlined: inlined, slim: slim)
             }
             w.raw("]")
-            if !plainID || t.reason != nil {
+            if !plainID || t.reason != nil || t.id.browser != nil {
                 row.column(.id, &w)
                 if plainID { w.raw("null") } else { w.string(t.id.description) }
             }
             if let reason = t.reason {
                 row.column(.reason, &w); w.string(String(reason.prefix(2000)))
+            } else if t.id.browser != nil {
+                row.column(.reason, &w); w.raw("null")
+            }
+            if let browser = t.id.browser {
+                row.column(.browser, &w); w.string(browser)
             }
             row.end(&w)
         }
@@ -218,7 +223,7 @@ struct ReportData {
     private func writeHistory(_ w: inout SafeJSONWriter) {
         guard let h = history, !h.runs.isEmpty else { return w.raw("null") }
         var passed = Array(repeating: 0, count: h.runs.count), failing = passed, flaky = passed
-        for t in h.tests.values {
+        for t in h.engines.lazy.flatMap(\.tests.values) {
             for (k, c) in t.o.enumerated() where k < passed.count {
                 switch Outcome(letter: c) {
                 case .passed: passed[k] += 1
@@ -246,8 +251,8 @@ struct ReportData {
         w.raw(",\"tests\":[")
         for (ti, t) in result.tests.enumerated() {
             if ti > 0 { w.raw(",") }
-            // The history keeps the default engine's runs of each test (`RunHistory.recording`).
-            guard t.id.browser == nil, let e = h.tests[t.id.test] else { w.raw("0"); continue }
+            // The history keeps each engine's runs of each test apart (`RunHistory.recording`).
+            guard let e = h.test(t.id) else { w.raw("0"); continue }
             var row = ReportRow<ReportColumns.HistoryTest>()
             row.column(.letters, &w); w.string(HistoryPacking.letters(e.o))
             row.column(.durations, &w); w.string(HistoryPacking.durations(e.d))

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-OkV449ih6XO9QUpRkjvgK8a0FkxphOqV91d4j8lUxoU="
+    static let scriptHash = "sha256-UHItqZVNI3pkxW4qRiwbG6RW+a20F/eWdaRqKpFlkZA="
 
     static let html = ####"""
 <!doctype html>
@@ -179,6 +179,10 @@ h2 { font-size: 16px; margin: 4px 0 10px; }
 .row.empty { color: var(--muted); cursor: default; justify-content: center; }
 a.row { color: inherit; text-decoration: none; }
 .row .rate { width: 40px; text-align: right; }
+.row .engines { flex: none; display: flex; gap: 6px; font-size: 11px; }
+.engine { display: inline-flex; align-items: center; gap: 3px; }
+.engine .dot { width: 7px; height: 7px; border-radius: 50%; background: var(--c, var(--muted)); }
+.engine.self { font-weight: 600; color: var(--fg, inherit); }
 .rank-tag { margin-left: 8px; font-family: var(--sans, inherit); font-size: 11px; color: var(--c); text-transform: uppercase; }
 .mark { flex: none; font-size: 11px; padding: 1px 6px; border-radius: 8px; margin-left: 6px; }
 .mark.new { background: var(--failed); color: #fff; }
@@ -353,7 +357,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     }
     return ix;
   }
-  const TC = columns('test', ['classIndex', 'name', 'outcome', 'flags', 'attempts', 'id', 'reason']);
+  const TC = columns('test', ['classIndex', 'name', 'outcome', 'flags', 'attempts', 'id', 'reason', 'browser']);
   const AC = columns('attempt', ['outcome', 'durationMs', 'startMs', 'shard', 'batch', 'machine', 'failures', 'failuresLeftOut', 'output', 'outputCut', 'artifacts']);
   const FC = columns('failure', ['file', 'line', 'message', 'bytesCut']);
   const XC = columns('artifact', ['kind', 'dir', 'name', 'linkable', 'inline', 'cut']);
@@ -408,7 +412,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     let rep = 0; let total = 0; let lastPass = -1;
     for (let k = 0; k < at.length; k++) { total += at[k][AC.durationMs]; if (at[k][AC.outcome] === PASSED) lastPass = k; }
     if (at.length) rep = at[lastPass >= 0 ? lastPass : at.length - 1][AC.durationMs];
-    return { i, cls, name: r[TC.name], id: (flags & 2) ? r[TC.id] : cls + '/' + r[TC.name], outcome: D.outcomes[r[TC.outcome]], quarantined: !!(flags & 1), reason: (flags & 4) ? r[TC.reason] : null, at, dur: rep, total, hay: null };
+    return { i, cls, name: r[TC.name], id: (flags & 2) ? r[TC.id] : cls + '/' + r[TC.name], outcome: D.outcomes[r[TC.outcome]], quarantined: !!(flags & 1), reason: (flags & 4) ? r[TC.reason] : null, browser: r[TC.browser] || null, at, dur: rep, total, hay: null };
   });
   const byID = new Map(tests.map((t) => [t.id, t]));
   // robotci's word on a test beyond its attempts (the flake ledger's likely flake, a
@@ -416,6 +420,26 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   const NOTES = new Map();
   for (const [i, kind, text] of (D.notes || [])) { if (!NOTES.has(i)) NOTES.set(i, []); NOTES.get(i).push({ kind, text }); }
   const notesOf = (t) => NOTES.get(t.i) || [];
+
+  // ---------- browsers (--browsers): each engine's run of a test is a test; a row shows every
+  // engine's verdict of its test. The default engine's runs name no browser: Chromium.
+  const DEFAULT_ENGINE = 'chromium';
+  const engineOf = (t) => t.browser || DEFAULT_ENGINE;
+  const ENGINES = [...new Set(tests.map(engineOf))].sort((a, b) => (a === DEFAULT_ENGINE ? -1 : b === DEFAULT_ENGINE ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const MATRIX = ENGINES.length > 1 || tests.some((t) => t.browser);
+  const siblings = new Map();
+  if (MATRIX) {
+    for (const t of tests) {
+      const suffix = t.browser ? ' [' + t.browser + ']' : '';
+      const key = t.cls + '\u0000' + (suffix && t.name.endsWith(suffix) ? t.name.slice(0, -suffix.length) : t.name);
+      if (!siblings.has(key)) siblings.set(key, []);
+      siblings.get(key).push(t);
+      t.engines = siblings.get(key);
+    }
+    for (const list of siblings.values()) list.sort((a, b) => ENGINES.indexOf(engineOf(a)) - ENGINES.indexOf(engineOf(b)));
+  }
+  // One small verdict per engine that ran the test, in the engines' order.
+  const enginesEl = (t) => (t.engines ? h('span', { class: 'meta engines' }, ...t.engines.map((e) => h('span', { class: 'engine o-' + e.outcome + (e === t ? ' self' : ''), 'data-engine': engineOf(e), 'data-outcome': e.outcome, title: engineOf(e) + ': ' + (LABEL[e.outcome] || e.outcome) }, h('span', { class: 'dot', 'aria-hidden': 'true' }), engineOf(e)))) : null);
 
   // ---------- history (history.json of the last runs): per test [letters, durations] packed, aligned with D.tests
   const HIST = D.history || null;
@@ -518,7 +542,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   const RANK = { failed: 0, timedOut: 0, crashed: 0, notRun: 0, flaky: 1 };
   const rank = (t) => (t.outcome in RANK ? RANK[t.outcome] : 2);
   const RANK_LABEL = ['failing', 'flaky', ''];
-  const state = { view: 'tests', status: [], q: '', shard: '', sort: DEFAULT_SORT, test: '' };
+  const state = { view: 'tests', status: [], q: '', shard: '', browser: '', sort: DEFAULT_SORT, test: '' };
   let pushedDetail = false;
   function readHash() {
     const p = new URLSearchParams(location.hash.slice(1));
@@ -527,6 +551,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     state.status = (p.get('status') || '').split(',').filter((s) => s in counts);
     state.q = p.get('q') || '';
     state.shard = p.get('shard') || p.get('worker') || '';
+    state.browser = ENGINES.includes(p.get('browser')) ? p.get('browser') : '';
     const sort = p.get('sort');
     state.sort = ['name', 'duration', 'status'].includes(sort) ? sort : DEFAULT_SORT;
     state.test = p.get('test') || '';
@@ -537,6 +562,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     if (s.status.length) p.set('status', s.status.join(','));
     if (s.q) p.set('q', s.q);
     if (s.shard) p.set('shard', s.shard);
+    if (s.browser) p.set('browser', s.browser);
     if (s.sort !== DEFAULT_SORT) p.set('sort', s.sort);
     if (s.test) p.set('test', s.test);
     return '#' + p.toString();
@@ -657,6 +683,11 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       timer = setTimeout(() => { state.q = e.target.value.trim(); commit(false); }, 120);
     });
     sel.addEventListener('change', () => { state.shard = sel.value; commit(false); });
+    if (MATRIX) {
+      const bsel = h('select', { id: 'browser' }, h('option', { value: '' }, 'all'), ...ENGINES.map((e) => h('option', { value: e }, e)));
+      sel.closest('label').after(h('label', { class: 'field' }, 'Browser ', bsel));
+      bsel.addEventListener('change', () => { state.browser = bsel.value; commit(false); });
+    }
     $('sort').addEventListener('change', (e) => { state.sort = e.target.value; commit(false); });
     $('filters').addEventListener('submit', (e) => e.preventDefault());
   }
@@ -665,6 +696,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     for (const b of $('chips').children) b.setAttribute('aria-pressed', String(state.status.includes(b.getAttribute('data-outcome'))));
     if (document.activeElement !== $('q')) $('q').value = state.q;
     $('shard').value = shardLanes.has(state.shard) ? state.shard : '';
+    if ($('browser')) $('browser').value = state.browser;
     $('sort').value = state.sort;
   }
 
@@ -674,7 +706,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   let rowsKey = null;
   let active = -1;
   function computeRows() {
-    const key = [state.status.join(','), state.q, state.shard, state.sort].join('\u0000');
+    const key = [state.status.join(','), state.q, state.shard, state.browser, state.sort].join('\u0000');
     if (key === rowsKey) return;
     rowsKey = key;
     const st = state.status.length ? new Set(state.status) : null;
@@ -686,6 +718,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       if (st && !st.has(t.outcome)) continue;
       if (terms.length) { const s = hay(t); if (!terms.every((q) => s.includes(q))) continue; }
       if (wk && !ranOn(t, wk)) continue;
+      if (state.browser && engineOf(t) !== state.browser) continue;
       // One group per class: under "failures first" it ranks by its worst test.
       const r = state.sort === 'status' ? rank(t) : 2;
       let g = groups.get(t.cls);
@@ -729,6 +762,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     return h('a', { class: 'row' + (k === active ? ' active' : ''), id: 'row-' + k, role: 'option', href: hashForTest(t), tabindex: '-1', 'aria-selected': String(k === active), 'data-k': k, 'data-test': t.id },
       statusEl(t.outcome),
       h('span', { class: 'name', title: t.id }, t.name),
+      enginesEl(t),
       hs && hs.mark ? h('span', { class: 'mark ' + hs.mark }, hs.mark === 'new' ? 'newly failing' : 'fixed') : null,
       notesOf(t).some((n) => n.kind === 'likely-flaky') ? h('span', { class: 'mark likely-flaky', title: 'passed at this commit before' }, 'likely flaky') : null,
       hs ? stripEl(hs, false) : null,
@@ -835,7 +869,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
   function drawDetail(t) {
     $('detail-title').textContent = t.id;
     const total = t.at.reduce((s, a) => s + a[AC.durationMs], 0);
-    $('detail-sub').replaceChildren(statusEl(t.outcome), ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
+    $('detail-sub').replaceChildren(statusEl(t.outcome), MATRIX ? ' · on ' + engineOf(t) : '', ' · ', t.at.length + (t.at.length === 1 ? ' attempt' : ' attempts'), ' · ', fmt(total), t.quarantined ? ' · quarantined' : '');
     const order = t.at.map(attemptOf).map((a, n) => Object.assign(a, { n: n + 1 }));
     order.sort((x, y) => (FAILING[y.o] ? 1 : 0) - (FAILING[x.o] ? 1 : 0) || x.n - y.n);
     const notRun = t.reason ? h('section', { class: 'not-run', 'data-reason': t.reason }, h('h3', null, 'Not run', statusEl('notRun')), h('pre', { class: 'msg' }, t.reason)) : null;

@@ -79,7 +79,7 @@ final class ReportColumnsTests: XCTestCase {
         let data = try HTMLReportTests.data(HTMLReport.render(run))
         let tc = try columns(data, "test")
         let rows = try XCTUnwrap(data["tests"] as? [[Any]])
-        XCTAssertEqual(rows[0].count, tc.count)
+        XCTAssertEqual(rows[0].count, tc["browser"], "the row ends before `browser`: the default engine's run")
         XCTAssertTrue(rows[0][tc["id"]!] is NSNull)
         XCTAssertEqual(rows[0][tc["reason"]!] as? String, "its batch died first")
         XCTAssertEqual(rows[0][tc["flags"]!] as? Int, 4)
@@ -102,5 +102,20 @@ final class ReportColumnsTests: XCTestCase {
         XCTAssertEqual(asked.count, ReportColumns.all.count, "\(asked.keys.sorted())")
         for (table, names) in ReportColumns.all { XCTAssertEqual(asked[table], names, table) }
         XCTAssertFalse(script.contains("'P'") || script.contains("K:"), "the letters come from the data")
+    }
+
+    /// Another engine's run (`--browsers`) carries its browser last, `id` and `reason` null before it.
+    func testABrowserHasItsOwnColumn() throws {
+        let webkit = TestRecord(id: TestID("M.C/testA", repetition: nil, browser: "webkit"), attempts: [
+            Attempt(number: 1, outcome: .passed, duration: 1, start: 0, shard: 0, batch: 0)])
+        let run = RunResult(metadata: ReportFixtures.metadata(wall: 1, shards: 1), tests: [webkit], batches: [])
+        let data = try HTMLReportTests.data(HTMLReport.render(run))
+        let tc = try columns(data, "test")
+        let row = try XCTUnwrap((data["tests"] as? [[Any]])?.first)
+        XCTAssertEqual(row.count, tc.count)
+        XCTAssertTrue(row[tc["id"]!] is NSNull)
+        XCTAssertTrue(row[tc["reason"]!] is NSNull)
+        XCTAssertEqual(row[tc["browser"]!] as? String, "webkit")
+        XCTAssertEqual(row[tc["name"]!] as? String, "testA [webkit]")
     }
 }
