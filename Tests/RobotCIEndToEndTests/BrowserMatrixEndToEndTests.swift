@@ -1,0 +1,217 @@
+import Foundation
+import XCTest
+
+/// `--browsers`, through the built robotci on the bundled example (Examples/CharacterApp) and
+/// on RobotKit's own engine-neutral isolation tests. One test case, since each run is long:
+/// 1. `--browsers webkit`: every test of the example passes on WebKit, named `[webkit]`
+///    everywhere, with WPEWebDriver and cog doing the work, no Chromium process started, and,
+///    polled every 100 ms, no TCP listener of the WebKit stack in the host's network namespace
+///    (`ss -ltnp`); the probe is first shown to see WPEWebDriver where robotci is told
+///    `--network-isolation off`, so an empty answer means something;
+/// 2. `--browsers chromium,webkit`: one verdict per test per engine, history and timings kept
+///    per engine, exit 0;
+/// 3. isolation on both engines: what A stores, B (the next launch on the same engine, in the
+///    same process) does not see (`EngineIsolationUnderRobotCITests`);
+/// 4. `webdriver=URL` to a chromedriver this test starts, standing in for a grid: the example's
+///    robots pass through it (its log counts their sessions).
+final class BrowserMatrixEndToEndTests: XCTestCase {
+    private static let example = E2E.root.appendingPathComponent("Examples/CharacterApp").path
+
+    func testTheExampleRunsOnWebKitOnBothEnginesAndThroughAGrid() throws {
+        for tool in ["/usr/bin/WPEWebDriver", "/usr/bin/cog", "/usr/bin/chromedriver", "/usr/lib/chromium/chromium-headless-shell"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is not installed (make setup-test)")
+        }
+        guard Self.kernelAllowsNamespaces() else { throw XCTSkip("the kernel refuses network namespaces here") }
+        let listed = try E2E.run(["list", "--package", Self.example])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let tests = listed.stdout.split(separator: "\n").map(String.init).filter { $0.contains("/test") }
+        XCTAssertGreaterThanOrEqual(tests.count, 23, listed.stdout)
+
+        // The probe sees the WebKit stack when it is on the host's loopback.
+        let probe = try run("probe", ["--browsers", "webkit", "--network-isolation", "off", "--filter", "DeepLinkUITests", "--shards", "1"])
+        XCTAssertEqual(probe.status, 0, probe.stderr)
+        XCTAssertFalse(probe.hostListeners.isEmpty, "with isolation off the probe sees WPEWebDriver listening on the host's loopback")
+
+        // 1. WebKit alone.
+        let webkit = try run("webkit", ["--browsers", "webkit", "--shards", "2"])
+        XCTAssertEqual(webkit.status, 0, webkit.stderr)
+        XCTAssertEqual(webkit.hostListeners, [], "listeners of the WebKit stack in the host's namespace")
+        XCTAssertEqual(webkit.chromium, [], "no Chromium runs under --browsers webkit")
+        XCTAssertTrue(webkit.seen.contains("WPEWebDriver") && webkit.seen.contains("cog"), "WebKit did the work: \(webkit.seen)")
+        let onWebKit = try Results(webkit.report.appendingPathComponent("results.json"))
+        XCTAssertEqual(onWebKit.ids, tests.map { $0 + " [webkit]" }.sorted())
+        XCTAssertEqual(onWebKit.tests.filter { $0["outcome"] as? String != "passed" }.compactMap { E2E.idText($0["id"]) }, [])
+        let junit = try JUnitCount(webkit.report.appendingPathComponent("junit.xml"))
+        XCTAssertEqual(junit.ids.count, tests.count)
+        XCTAssertTrue(junit.ids.allSatisfy { $0.hasSuffix(" [webkit]") }, "\(junit.ids)")
+
+        // 2. Both engines: one verdict per test per engine.
+        let both = try run("both", ["--browsers", "chromium,webkit", "--shards", "2"])
+        XCTAssertEqual(both.status, 0, both.stderr)
+        XCTAssertEqual(both.hostListeners, [])
+        let matrix = try Results(both.report.appendingPathComponent("results.json"))
+        XCTAssertEqual(matrix.ids, (tests + tests.map { $0 + " [webkit]" }).sorted())
+        XCTAssertEqual(matrix.tests.filter { $0["outcome"] as? String == "passed" }.count, 2 * tests.count, both.stderr)
+        for batch in matrix.batches {
+            let engines = Set(E2E.idTexts(batch["tests"]).map { $0.hasSuffix(" [webkit]") })
+            XCTAssertEqual(engines.count, 1, "a batch runs one engine: \(batch)")
+        }
+        let history = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: both.report.appendingPathComponent("history.json"))) as? [String: Any])
+        XCTAssertEqual((history["tests"] as? [String: Any])?.count, tests.count)
+        XCTAssertEqual(((history["browsers"] as? [String: Any])?["webkit"] as? [String: Any])?.count, tests.count)
+        let timings = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: both.report.appendingPathComponent("timings.json"))) as? [String: Any])
+        XCTAssertEqual(((timings["browsers"] as? [String: Any])?["webkit"] as? [String: Any])?.count, tests.count)
+
+        // --last-failed re-runs a test on the engine it failed on only: one WebKit run marked failed.
+        let resultsURL = both.report.appendingPathComponent("results.json")
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: resultsURL)) as? [String: Any])
+        var records = try XCTUnwrap(json["tests"] as? [[String: Any]])
+        let failing = try XCTUnwrap(records.firstIndex { E2E.idText($0["id"]) == tests[0] + " [webkit]" })
+        records[failing]["outcome"] = "failed"
+        records[failing]["attempts"] = (records[failing]["attempts"] as? [[String: Any]] ?? []).map { attempt in
+            var failed = attempt
+            failed["outcome"] = "failed"
+            return failed
+        }
+        json["tests"] = records
+        try JSONSerialization.data(withJSONObject: json).write(to: resultsURL)
+        let again = try E2E.run(["run", "--package", Self.example, "--skip-build", "--report-dir", both.report.path,
+                                 "--browsers", "chromium,webkit", "--last-failed"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try Results(resultsURL).ids, [tests[0] + " [webkit]"], again.stderr)
+
+        // 3. Isolation on both engines: A and B in one process per engine, B sees nothing of A.
+        let isolation = try run("isolation", ["--browsers", "chromium,webkit", "--shards", "1", "--filter", "EngineIsolationUnderRobotCITests"],
+                                package: E2E.root.path, env: ["ROBOTCI_MATRIX_E2E": "1"])
+        XCTAssertEqual(isolation.status, 0, isolation.stderr)
+        let isolated = try Results(isolation.report.appendingPathComponent("results.json"))
+        let prefix = "RobotKitTests.EngineIsolationUnderRobotCITests/"
+        let names = ["testA_WritesEveryKindOfStorage", "testB_SeesNoneOfIt"]
+        for suffix in ["", " [webkit]"] {
+            let attempts = try names.map { try XCTUnwrap(isolated.attempts[prefix + $0 + suffix]?.first, "\($0)\(suffix): \(isolated.ids)") }
+            XCTAssertEqual(attempts.map { $0["outcome"] as? String }, ["passed", "passed"], "\(attempts.map { $0["failures"] ?? "" })")
+            XCTAssertEqual(attempts[0]["batch"] as? Int, attempts[1]["batch"] as? Int, "A and B ran in one process\(suffix)")
+            let agents = attempts.map { ($0["output"] as? String ?? "").contains("Chrome/") }
+            XCTAssertEqual(agents, suffix.isEmpty ? [true, true] : [false, false], "the engine named ran: \(attempts.map { $0["output"] ?? "" })")
+        }
+
+        // 4. A WebDriver endpoint robotci does not start: a chromedriver on a port of ours.
+        let grid = try Grid()
+        defer { grid.stop() }
+        let remote = try run("grid", ["--browsers", "webdriver=\(grid.url)", "--shards", "2"])
+        XCTAssertEqual(remote.status, 0, remote.stderr)
+        let viaGrid = try Results(remote.report.appendingPathComponent("results.json"))
+        XCTAssertEqual(viaGrid.ids, tests.map { $0 + " [webdriver]" }.sorted())
+        XCTAssertEqual(viaGrid.tests.filter { $0["outcome"] as? String == "passed" }.count, tests.count, remote.stderr)
+        XCTAssertGreaterThanOrEqual(grid.sessionsCreated(), tests.count, "every launch was a session of the grid's")
+    }
+
+    /// What a run left, and what the probes saw while it ran.
+    private struct Observed {
+        var status: Int32
+        var stderr: String
+        var report: URL
+        /// `ss -ltnp` lines of the WebKit stack's processes in the host's namespace.
+        var hostListeners: [String]
+        /// Processes of the run that were Chromium.
+        var chromium: [String]
+        /// Names of the run's processes seen (`WPEWebDriver`, `cog`, …).
+        var seen: Set<String>
+    }
+
+    private func run(_ label: String, _ args: [String], package: String = example, env: [String: String] = [:]) throws -> Observed {
+        let f = try Fault("matrix-\(label)")
+        let process = try f.start(args + ["--retries", "0"], env: env, package: package)
+        defer { process.stop() }
+        var listeners: [String] = [], chromium: [String] = [], seen = Set<String>()
+        var status: Int32 = -1
+        let deadline = Date().addingTimeInterval(900)
+        while Date() < deadline {
+            for line in Self.hostListeners() where !listeners.contains(line) { listeners.append(line) }
+            for line in E2E.processes(withEnvironment: f.marker) where !Proc.isZombie(line) {
+                let command = line.split(separator: " ").dropFirst().first.map { ($0 as NSString).lastPathComponent } ?? ""
+                seen.insert(command)
+                if line.contains("chrom") && !line.contains("chromedriver") && !chromium.contains(line) { chromium.append(line) }
+            }
+            if !process.isRunning {
+                status = process.wait(timeout: 0)
+                break
+            }
+            usleep(100_000)
+        }
+        XCTAssertEqual(f.leftovers(), [], "\(label): nothing of the run is left")
+        return Observed(status: status, stderr: process.stderr, report: f.report, hostListeners: listeners, chromium: chromium, seen: seen)
+    }
+
+    /// `ss -ltnpH` lines (the host's namespace: this test's) of WebKit's processes.
+    private static func hostListeners() -> [String] {
+        let output = Self.output(["/usr/bin/ss", "-ltnpH"]) ?? Self.output(["/bin/ss", "-ltnpH"]) ?? ""
+        return output.split(separator: "\n").map(String.init).filter { line in
+            ["\"WPEWebDriver\"", "\"cog\"", "\"WPEWebProcess\"", "\"WPENetworkProce"].contains { line.contains($0) }
+        }
+    }
+
+    private static func kernelAllowsNamespaces() -> Bool {
+        output(["/usr/bin/unshare"] + (geteuid() == 0 ? ["--net", "true"] : ["--user", "--map-root-user", "--net", "true"])) != nil
+    }
+
+    private static func output(_ command: [String]) -> String? {
+        guard FileManager.default.isExecutableFile(atPath: command[0]) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    /// A chromedriver on a free loopback port, standing in for a Selenium Grid.
+    private final class Grid {
+        let process: Process
+        let port: Int
+        let log: URL
+        var url: String { "http://127.0.0.1:\(port)" }
+
+        init() throws {
+            port = Grid.freePort()
+            log = E2E.temporaryDirectory("matrix-grid").appendingPathComponent("chromedriver.log")
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
+            process.arguments = ["--port=\(port)", "--log-path=\(log.path)", "--verbose"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let up = waitUntil(20) { (try? String(contentsOf: self.log, encoding: .utf8))?.contains("ChromeDriver was started successfully") == true }
+            XCTAssertTrue(up, "chromedriver started on \(port)")
+        }
+
+        /// Sessions the driver created, from its log.
+        func sessionsCreated() -> Int {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return text.components(separatedBy: "] RESPONSE InitSession {").count - 1
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+
+        private static func freePort() -> Int {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+}

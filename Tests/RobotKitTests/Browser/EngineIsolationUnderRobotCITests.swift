@@ -1,0 +1,54 @@
+import Foundation
+import MockServer
+import RobotKit
+import XCTest
+
+/// Run *through* robotci by `RobotCIEndToEndTests.BrowserMatrixEndToEndTests` with
+/// `--browsers chromium,webkit`, one shard, A before B in one process per engine: A writes a
+/// cookie, both storages, IndexedDB, Cache Storage and a service worker on the shard's mock
+/// origin; B, launched next on the same engine (Chromium: the shard's warm browser, a new
+/// context; WebKit: the process's kept WebDriver session, reset), finds none of them. Only page
+/// script, so the same test runs on either engine; it prints the engine it ran on. Outside that
+/// run it skips.
+final class EngineIsolationUnderRobotCITests: UITestCase {
+    override func setUp() async throws {
+        guard ProcessInfo.processInfo.environment["ROBOTCI_MATRIX_E2E"] == "1" else {
+            throw XCTSkip("runs only under robotci, from BrowserMatrixEndToEndTests")
+        }
+        try await super.setUp()
+        try await StoragePage.serve(on: serverMock)
+    }
+
+    override var appURL: URL? { URL(string: serverBaseURL + StoragePage.path) }
+
+    /// B names every leak, not only the first.
+    override var stopsAtFirstFailure: Bool { false }
+
+    private static let kinds = ["local", "session", "indexedDB", "caches", "workers"]
+
+    func testA_WritesEveryKindOfStorage() throws {
+        launch()
+        reportEngine()
+        try app.evaluate("return writeEverything()")
+        let seen = try XCTUnwrap(app.evaluate("return readEverything()") as? [String: Any])
+        XCTAssertEqual(seen["cookie"] as? String, "robot=1")
+        for kind in Self.kinds {
+            XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 1, "\(kind) was written: \(seen)")
+        }
+    }
+
+    func testB_SeesNoneOfIt() throws {
+        launch()
+        reportEngine()
+        let seen = try XCTUnwrap(app.evaluate("return readEverything()") as? [String: Any])
+        XCTAssertEqual(seen["cookie"] as? String, "", "cookies leaked: \(seen)")
+        for kind in Self.kinds {
+            XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 0, "\(kind) leaked from the previous test: \(seen)")
+        }
+    }
+
+    /// `matrix-engine: <user agent>`: which engine really ran the test.
+    private func reportEngine() {
+        print("matrix-engine: \((try? app.evaluate("return navigator.userAgent") as? String) ?? "unknown")")
+    }
+}
