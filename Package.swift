@@ -83,7 +83,7 @@ let package = Package(
         // A real redis-server for the queue's unit and end-to-end tests.
         .target(name: "TestSupport", dependencies: ["ProcessToolkit", "LoopbackSockets"], path: "Tests/Support/TestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
-        .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "WorkerContract", "TestSupport"]),
+        .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "WorkerContract", "TestSupport", "ProcessToolkit", "LoopbackSockets"]),
         .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),

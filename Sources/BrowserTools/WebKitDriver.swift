@@ -72,15 +72,18 @@ public struct WebKitDriver: Sendable {
     /// Starts `executable` on `port`, output appended to `logPath`, and waits until it accepts
     /// connections (at most `timeout` seconds, less if it exits first); on failure it is killed
     /// and reaped. WPEWebDriver binds 127.0.0.1 only. Spawned from the calling thread, so a
-    /// caller on `SpawnThread` gives it a parent-death signal that holds.
+    /// caller on `SpawnThread` gives it a parent-death signal that holds. In `networkNamespace`
+    /// (a shard's, robotci's warm driver) nothing outside can connect: it is seen listening in
+    /// its namespace's socket table instead.
     public static func start(executable: String, port: Int, logPath: String, group: ChildProcess.Options.Group,
-                             environment: [String: String]? = nil, timeout: Double = 20) throws(Failure) -> WebKitDriver
+                             environment: [String: String]? = nil, networkNamespace: NetworkNamespace? = nil,
+                             timeout: Double = 20) throws(Failure) -> WebKitDriver
     {
         let process: ChildProcess
         do {
             process = try ChildProcess(
                 executable: executable, arguments: ["--port=\(port)"], environment: environment,
-                options: ChildProcess.Options(output: .file(logPath), group: group))
+                options: ChildProcess.Options(output: .file(logPath), group: group, networkNamespace: networkNamespace))
         } catch {
             throw Failure(description: "could not start \(executable): \(error)")
         }
@@ -89,12 +92,29 @@ public struct WebKitDriver: Sendable {
             if let end = process.tryWait() {
                 throw Failure(description: "WPEWebDriver exited at start-up (\(end)); its log (\(logPath)):\n\(logTail(logPath))")
             }
-            if Loopback.canConnect(port) { return WebKitDriver(process: process, port: port, logPath: logPath) }
+            let listening = networkNamespace == nil
+                ? Loopback.canConnect(port) : SocketTable.listeners(port: port, inNamespaceOf: process.pid).contains("127.0.0.1")
+            if listening { return WebKitDriver(process: process, port: port, logPath: logPath) }
             usleep(10_000)
         }
         process.killGroup()
         _ = process.wait()
         throw Failure(description: "WPEWebDriver did not listen on 127.0.0.1:\(port) within \(String(format: "%g", timeout)) s; its log (\(logPath)):\n\(logTail(logPath))")
+    }
+
+    /// `folder/cog`: execs `browser` with a parent-death signal, so a killed driver takes its
+    /// browser along (cog outlives a dead WPEWebDriver otherwise); `browser` itself without setpriv.
+    public static func writeBrowserLauncher(browser: String, in folder: URL) throws(Failure) -> String {
+        guard let setpriv = ChildProcess.setpriv else { return browser }
+        let url = folder.appendingPathComponent("cog")
+        let script = "#!/bin/sh\nexec '\(setpriv)' --pdeathsig KILL '\(browser)' \"$@\"\n"
+        do {
+            try Data(script.utf8).write(to: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        } catch {
+            throw Failure(description: "could not write the cog launcher \(url.path): \(error)")
+        }
+        return url.path
     }
 
     /// The end of the log, for error messages.

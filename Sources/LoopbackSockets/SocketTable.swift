@@ -7,8 +7,18 @@ public enum SocketTable {
     /// Local addresses of sockets listening on `port`: `127.0.0.1`, `0.0.0.0`, `::1`, `::`, or
     /// another address as dotted IPv4 / 32 hex digits. Empty where there is no procfs.
     public static func listeners(port: Int) -> [String] {
+        listeners(port: port, tables: "/proc/net")
+    }
+
+    /// The same, in the network namespace process `pid` is in (`/proc/PID/net`): how a server
+    /// started inside a namespace is seen listening from outside it, where nothing can connect.
+    public static func listeners(port: Int, inNamespaceOf pid: Int32) -> [String] {
+        listeners(port: port, tables: "/proc/\(pid)/net")
+    }
+
+    private static func listeners(port: Int, tables: String) -> [String] {
         var found: [String] = []
-        for (file, v6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
+        for (file, v6) in [("\(tables)/tcp", false), ("\(tables)/tcp6", true)] {
             // The table of a busy machine runs to hundreds of kilobytes, and Foundation's file
             // readers stop after one page of a procfs file (see `ProcessTable.contents(of:)`).
             guard let data = ProcessTable.contents(of: file) else { continue }

@@ -226,16 +226,19 @@ public final class Runner {
         var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
         testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
         testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
+        // One warm WPEWebDriver per shard for WebKit's batches, in the shard's namespace.
+        let webKit = config.browsers.contains(.webkit) && driver.usesShardBrowser ? ShardWebKit(environment: testEnvironment) : nil
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
                                      redactor: redactor, browsers: browsers, namespaces: namespaces,
-                                     namespaceRequired: config.effectiveNetworkIsolation == .on, browserTargets: config.browsers)
+                                     namespaceRequired: config.effectiveNetworkIsolation == .on, browserTargets: config.browsers, webKit: webKit)
 
         stopSwitch.attach(queue, interruption: interruption)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
         metadata.concurrency = governor.stop()
         browsers?.shutDown()
+        webKit?.shutDown()
         namespaces?.shutDown()
         // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
         // its environment, a browser whose relay is gone) is a stray of this run.

@@ -18,6 +18,9 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case browserSocket = "ROBOTCI_BROWSER_SOCKET"
     /// A folder that lives as long as the shard's browser (RobotKit keeps the kept page's ids there).
     case browserDirectory = "ROBOTCI_BROWSER_DIR"
+    /// The shard's warm WPEWebDriver (`--browsers webkit`), which robotci started in the shard's
+    /// namespace and keeps across the shard's batches: RobotKit drives it instead of starting one.
+    case webKitDriverURL = "ROBOTCI_WEBKIT_DRIVER_URL"
     /// Where a test leaves its artifacts (flat; robotci moves them into the report).
     case artifactsDirectory = "ROBOTCI_ARTIFACTS_DIR"
     /// 1 for a test's first run, 2… for retries.

@@ -11,7 +11,8 @@ import XCTest
 /// 2. `--browsers chromium,webkit`: one verdict per test per engine, history and timings kept
 ///    per engine, exit 0;
 /// 3. isolation on both engines: what A stores, B (the next launch on the same engine, in the
-///    same process) does not see (`EngineIsolationUnderRobotCITests`);
+///    next process of the shard, on the same warm browser: Chromium's relay, WebKit's kept
+///    session on robotci's WPEWebDriver) does not see (`EngineIsolationUnderRobotCITests`);
 /// 4. `webdriver=URL` to a chromedriver this test starts, standing in for a grid: the example's
 ///    robots pass through it (its log counts their sessions).
 final class BrowserMatrixEndToEndTests: XCTestCase {
@@ -39,6 +40,7 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         XCTAssertEqual(webkit.hostListeners, [], "listeners of the WebKit stack in the host's namespace")
         XCTAssertEqual(webkit.chromium, [], "no Chromium runs under --browsers webkit")
         XCTAssertTrue(webkit.seen.contains("WPEWebDriver") && webkit.seen.contains("cog"), "WebKit did the work: \(webkit.seen)")
+        XCTAssertTrue((1...2).contains(webkit.cogs.count), "one warm cog per shard, not one per batch: \(webkit.cogs)")
         let onWebKit = try Results(webkit.report.appendingPathComponent("results.json"))
         XCTAssertEqual(onWebKit.ids, tests.map { $0 + " [webkit]" }.sorted())
         XCTAssertEqual(onWebKit.tests.filter { $0["outcome"] as? String != "passed" }.compactMap { E2E.idText($0["id"]) }, [])
@@ -81,9 +83,11 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(try Results(resultsURL).ids, [tests[0] + " [webkit]"], again.stderr)
 
-        // 3. Isolation on both engines: A and B in one process per engine, B sees nothing of A.
-        let isolation = try run("isolation", ["--browsers", "chromium,webkit", "--shards", "1", "--filter", "EngineIsolationUnderRobotCITests"],
+        // 3. Isolation on both engines: A and B in two processes on one warm browser per engine, B sees nothing of A.
+        let isolation = try run("isolation", ["--browsers", "chromium,webkit", "--shards", "1", "--max-batch-size", "1",
+                                              "--filter", "EngineIsolationUnderRobotCITests"],
                                 package: E2E.root.path, env: ["ROBOTCI_MATRIX_E2E": "1"])
+        XCTAssertEqual(isolation.cogs.count, 1, "B took A's WebKit session over, in another process: \(isolation.cogs)")
         XCTAssertEqual(isolation.status, 0, isolation.stderr)
         let isolated = try Results(isolation.report.appendingPathComponent("results.json"))
         let prefix = "RobotKitTests.EngineIsolationUnderRobotCITests/"
@@ -91,7 +95,7 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         for suffix in ["", " [webkit]"] {
             let attempts = try names.map { try XCTUnwrap(isolated.attempts[prefix + $0 + suffix]?.first, "\($0)\(suffix): \(isolated.ids)") }
             XCTAssertEqual(attempts.map { $0["outcome"] as? String }, ["passed", "passed"], "\(attempts.map { $0["failures"] ?? "" })")
-            XCTAssertEqual(attempts[0]["batch"] as? Int, attempts[1]["batch"] as? Int, "A and B ran in one process\(suffix)")
+            XCTAssertNotEqual(attempts[0]["batch"] as? Int, attempts[1]["batch"] as? Int, "A and B ran in two processes\(suffix)")
             let agents = attempts.map { ($0["output"] as? String ?? "").contains("Chrome/") }
             XCTAssertEqual(agents, suffix.isEmpty ? [true, true] : [false, false], "the engine named ran: \(attempts.map { $0["output"] ?? "" })")
         }
@@ -118,13 +122,15 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         var chromium: [String]
         /// Names of the run's processes seen (`WPEWebDriver`, `cog`, …).
         var seen: Set<String>
+        /// The pids of the cogs (WebKit's browser) seen.
+        var cogs: Set<String>
     }
 
     private func run(_ label: String, _ args: [String], package: String = example, env: [String: String] = [:]) throws -> Observed {
         let f = try Fault("matrix-\(label)")
         let process = try f.start(args + ["--retries", "0"], env: env, package: package)
         defer { process.stop() }
-        var listeners: [String] = [], chromium: [String] = [], seen = Set<String>()
+        var listeners: [String] = [], chromium: [String] = [], seen = Set<String>(), cogs = Set<String>()
         var status: Int32 = -1
         let deadline = Date().addingTimeInterval(900)
         while Date() < deadline {
@@ -132,6 +138,7 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
             for line in E2E.processes(withEnvironment: f.marker) where !Proc.isZombie(line) {
                 let command = line.split(separator: " ").dropFirst().first.map { ($0 as NSString).lastPathComponent } ?? ""
                 seen.insert(command)
+                if command == "cog" { cogs.insert(String(line.prefix { $0 != ":" })) }
                 if line.contains("chrom") && !line.contains("chromedriver") && !chromium.contains(line) { chromium.append(line) }
             }
             if !process.isRunning {
@@ -141,7 +148,7 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
             usleep(100_000)
         }
         XCTAssertEqual(f.leftovers(), [], "\(label): nothing of the run is left")
-        return Observed(status: status, stderr: process.stderr, report: f.report, hostListeners: listeners, chromium: chromium, seen: seen)
+        return Observed(status: status, stderr: process.stderr, report: f.report, hostListeners: listeners, chromium: chromium, seen: seen, cogs: cogs)
     }
 
     /// `ss -ltnpH` lines (the host's namespace: this test's) of WebKit's processes.

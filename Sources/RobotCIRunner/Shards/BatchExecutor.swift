@@ -17,6 +17,8 @@ final class BatchExecutor: Sendable {
     let history: Timings
     /// Each shard's warm browser (behind its relay), nil when the driver wants none.
     let browsers: ShardBrowsers?
+    /// Each shard's warm WPEWebDriver (`--browsers webkit`), nil without WebKit.
+    let webKit: ShardWebKit?
     /// Each shard's network namespace (`network-isolation`), nil when off.
     let namespaces: ShardNamespaces?
     /// `network-isolation: on`: a shard that cannot have its namespace runs nothing.
@@ -28,8 +30,9 @@ final class BatchExecutor: Sendable {
     init(driver: any TestDriver, baseEnvironment: [String: String], runID: String,
          layout: ReportLayout, clock: RunClock, router: AttemptRouter, history: Timings = Timings(),
          redactor: SecretRedactor, browsers: ShardBrowsers? = nil, namespaces: ShardNamespaces? = nil,
-         namespaceRequired: Bool = false, browserTargets: [BrowserTarget] = []) {
+         namespaceRequired: Bool = false, browserTargets: [BrowserTarget] = [], webKit: ShardWebKit? = nil) {
         self.driver = driver
+        self.webKit = webKit
         self.browserTargets = browserTargets
         self.namespaces = namespaces
         self.namespaceRequired = namespaceRequired
@@ -76,7 +79,14 @@ final class BatchExecutor: Sendable {
         // A WebDriver endpoint robotci does not start is outside any namespace of the shard's.
         let namespace = target?.idName == "webdriver" ? nil : namespaces?.ensure(shard: shard)
         // A browser in the shard's last namespace cannot reach the new one's mock server.
-        if namespace?.isNew == true { browsers?.replace(shard: shard) }
+        if namespace?.isNew == true {
+            browsers?.replace(shard: shard)
+            webKit?.replace(shard: shard)
+        }
+        if target == .webkit, let channel = webKit?.ensure(shard: shard, port: ports.webDriver, networkNamespace: namespace?.namespace) {
+            env[WorkerVariable.webKitDriverURL.name] = channel.url
+            env[WorkerVariable.browserDirectory.name] = channel.directory.path
+        }
         if driver.usesShardBrowser, target == nil || target == .chromium,
            let channel = browsers?.ensure(shard: shard, networkNamespace: namespace?.namespace) {
             env[WorkerVariable.browserSocket.name] = channel.socket
@@ -100,7 +110,10 @@ final class BatchExecutor: Sendable {
         if let ended = batch.ended {
             var signaled = false
             if case .signaled = ended.end { signaled = true }
-            if ended.timedOut || signaled { browsers?.replace(shard: shard) }
+            if ended.timedOut || signaled {
+                browsers?.replace(shard: shard)
+                webKit?.replace(shard: shard)
+            }
         }
         return outcome
     }

@@ -11,8 +11,10 @@ import WorkerContract
 ///
 /// What WebKit's WebDriver lacks, RobotKit says: `consoleLog()` throws (no log endpoint), the
 /// viewport is cog's fixed 800×600 (`setWindowRect: false`), so a `windowSize` other than the
-/// default fails the launch. The session is per test process, not per shard: robotci's
-/// relay is Chromium's, and a WebKit session does not outlive its driver.
+/// default fails the launch. Alone, the session is per test process (it does not outlive the
+/// driver this process starts); under robotci's `--browsers webkit` it is per shard: the
+/// driver is robotci's, and a session reset clean is left for the shard's next process
+/// (`KeptSessionFile`), which takes it over.
 final class WebKitBrowser: BrowserEngine {
     private let driver: WebKitDriverService
 
@@ -38,6 +40,8 @@ final class WebKitBrowser: BrowserEngine {
     func openPage(arguments: [String], url: String, isolation: BrowserIsolation) throws(RobotKitError) -> LaunchedPage {
         try Self.checkWindowSize(arguments)
         let current = try keptSession()
+        // In use: until its reset, no other process may take it over.
+        if let file = try? driver.endpoint().sessionFile { KeptSessionFile.write(file, id: current.session.id, window: current.window, clean: false) }
         let page = WebDriverPage(session: current.session, consoleUnavailable: Self.noConsole, endsScriptsOnUnload: true)
         do {
             try page.navigate(to: url)
@@ -55,6 +59,9 @@ final class WebKitBrowser: BrowserEngine {
         do {
             if driver.isSuspect { throw RobotKitError.transport("the browser looked in trouble") }
             try WebKitSessionReset.reset(driver, window: current.window)
+            if let file = try? self.driver.endpoint().sessionFile {
+                KeptSessionFile.write(file, id: current.session.id, window: current.window, clean: true)
+            }
         } catch {
             end(current.session)
         }
@@ -67,6 +74,10 @@ final class WebKitBrowser: BrowserEngine {
             end(current.session)
         }
         let endpoint = try driver.endpoint()
+        if let file = endpoint.sessionFile, let taken = Self.takeOver(file, driverURL: endpoint.baseURL) {
+            kept.withLock { $0 = taken }
+            return taken
+        }
         var capabilities = WebKitDriver.capabilities(browser: endpoint.browserLauncher)
         // `normal`: a navigation answers once loaded. A script WebKit started in a document
         // that a navigation then replaced may never answer, so RobotKit never races one.
@@ -89,10 +100,24 @@ final class WebKitBrowser: BrowserEngine {
         return made
     }
 
+    /// The shard's session the last process left: taken over when it was reset clean and still
+    /// answers; deleted (its cog ends) when a process ended during a launch, before its reset.
+    private static func takeOver(_ file: URL, driverURL: String) -> Kept? {
+        guard let left = KeptSessionFile.read(file) else { return nil }
+        KeptSessionFile.remove(file)
+        guard let session = try? WebDriverSession.attach(driverURL: driverURL, id: left.id) else { return nil }
+        guard left.clean, (try? session.windowHandles(timeout: 5))?.contains(left.window) == true else {
+            try? session.delete(timeout: 10)
+            return nil
+        }
+        return Kept(session: session, window: left.window)
+    }
+
     /// Deletes `session` (its cog exits) and forgets it.
     private func end(_ session: WebDriverSession) {
         try? session.delete(timeout: 10)
         kept.withLock { if $0?.session === session { $0 = nil } }
+        if let file = try? driver.endpoint().sessionFile, KeptSessionFile.read(file)?.id == session.id { KeptSessionFile.remove(file) }
     }
 
     /// cog's headless window is 800×600 and WPEWebDriver cannot resize it: a launch asking for

@@ -22,6 +22,9 @@ public struct WorkerEnvironment: Sendable, Equatable {
     /// `ROBOTCI_WEBDRIVER_URL`: a W3C WebDriver endpoint to drive instead of Chromium over
     /// DevTools (a Selenium Grid, Appium); `nil` for the default engine.
     public var webDriverURL: String?
+    /// `ROBOTCI_WEBKIT_DRIVER_URL`: the shard's warm WPEWebDriver, which robotci started (in the
+    /// shard's namespace) and keeps across the shard's processes; `nil`: RobotKit starts its own.
+    public var webKitDriverURL: String?
     /// `ROBOTCI_BROWSER_SOCKET`: the shard's warm Chromium, relayed by robotci over a Unix
     /// socket only the run's user can open; `nil` when RobotKit starts its own.
     public var browserSocket: String?
@@ -50,6 +53,7 @@ public struct WorkerEnvironment: Sendable, Equatable {
         shardIndex = int(.shardIndex) ?? 0
         runID = string(.runID)
         webDriverURL = string(.webDriverURL)
+        webKitDriverURL = string(.webKitDriverURL)
         browserSocket = string(.browserSocket)
         browserDirectory = string(.browserDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) }
         trace = string(.trace).flatMap(TraceMode.init(rawValue:)) ?? .onFailure
