@@ -41,11 +41,14 @@ struct LastFailed: Sendable {
                 + (warning.map { "is readable (\($0))" } ?? "holds a run") + "; run the suite once, or point --report-dir/--history at the last run's")
         }
         var previous: [TestID: Outcome] = [:]
-        for (id, test) in loaded.tests {
-            let letters = Array(test.o)
-            guard last < letters.count, let outcome = Outcome(letter: letters[last]),
-                  runsAgain(outcome, withFlaky: withFlaky) else { continue }
-            previous[TestID(id)] = outcome
+        // Each engine's runs (`--browsers`) come back on their own engine.
+        for (browser, tests) in loaded.engines {
+            for (id, test) in tests {
+                let letters = Array(test.o)
+                guard last < letters.count, let outcome = Outcome(letter: letters[last]),
+                      runsAgain(outcome, withFlaky: withFlaky) else { continue }
+                previous[TestID(id, repetition: nil, browser: browser)] = outcome
+            }
         }
         return LastFailed(runID: loaded.runs[last].id, previous: previous, source: historyURL.path)
     }
