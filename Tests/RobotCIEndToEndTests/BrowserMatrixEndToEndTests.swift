@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `--browsers`, through the built robotci on the bundled example (Examples/CharacterApp) and
@@ -109,6 +110,59 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         XCTAssertEqual(viaGrid.ids, tests.map { $0 + " [webdriver]" }.sorted())
         XCTAssertEqual(viaGrid.tests.filter { $0["outcome"] as? String == "passed" }.count, tests.count, remote.stderr)
         XCTAssertGreaterThanOrEqual(grid.sessionsCreated(), tests.count, "every launch was a session of the grid's")
+    }
+
+    /// Many machines: `--partition` and `--queue` split each engine's run of a test as a test of
+    /// its own, batches never mix two engines, and `robotci merge` / `robotci report --queue`
+    /// account for one verdict per test per engine.
+    func testPartitionsAndAQueueSplitAndMergeEachEnginesRuns() throws {
+        for tool in ["/usr/bin/WPEWebDriver", "/usr/bin/cog", "/usr/lib/chromium/chromium-headless-shell", "/usr/bin/redis-server"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is not installed (make setup-test)")
+        }
+        let common = ["--package", Self.example, "--browsers", "chromium,webkit", "--filter", "DeepLinkUITests", "--shards", "1"]
+        let listed = try E2E.run(["list"] + common)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let ids = listed.stdout.split(separator: "\n").map(String.init).filter { $0.contains("/test") }.sorted()
+        XCTAssertEqual(ids.filter { $0.hasSuffix(" [webkit]") }.count * 2, ids.count, "listed once per engine: \(ids)")
+        func checkBatches(_ results: Results) {
+            for batch in results.batches {
+                XCTAssertEqual(Set(E2E.idTexts(batch["tests"]).map { $0.hasSuffix(" [webkit]") }).count, 1, "one engine per batch: \(batch)")
+            }
+        }
+
+        let dir = E2E.temporaryDirectory("matrix-machines")
+        for k in 1...2 {
+            let part = try E2E.run(["run", "--skip-build", "--partition", "\(k)/2", "--report-dir", dir.appendingPathComponent("p\(k)").path] + common,
+                                   env: ["ROBOTCI_RUN_ID": "matrix-partitions"])
+            XCTAssertEqual(part.status, 0, part.stderr)
+            checkBatches(try Results(dir.appendingPathComponent("p\(k)/results.json")))
+        }
+        let merged = try E2E.run(["merge", dir.appendingPathComponent("p1").path, dir.appendingPathComponent("p2").path,
+                                  "--output", dir.appendingPathComponent("merged").path])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        let all = try Results(dir.appendingPathComponent("merged/results.json"))
+        XCTAssertEqual(all.ids, ids)
+        XCTAssertEqual(all.tests.filter { $0["outcome"] as? String == "passed" }.count, ids.count, merged.stderr)
+        let history = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("merged/history.json"))) as? [String: Any])
+        XCTAssertEqual(((history["browsers"] as? [String: Any])?["webkit"] as? [String: Any])?.count, ids.count / 2)
+
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let queue = "redis://127.0.0.1:\(redis.port)/matrix"
+        let machines = try E2E.startMachines(2, in: dir, env: ["ROBOTCI_RUN_ID": "matrix-queue"]) { m in
+            ["run", "--skip-build", "--queue", queue, "--report-dir", dir.appendingPathComponent("q\(m)").path] + common
+        }
+        for machine in machines {
+            machine.process.waitUntilExit()
+            XCTAssertEqual(machine.process.terminationStatus, 0, (try? String(contentsOf: machine.log, encoding: .utf8)) ?? "")
+        }
+        let report = try E2E.run(["report", "--queue", queue, "--output", dir.appendingPathComponent("queue").path])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let queued = try Results(dir.appendingPathComponent("queue/results.json"))
+        XCTAssertEqual(queued.ids, ids)
+        XCTAssertEqual(queued.tests.filter { $0["outcome"] as? String == "passed" }.count, ids.count, report.stderr)
+        checkBatches(queued)
     }
 
     /// What a run left, and what the probes saw while it ran.
