@@ -85,7 +85,7 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         XCTAssertEqual(try Results(resultsURL).ids, [tests[0] + " [webkit]"], again.stderr)
 
         // 3. Isolation on both engines: A and B in two processes on one warm browser per engine, B sees nothing of A.
-        let isolation = try run("isolation", ["--browsers", "chromium,webkit", "--shards", "1", "--max-batch-size", "1",
+        let isolation = try run("isolation", ["--browsers", "chromium,webkit", "--shards", "1", "--max-batch-size", "1", "--retries", "1",
                                               "--filter", "EngineIsolationUnderRobotCITests"],
                                 package: E2E.root.path, env: ["ROBOTCI_MATRIX_E2E": "1"])
         XCTAssertEqual(isolation.cogs.count, 1, "B took A's WebKit session over, in another process: \(isolation.cogs)")
@@ -95,11 +95,25 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         let names = ["testA_WritesEveryKindOfStorage", "testB_SeesNoneOfIt"]
         for suffix in ["", " [webkit]"] {
             let attempts = try names.map { try XCTUnwrap(isolated.attempts[prefix + $0 + suffix]?.first, "\($0)\(suffix): \(isolated.ids)") }
+            XCTAssertEqual(names.map { isolated.attempts[prefix + $0 + suffix]?.count }, [1, 1])
             XCTAssertEqual(attempts.map { $0["outcome"] as? String }, ["passed", "passed"], "\(attempts.map { $0["failures"] ?? "" })")
             XCTAssertNotEqual(attempts[0]["batch"] as? Int, attempts[1]["batch"] as? Int, "A and B ran in two processes\(suffix)")
             let agents = attempts.map { ($0["output"] as? String ?? "").contains("Chrome/") }
             XCTAssertEqual(agents, suffix.isEmpty ? [true, true] : [false, false], "the engine named ran: \(attempts.map { $0["output"] ?? "" })")
         }
+        // A test flaky on WebKit only says so there: retried on WebKit, passed on Chromium.
+        XCTAssertEqual(isolated.outcome(prefix + "testC_FlakyOnWebKitOnly"), "passed")
+        XCTAssertEqual(isolated.outcome(prefix + "testC_FlakyOnWebKitOnly [webkit]"), "flaky")
+        let retried = isolated.attempts[prefix + "testC_FlakyOnWebKitOnly [webkit]"] ?? []
+        XCTAssertEqual(retried.map { ($0["output"] as? String ?? "").contains("Chrome/") }, [false, false], "the retry ran on WebKit")
+        let verdicts = try JUnitCount(isolation.report.appendingPathComponent("junit.xml")).verdicts
+        XCTAssertEqual(verdicts[prefix + "testC_FlakyOnWebKitOnly"], "passed", "\(verdicts)")
+        XCTAssertEqual(verdicts[prefix + "testC_FlakyOnWebKitOnly [webkit]"], "flaky", "\(verdicts)")
+        let isolationHistory = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(contentsOf: isolation.report.appendingPathComponent("history.json"))) as? [String: Any])
+        let flakyOnWebKit = ((isolationHistory["browsers"] as? [String: Any])?["webkit"] as? [String: Any])?[prefix + "testC_FlakyOnWebKitOnly"]
+        XCTAssertEqual((flakyOnWebKit as? [String: Any])?["o"] as? String, "K", "flaky on WebKit in the history")
+        XCTAssertEqual(((isolationHistory["tests"] as? [String: Any])?[prefix + "testC_FlakyOnWebKitOnly"] as? [String: Any])?["o"] as? String, "P")
 
         // 4. A WebDriver endpoint robotci does not start: a chromedriver on a port of ours.
         let grid = try Grid()
@@ -182,7 +196,7 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
 
     private func run(_ label: String, _ args: [String], package: String = example, env: [String: String] = [:]) throws -> Observed {
         let f = try Fault("matrix-\(label)")
-        let process = try f.start(args + ["--retries", "0"], env: env, package: package)
+        let process = try f.start(args + (args.contains("--retries") ? [] : ["--retries", "0"]), env: env, package: package)
         defer { process.stop() }
         var listeners: [String] = [], chromium: [String] = [], seen = Set<String>(), cogs = Set<String>()
         var status: Int32 = -1

@@ -7,9 +7,9 @@ import XCTest
 /// `--browsers chromium,webkit`, one shard, A before B in one process per engine: A writes a
 /// cookie, both storages, IndexedDB, Cache Storage and a service worker on the shard's mock
 /// origin; B, launched next on the same engine (Chromium: the shard's warm browser, a new
-/// context; WebKit: the process's kept WebDriver session, reset), finds none of them. Only page
-/// script, so the same test runs on either engine; it prints the engine it ran on. Outside that
-/// run it skips.
+/// context; WebKit: the process's kept WebDriver session, reset), finds none of them. C fails
+/// its first attempt on WebKit only. Only page script, so the same test runs on either engine;
+/// each prints the engine it ran on. Outside that run they skip.
 final class EngineIsolationUnderRobotCITests: UITestCase {
     override func setUp() async throws {
         guard ProcessInfo.processInfo.environment["ROBOTCI_MATRIX_E2E"] == "1" else {
@@ -45,6 +45,16 @@ final class EngineIsolationUnderRobotCITests: UITestCase {
         for kind in Self.kinds {
             XCTAssertEqual((seen[kind] as? NSNumber)?.intValue, 0, "\(kind) leaked from the previous test: \(seen)")
         }
+    }
+
+    /// Fails its first attempt on WebKit only: the matrix run calls it flaky on WebKit, passed
+    /// on Chromium (its retry runs on WebKit again).
+    func testC_FlakyOnWebKitOnly() throws {
+        launch()
+        reportEngine()
+        let agent = try XCTUnwrap(app.evaluate("return navigator.userAgent") as? String)
+        let attempt = ProcessInfo.processInfo.environment["ROBOTCI_ATTEMPT"] ?? "1"
+        XCTAssertFalse(!agent.contains("Chrome/") && attempt == "1", "WebKit's first attempt fails on purpose")
     }
 
     /// `matrix-engine: <user agent>`: which engine really ran the test.
