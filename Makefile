@@ -1,13 +1,14 @@
 # robotci — the commands a newcomer needs. `make demo` and `make test` install
 # what is missing (apt) first, so they work on a fresh Debian machine.
 SHELL := /bin/bash
-# What a run needs: the libraries robotci builds against and Chromium's headless shell (RobotKit
-# drives it over DevTools; no chromedriver). What the tests add: redis-server (the queue), the
+# What a run needs: the libraries robotci builds against, Chromium's headless shell (RobotKit
+# drives it over DevTools; no chromedriver), and WebKit's wpewebkit-driver and cog
+# (`--browsers webkit`, docs/browsers.md). What the tests add: redis-server (the queue), the
 # full chromium and chromium-driver (the report's WebDriver click tests, RobotKit's WebDriver
-# engine), stunnel4/openssl (TLS to Redis), nodejs (the page scripts' syntax), wpewebkit-driver
-# and cog (WebKit: ROBOTKIT_BROWSER=webkit, docs/browsers.md).
-APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev chromium-headless-shell fonts-liberation iproute2
-APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver stunnel4 openssl nodejs wpewebkit-driver cog
+# engine, the grid `--browsers webdriver=URL` is tested against), stunnel4/openssl (TLS to
+# Redis), nodejs (the page scripts' syntax).
+APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev chromium-headless-shell fonts-liberation iproute2 wpewebkit-driver cog
+APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver stunnel4 openssl nodejs
 SWIFT ?= swift
 SHARDS ?= 8
 
