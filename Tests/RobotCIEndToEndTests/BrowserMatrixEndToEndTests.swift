@@ -118,12 +118,16 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         // 4. A WebDriver endpoint robotci does not start: a chromedriver on a port of ours.
         let grid = try Grid()
         defer { grid.stop() }
-        let remote = try run("grid", ["--browsers", "webdriver=\(grid.url)", "--shards", "2"])
+        // What a grid needs beyond a browser's name reaches it: here the headless shell as Chrome's binary.
+        let shell = "/usr/lib/chromium/chromium-headless-shell"
+        let remote = try run("grid", ["--browsers", "webdriver=\(grid.url)", "--shards", "2"],
+                             env: ["ROBOTKIT_WEBDRIVER_CAPABILITIES": "{\"goog:chromeOptions\": {\"binary\": \"\(shell)\"}}"])
         XCTAssertEqual(remote.status, 0, remote.stderr)
         let viaGrid = try Results(remote.report.appendingPathComponent("results.json"))
         XCTAssertEqual(viaGrid.ids, tests.map { $0 + " [webdriver]" }.sorted())
         XCTAssertEqual(viaGrid.tests.filter { $0["outcome"] as? String == "passed" }.count, tests.count, remote.stderr)
         XCTAssertGreaterThanOrEqual(grid.sessionsCreated(), tests.count, "every launch was a session of the grid's")
+        XCTAssertTrue(grid.logText.contains("\"binary\": \"\(shell)\""), "the capabilities reached the grid's sessions")
     }
 
     /// Many machines: `--partition` and `--queue` split each engine's run of a test as a test of
@@ -265,10 +269,11 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
             XCTAssertTrue(up, "chromedriver started on \(port)")
         }
 
+        var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
         /// Sessions the driver created, from its log.
         func sessionsCreated() -> Int {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            return text.components(separatedBy: "] RESPONSE InitSession {").count - 1
+            logText.components(separatedBy: "] RESPONSE InitSession {").count - 1
         }
 
         func stop() {

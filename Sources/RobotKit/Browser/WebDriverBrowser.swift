@@ -29,6 +29,9 @@ final class WebDriverBrowser: BrowserEngine {
             if capabilities["browserName"] as? String == "chrome" {
                 capabilities["goog:chromeOptions"] = ["args": arguments]
             }
+            if let extra = ProcessInfo.processInfo.environment["ROBOTKIT_WEBDRIVER_CAPABILITIES"] {
+                capabilities = try Self.merging(capabilities, json: extra)
+            }
         } else {
             let own = try driver.endpoint()
             endpoint = own.baseURL
@@ -57,6 +60,26 @@ final class WebDriverBrowser: BrowserEngine {
             throw error
         }
         return LaunchedPage(driver: WebDriverPage(session: session))
+    }
+
+    /// `base` with the capabilities of `json` (`ROBOTKIT_WEBDRIVER_CAPABILITIES`, a JSON object:
+    /// Appium's `platformName`, `appium:automationName`, `appium:deviceName`, a grid's vendor
+    /// options) laid over it: a key given there wins, and an object given for an object (such
+    /// as `goog:chromeOptions`) is merged one level deep, so RobotKit's switches stay unless named.
+    static func merging(_ base: [String: Any], json: String) throws(RobotKitError) -> [String: Any] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
+            throw .configuration("ROBOTKIT_WEBDRIVER_CAPABILITIES must be a JSON object of W3C capabilities, e.g. "
+                + "{\"platformName\": \"iOS\", \"appium:automationName\": \"XCUITest\"}; got: \(json.prefix(200))")
+        }
+        var merged = base
+        for (key, value) in object {
+            if let given = value as? [String: Any], let current = merged[key] as? [String: Any] {
+                merged[key] = current.merging(given) { _, new in new }
+            } else {
+                merged[key] = value
+            }
+        }
+        return merged
     }
 
     func close(_ page: LaunchedPage) {
