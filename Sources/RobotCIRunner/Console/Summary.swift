@@ -32,6 +32,22 @@ public struct Summary {
         return lines
     }
 
+    /// With `--browsers` naming another engine than the default: each engine's counts, so a
+    /// test flaky or failing on one engine only is seen as that engine's
+    /// (`  webkit       28 passed, 1 flaky`). None for a run of the default engine alone.
+    static func engineLines(_ tests: [TestRecord]) -> [String] {
+        guard tests.contains(where: { $0.id.browser != nil }) else { return [] }
+        var engines: [String?: [TestRecord]] = [:]
+        for t in tests { engines[t.id.browser, default: []].append(t) }
+        return engines.keys.sorted { ($0 ?? "") < ($1 ?? "") }.map { browser in
+            let c = OutcomeCounts(engines[browser] ?? [])
+            let parts = [("passed", c.passed), ("failed", c.failed), ("flaky", c.flaky), ("skipped", c.skipped), ("timed out", c.timedOut),
+                         ("crashed", c.crashed), ("quarantined", c.quarantined), ("not run", c.notRun)]
+                .filter { $0.1 > 0 || $0.0 == "passed" }.map { "\($0.1) \($0.0)" }
+            return "  \((browser ?? "chromium").padding(toLength: 12, withPad: " ", startingAt: 0)) " + parts.joined(separator: ", ")
+        }
+    }
+
     func print(to stream: StandardStream) {
         let c = result.counts
         let m = result.metadata
@@ -60,6 +76,7 @@ public struct Summary {
             lines.append("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(n)")
         }
         lines.append("  total        \(c.total)")
+        lines += Self.engineLines(result.tests)
         let serial = result.serialTime
         let speedup = m.wallTime > 0 ? serial / m.wallTime : 0
         lines.append(String(format: "  wall %.2fs, serial (sum of test times) %.2fs, speed-up %.2fx on %d shards, shard efficiency %.0f%%",
