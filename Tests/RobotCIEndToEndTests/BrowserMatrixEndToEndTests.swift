@@ -183,6 +183,36 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         checkBatches(queued)
     }
 
+    /// Where no namespace can be made (no `unshare` on the PATH robotci searches, as where the
+    /// kernel refuses), `--browsers webkit` runs with one warning naming WebKit's server and the
+    /// one-user-per-host rule; `--network-isolation on` stops before anything runs; a missing
+    /// WebKit stack stops before the build, naming the packages.
+    func testWithoutANamespaceWebKitWarnsOnceAndWithoutItsStackStops() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/WPEWebDriver"), FileManager.default.isExecutableFile(atPath: "/usr/bin/cog") else {
+            throw XCTSkip("WebKit's stack is not installed (make setup)")
+        }
+        let report = E2E.temporaryDirectory("matrix-no-netns").path
+        let args = ["run", "--package", E2E.root.path, "--skip-build", "--filter", "RobotCICoreTests.BatchEndTests", "--shards", "2",
+                    "--report-dir", report, "--browsers", "webkit"]
+        let auto = try E2E.run(args, env: ["PATH": "/nonexistent"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        let warnings = auto.stderr.split(separator: "\n").filter { $0.contains("network namespace") }
+        XCTAssertEqual(warnings.count, 1, auto.stderr)
+        XCTAssertTrue(warnings.first?.contains("WebKit's WebDriver server") == true && warnings.first?.contains("one user per host") == true,
+                      auto.stderr)
+        let on = try E2E.run(args + ["--network-isolation", "on"], env: ["PATH": "/nonexistent"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(on.status, 2, on.stderr)
+        XCTAssertFalse(on.stderr.contains("tests on 2 shards"), "nothing ran: \(on.stderr)")
+
+        let missing = try E2E.run(args, env: ["WPEWEBDRIVER": "/nonexistent/WPEWebDriver"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("apt-get install wpewebkit-driver cog"), missing.stderr)
+        XCTAssertFalse(missing.stderr.contains("Compiling") || missing.stderr.contains("tests on 2 shards"), "before the build: \(missing.stderr)")
+        let bad = try E2E.run(["run", "--package", E2E.root.path, "--skip-build", "--browsers", "chromium,safari"], cwd: NSTemporaryDirectory())
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("browser 'safari' is not one robotci knows") && bad.stderr.contains("`webdriver=URL`"), bad.stderr)
+    }
+
     /// What a run left, and what the probes saw while it ran.
     private struct Observed {
         var status: Int32
