@@ -87,9 +87,10 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         // 3. Isolation on both engines: A and B in two processes on one warm browser per engine, B sees nothing of A.
         let isolation = try run("isolation", ["--browsers", "chromium,webkit", "--shards", "1", "--max-batch-size", "1", "--retries", "1",
                                               "--filter", "EngineIsolationUnderRobotCITests"],
-                                package: E2E.root.path, env: ["ROBOTCI_MATRIX_E2E": "1"])
-        XCTAssertEqual(isolation.cogs.count, 1, "B took A's WebKit session over, in another process: \(isolation.cogs)")
-        XCTAssertEqual(isolation.status, 0, isolation.stderr)
+                                package: E2E.root.path,
+                                env: ["ROBOTCI_MATRIX_E2E": "1", "ROBOTCI_RULES": "[{match: testD_BrowserHangs, test-timeout: 8, retries: 0}]"])
+        XCTAssertEqual(isolation.cogs.count, 2, "B took A's WebKit session over, in another process; D's hang replaced it: \(isolation.cogs)")
+        XCTAssertEqual(isolation.status, 1, "D timed out on purpose: \(isolation.stderr)")
         let isolated = try Results(isolation.report.appendingPathComponent("results.json"))
         let prefix = "RobotKitTests.EngineIsolationUnderRobotCITests/"
         let names = ["testA_WritesEveryKindOfStorage", "testB_SeesNoneOfIt"]
@@ -100,6 +101,11 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
             XCTAssertNotEqual(attempts[0]["batch"] as? Int, attempts[1]["batch"] as? Int, "A and B ran in two processes\(suffix)")
             let agents = attempts.map { ($0["output"] as? String ?? "").contains("Chrome/") }
             XCTAssertEqual(agents, suffix.isEmpty ? [true, true] : [false, false], "the engine named ran: \(attempts.map { $0["output"] ?? "" })")
+        }
+        // A hung browser times out only its test; the next test on the engine gets a new one.
+        for suffix in ["", " [webkit]"] {
+            XCTAssertEqual(isolated.outcome(prefix + "testD_BrowserHangs" + suffix), "timedOut", "D\(suffix)")
+            XCTAssertEqual(isolated.outcome(prefix + "testE_AfterTheHang" + suffix), "passed", "E\(suffix)")
         }
         // A test flaky on WebKit only says so there: retried on WebKit, passed on Chromium.
         XCTAssertEqual(isolated.outcome(prefix + "testC_FlakyOnWebKitOnly"), "passed")

@@ -8,7 +8,7 @@ import XCTest
 /// cookie, both storages, IndexedDB, Cache Storage and a service worker on the shard's mock
 /// origin; B, launched next on the same engine (Chromium: the shard's warm browser, a new
 /// context; WebKit: the process's kept WebDriver session, reset), finds none of them. C fails
-/// its first attempt on WebKit only. Only page script, so the same test runs on either engine;
+/// its first attempt on WebKit only. D hangs its browser; E, next, finds a working one. Only page script, so the same test runs on either engine;
 /// each prints the engine it ran on. Outside that run they skip.
 final class EngineIsolationUnderRobotCITests: UITestCase {
     override func setUp() async throws {
@@ -55,6 +55,24 @@ final class EngineIsolationUnderRobotCITests: UITestCase {
         let agent = try XCTUnwrap(app.evaluate("return navigator.userAgent") as? String)
         let attempt = ProcessInfo.processInfo.environment["ROBOTCI_ATTEMPT"] ?? "1"
         XCTAssertFalse(!agent.contains("Chrome/") && attempt == "1", "WebKit's first attempt fails on purpose")
+    }
+
+    /// The page's main thread spins forever: the next command never answers, and robotci's
+    /// deadline (a rule in the end-to-end test) kills the process and replaces the shard's
+    /// browser (on WebKit: its WPEWebDriver, and with it cog).
+    func testD_BrowserHangs() throws {
+        launch()
+        reportEngine()
+        try app.evaluate("setTimeout(() => { for (;;) {} }, 0); return 1")
+        usleep(200_000)
+        _ = app.staticTexts["storage.title"].exists
+    }
+
+    /// After the hang, the next launch on the same engine gets a working browser.
+    func testE_AfterTheHang() {
+        launch()
+        reportEngine()
+        XCTAssertTrue(app.staticTexts["storage.title"].waitForExistence(timeout: 10))
     }
 
     /// `matrix-engine: <user agent>`: which engine really ran the test.
