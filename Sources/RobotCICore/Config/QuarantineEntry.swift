@@ -44,7 +44,8 @@ public struct QuarantineEntry: Sendable, Equatable, Codable {
     }
 
     /// Whether it names `id` (any repetition of the test, on its engine when it names one).
-    public func matches(_ id: TestID) -> Bool { id.test == test && (browser == nil || id.browser == browser) }
+    /// `browser: chromium` names the default engine's runs, whose ids carry no browser (`BrowserTarget`).
+    public func matches(_ id: TestID) -> Bool { id.test == test && (browser == nil || (id.browser ?? BrowserTarget.chromium.name) == browser) }
 
     /// Seconds since 1970 at which it stops applying (00:00 UTC of `expires`).
     public var expiresAt: Double { Self.dayStart(expires) ?? 0 }

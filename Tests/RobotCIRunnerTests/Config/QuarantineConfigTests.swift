@@ -93,4 +93,13 @@ final class QuarantineConfigTests: FolderTestCase {
         XCTAssertFalse(policy.isQuarantined(TestID("M.C/old")))
         XCTAssertEqual(policy.expiryLines, ["robotci: quarantine of M.C/old (o) expired on 2000-01-01: it fails the run again; fix the test, or renew 'expires' (s, entry 2)"])
     }
+
+    /// `browser: chromium` is the default engine's runs: `--browsers chromium,webkit` names them
+    /// without a browser (their ids are the tests' own).
+    func testChromiumNamesTheDefaultEnginesRuns() throws {
+        let entry = try QuarantineEntry(number: 1, fields: ["test": "M.C/testPay", "browser": "chromium", "owner": "@a", "expires": "2099-01-01"],
+                                        source: "robotci.yml:3")
+        XCTAssertTrue(entry.matches(TestID("M.C/testPay")))
+        XCTAssertFalse(entry.matches(TestID("M.C/testPay", repetition: nil, browser: "webkit")))
+    }
 }
