@@ -241,9 +241,16 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         var listeners: [String] = [], chromium: [String] = [], seen = Set<String>(), cogs = Set<String>()
         var status: Int32 = -1
         let deadline = Date().addingTimeInterval(900)
+        var runPIDs = Set<String>()
         while Date() < deadline {
-            for line in Self.hostListeners() where !listeners.contains(line) { listeners.append(line) }
-            for line in E2E.processes(withEnvironment: f.marker) where !Proc.isZombie(line) {
+            let ofRun = E2E.processes(withEnvironment: f.marker)
+            runPIDs.formUnion(ofRun.map { String($0.prefix { $0 != ":" }) })
+            // This run's listeners only: a WebKit RobotKit started in this test process, or
+            // another run on the machine, is not this run's.
+            for line in Self.hostListeners() where !listeners.contains(line) && runPIDs.contains(where: { line.contains("pid=\($0),") }) {
+                listeners.append(line)
+            }
+            for line in ofRun where !Proc.isZombie(line) {
                 let command = line.split(separator: " ").dropFirst().first.map { ($0 as NSString).lastPathComponent } ?? ""
                 seen.insert(command)
                 if command == "cog" { cogs.insert(String(line.prefix { $0 != ":" })) }
@@ -259,7 +266,7 @@ final class BrowserMatrixEndToEndTests: XCTestCase {
         return Observed(status: status, stderr: process.stderr, report: f.report, hostListeners: listeners, chromium: chromium, seen: seen, cogs: cogs)
     }
 
-    /// `ss -ltnpH` lines (the host's namespace: this test's) of WebKit's processes.
+    /// `ss -ltnpH` lines (the host's namespace: this test's) of WebKit's processes, every run's.
     private static func hostListeners() -> [String] {
         let output = Self.output(["/usr/bin/ss", "-ltnpH"]) ?? Self.output(["/bin/ss", "-ltnpH"]) ?? ""
         return output.split(separator: "\n").map(String.init).filter { line in
