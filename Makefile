@@ -6,7 +6,7 @@ SHELL := /bin/bash
 # full chromium and chromium-driver (the report's WebDriver click tests, RobotKit's WebDriver
 # engine), stunnel4/openssl (TLS to Redis), nodejs (the page scripts' syntax), wpewebkit-driver
 # and cog (WebKit: ROBOTKIT_BROWSER=webkit, docs/browsers.md).
-APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev chromium-headless-shell fonts-liberation iproute2
+APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev libpng-dev chromium-headless-shell fonts-liberation iproute2
 APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver stunnel4 openssl nodejs wpewebkit-driver cog
 SWIFT ?= swift
 SHARDS ?= 8
