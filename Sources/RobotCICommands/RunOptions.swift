@@ -35,6 +35,12 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("isolation"), help: ArgumentHelp(ConfigKey.help("isolation"), valueName: "context/reset"))
     var isolation: String?
 
+    @Option(name: .customLong("update-snapshots"), help: ArgumentHelp(ConfigKey.help("update-snapshots"), valueName: "none/missing/all"))
+    var updateSnapshots: String?
+
+    @Option(name: .customLong("snapshot-tolerance"), help: ArgumentHelp(ConfigKey.help("snapshot-tolerance"), valueName: "d"))
+    var snapshotTolerance: String?
+
     @Option(name: .customLong("network-isolation"), help: ArgumentHelp(ConfigKey.help("network-isolation"), valueName: "auto/on/off"))
     var networkIsolation: String?
 
@@ -122,6 +128,8 @@ struct RunOptions: ParsableArguments {
             "adaptive-concurrency": Self.scalar(adaptiveConcurrency),
             "trace": Self.scalar(trace),
             "isolation": Self.scalar(isolation),
+            "update-snapshots": Self.scalar(updateSnapshots),
+            "snapshot-tolerance": Self.scalar(snapshotTolerance),
             "network-isolation": Self.scalar(networkIsolation),
             "skip-build": Self.toggle(skipBuild),
             "filter": Self.list(filter),

@@ -207,6 +207,8 @@ public final class Runner {
         var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
         testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
         testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
+        testEnvironment[WorkerVariable.updateSnapshots.name] = config.updateSnapshots.rawValue
+        testEnvironment[WorkerVariable.snapshotTolerance.name] = String(config.snapshotTolerance)
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
                                      redactor: redactor, browsers: browsers, namespaces: namespaces,

@@ -34,6 +34,10 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case isolation = "ROBOTCI_ISOLATION"
     /// The shard's browser: `chromium` (default) or `webkit`; RobotKit picks its engine from it.
     case browser = "ROBOTCI_BROWSER"
+    /// `--update-snapshots`: `none`, `missing` or `all` (`SnapshotUpdate`); which snapshot baselines RobotKit writes.
+    case updateSnapshots = "ROBOTCI_UPDATE_SNAPSHOTS"
+    /// `--snapshot-tolerance`: the colour distance (0…1) a snapshot's pixel may move by default.
+    case snapshotTolerance = "ROBOTCI_SNAPSHOT_TOLERANCE"
 
     /// The variable's name in the environment.
     public var name: String { rawValue }
@@ -48,6 +52,17 @@ public enum BrowserIsolation: String, CaseIterable, Sendable, Codable {
     /// permissions, other pages, history and window size cleared; cheaper (no new renderer),
     /// and what it keeps is listed in docs/isolation.md.
     case reset
+}
+
+/// `--update-snapshots` / `ROBOTCI_UPDATE_SNAPSHOTS`: which baselines `verifySnapshot` writes
+/// (docs/RobotKit.md, *Snapshots*).
+public enum SnapshotUpdate: String, CaseIterable, Sendable, Codable {
+    /// A missing baseline is written and the test fails saying so; a mismatch fails (default).
+    case none
+    /// A missing baseline is written and the check passes; a mismatch fails.
+    case missing
+    /// Every compared snapshot is written as the new baseline and passes.
+    case all
 }
 
 /// File names RobotKit and MockServer write into `ROBOTCI_ARTIFACTS_DIR`.
