@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ProcessToolkit", "LoopbackSockets"], path: "Tests/Support/TestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "WorkerContract", "TestSupport"]),
-        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
+        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "SnapshotCompare", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),

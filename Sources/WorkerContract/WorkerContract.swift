@@ -83,6 +83,9 @@ public enum ArtifactFile {
     public static let accessibilityAudit = "accessibility-audit.json"
     /// The page at a failed accessibility audit, each issue's element outlined and numbered.
     public static let accessibilityAuditScreenshot = "accessibility-audit.png"
+    /// How a failed snapshot's files begin: `snapshot-<test>.<name>.json` and its
+    /// `-expected.png`, `-actual.png`, `-diff.png`.
+    public static let snapshotPrefix = "snapshot-"
 }
 
 /// What an artifact is, for the report (how it is shown, whether it is inlined).
@@ -92,6 +95,9 @@ public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
     case trace
     /// A failed accessibility audit's issues (`accessibility-audit.json`).
     case audit
+    /// A failed snapshot check (`snapshot-<test>.<name>.json`): what differed, the baseline, the
+    /// command that accepts it, and the names of its expected, actual and diff PNGs.
+    case snapshot
 
     /// The kind a file a test left stands for, by its name.
     public init(fileName original: String) {
@@ -106,6 +112,8 @@ public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
             if name.hasPrefix("accessibility-audit") && name.hasSuffix(".json") {
                 // A test's second app writes `accessibility-audit-2.json`.
                 self = .audit
+            } else if name.hasPrefix(ArtifactFile.snapshotPrefix) && name.hasSuffix(".json") {
+                self = .snapshot
             } else if name.hasSuffix(".png") || name.hasSuffix(".jpg") || name.hasSuffix(".jpeg") {
                 self = .screenshot
             } else if name.hasSuffix(".html") {
