@@ -28,8 +28,9 @@ struct SnapshotCheck {
     }
 
     func judge(_ actual: RGBAImage) throws(RobotKitError) -> Verdict {
-        let actualPNG = try Self.png(actual)
+        // Encoding costs as much as the capture: only a write or a failure needs the PNG.
         guard let stored = FileManager.default.contents(atPath: baseline.path) else {
+            let actualPNG = try Self.png(actual)
             try write(actualPNG)
             guard update == .none else { return .recorded("no baseline: recorded \(baseline.path)") }
             let message = "no baseline for snapshot \"\(location.name)\": recorded \(baseline.path) "
@@ -43,7 +44,7 @@ struct SnapshotCheck {
             expected = try RGBAImage(png: stored)
         } catch {
             if update == .all {
-                try write(actualPNG)
+                try write(try Self.png(actual))
                 return .recorded("unreadable baseline replaced: \(baseline.path)")
             }
             throw .artifacts("the snapshot baseline \(baseline.path) is \(error); delete it or run with --update-snapshots all")
@@ -52,7 +53,7 @@ struct SnapshotCheck {
         if update == .all {
             // Every compared snapshot becomes the baseline; an identical one needs no write.
             guard expected != actual else { return .matched(differing: 0) }
-            try write(actualPNG)
+            try write(try Self.png(actual))
             return .recorded("baseline rewritten (\(result.differing) pixels differed): \(baseline.path)")
         }
         if result.matches(tolerance) { return .matched(differing: result.differing) }
@@ -64,6 +65,7 @@ struct SnapshotCheck {
             + "\(tolerance.color), \(tolerance.pixels) pixels (\(result.antiAliased) anti-aliased pixels ignored). "
             + "Baseline: \(baseline.path). Accept the actual image: \(acceptCommand)"
         let diff = try result.diff.map { image throws(RobotKitError) in try Self.png(image) }
+        let actualPNG = try Self.png(actual)
         return .failed(message, SnapshotEvidence(check: self, kind: result.sameSize ? .mismatch : .size, expected: stored,
                                                  actual: actualPNG, diff: diff, result: result,
                                                  actualSize: (actual.width, actual.height),
