@@ -45,6 +45,10 @@ public struct Summary {
                 lines.append("  \(t.outcome.rawValue.uppercased().padding(toLength: 11, withPad: " ", startingAt: 0)) \(t.id)\(loc) (\(t.attempts.count) attempt\(t.attempts.count == 1 ? "" : "s"))")
                 if let msg = first?.message { lines.append("              " + FailureMessage.consoleText(msg, limit: 200, indent: 14)) }
             }
+            if let accept = SnapshotAcceptance.command(for: problems) {
+                lines.append("  snapshots differ from their baselines (the report shows each); to accept the actual images:")
+                lines.append("    " + accept)
+            }
         }
         lines.append("")
         lines.append("  outcome      tests")
