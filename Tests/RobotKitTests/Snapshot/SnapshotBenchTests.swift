@@ -6,7 +6,8 @@ import XCTest
 // Snapshots through robotci, for bench/snapshots/run (ROBOTCI_SNAPSHOT_BENCH=1, baselines in
 // ROBOTKIT_SNAPSHOTS_DIR): the fixture page that moves, checked whole and element by element
 // with the public API only. SNAPSHOT_BENCH_BADGE_COLOR recolours one element (the badge),
-// SNAPSHOT_BENCH_LINE=1 draws a 1-pixel line in the header. Outside the bench they skip.
+// SNAPSHOT_BENCH_LINE=1 draws a 1-pixel line in the header, SNAPSHOT_BENCH_FIRST_ATTEMPT_COLOR
+// recolours it in a first attempt only. Outside the bench they skip.
 
 private let benchEnvironment = ProcessInfo.processInfo.environment
 
@@ -17,6 +18,10 @@ final class SnapshotBenchTests: XCTestCase {
         guard benchEnvironment["ROBOTCI_SNAPSHOT_BENCH"] == "1" else { throw XCTSkip("runs only from bench/snapshots/run") }
         app = XCUIApplication(url: Fixture.url("snapshot.html"))
         if let color = benchEnvironment["SNAPSHOT_BENCH_BADGE_COLOR"] { app.launchEnvironment["BADGE_COLOR"] = color }
+        // A page that renders differently on the first attempt only: a flaky snapshot.
+        if let color = benchEnvironment["SNAPSHOT_BENCH_FIRST_ATTEMPT_COLOR"], WorkerEnvironment().attempt == 1 {
+            app.launchEnvironment["BADGE_COLOR"] = color
+        }
         if benchEnvironment["SNAPSHOT_BENCH_LINE"] == "1" { app.launchEnvironment["LINE"] = "1" }
         app.launch()
     }

@@ -1,7 +1,8 @@
+import BrowserTools
 import Foundation
 import SnapshotCompare
+import Testing
 import WorkerContract
-import BrowserTools
 import XCTest
 
 @testable import RobotKit
@@ -272,5 +273,18 @@ final class BrowserFontsTests: XCTestCase {
         let file = BrowserFonts.controlled([:], folder: scratch.path)["FONTCONFIG_FILE"]
         XCTAssertEqual(file, scratch.appendingPathComponent("robotci-fonts.conf").path)
         XCTAssertTrue(FileManager.default.fileExists(atPath: file ?? ""))
+    }
+}
+
+/// A Swift Testing test's baseline is named after its suite and function.
+@Suite struct SnapshotLocationUnderSwiftTesting {
+    @Test func theBaselineIsNamedAfterTheSuiteAndFunction() throws {
+        let location = try #require(SnapshotLocation.current(name: "card"))
+        #expect(location.type == "SnapshotLocationUnderSwiftTesting")
+        #expect(location.test == "theBaselineIsNamedAfterTheSuiteAndFunction")
+        #expect(location.isSwiftTesting)
+        #expect(location.filter == #"SnapshotLocationUnderSwiftTesting/theBaselineIsNamedAfterTheSuiteAndFunction\(\)$"#)
+        #expect(location.baseline(beside: "/t/X.swift").path
+            == "/t/__Snapshots__/chromium/SnapshotLocationUnderSwiftTesting/theBaselineIsNamedAfterTheSuiteAndFunction.card.png")
     }
 }
