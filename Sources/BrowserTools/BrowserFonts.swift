@@ -1,6 +1,6 @@
 import Foundation
 
-/// The fonts a browser robotci or RobotKit starts may use: the installed Liberation set and
+/// The fonts a browser robotci or RobotKit starts (Chromium, WPEWebDriver with cog) may use: the installed Liberation set and
 /// nothing else, through a fontconfig file of the run's own (`FONTCONFIG_FILE`). A page then
 /// renders the same on every machine that has Liberation: `sans-serif` is Liberation Sans
 /// here and on a CI image that lacks DejaVu, and a glyph Liberation lacks is the same empty

@@ -27,6 +27,19 @@ final class WebKitEngineTests: XCTestCase {
         return app
     }
 
+    /// WebKit sees the Liberation fonts alone too (BrowserFonts, through WPEWebDriver's environment).
+    func testWebKitDrawsWithLiberationWhateverTheMachineHas() throws {
+        let app = try launch(Fixture.url("snapshot.html"))
+        let widths = try XCTUnwrap(app.evaluate("""
+            const c = document.createElement('canvas').getContext('2d');
+            const w = (f) => { c.font = '20px ' + f; return c.measureText('Wafflé Quartz 0123 ijl').width; };
+            return [w('sans-serif'), w('"Liberation Sans"'), w('"DejaVu Sans"'), w('"Some Font Nobody Has"'), w('monospace'), w('"Liberation Mono"')];
+            """) as? [Double])
+        XCTAssertEqual(widths[0], widths[1], "sans-serif is Liberation Sans: \(widths)")
+        XCTAssertEqual(widths[2], widths[3], "DejaVu is not there: it falls back as an unknown family does: \(widths)")
+        XCTAssertEqual(widths[4], widths[5], "monospace is Liberation Mono: \(widths)")
+    }
+
     /// `verifySnapshot` on WebKit: the same still capture over WebDriver, a moving page matching
     /// its baseline on the next launches, a recoloured element caught.
     func testSnapshotsOfAMovingPage() throws {
