@@ -624,7 +624,9 @@
   // accepts every actual image of the test. A mismatch in a test that passed on a retry is a
   // flaky snapshot, and says so.
   function snapshotsEl(t, a, snapshots, images) {
-    const flaky = t.outcome === 'flaky';
+    // A retry that passed against a baseline its first attempt recorded is no flake of the page.
+    const flaky = t.outcome === 'flaky' && snapshots.some((x) => x.value.kind !== 'missing');
+    const recordedThenPassed = t.outcome === 'flaky' && !flaky;
     const byName = {};
     for (const y of images) if (y.href && y.opening === 'image') byName[y.name] = y.href;
     const cards = snapshots.map((x) => {
@@ -644,6 +646,7 @@
     return h('div', { class: 'snapshots', 'data-flaky': flaky ? 'true' : null },
       h('h4', null, snapshots.length === 1 ? 'Snapshot' : 'Snapshots (' + snapshots.length + ')'),
       flaky ? h('div', { class: 'flaky-snapshot' }, 'Flaky snapshot: this mismatch passed on a retry. The page does not render the same each time: something in it is not frozen (a clock, a random value, a late image).') : null,
+      recordedThenPassed ? h('div', { class: 'cut' }, 'The retry passed against the baseline this attempt recorded: look at it and commit it.') : null,
       cards,
       command ? h('div', { class: 'accept' }, 'Accept the actual images: ', h('code', { class: 'accept-command' }, command)) : null);
   }

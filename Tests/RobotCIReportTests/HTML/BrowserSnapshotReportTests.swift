@@ -16,6 +16,7 @@ final class BrowserSnapshotReportTests: XCTestCase {
     private var server: StaticFileServer?
     private let flaky = TestID("App.ProfileTests/testBadge")
     private let failed = TestID("App.ProfileTests/testHeader")
+    private let recordedID = TestID("App.ProfileTests/testRecorded")
     static let command = "robotci run --update-snapshots all --filter 'ProfileTests/testBadge$'"
 
     override func setUpWithError() throws {
@@ -82,9 +83,17 @@ final class BrowserSnapshotReportTests: XCTestCase {
         }
         let badge = TestRecord(id: flaky, attempts: [try attempt("badge", 1, mismatch: true), try attempt("badge", 2, mismatch: false)])
         let header = TestRecord(id: failed, attempts: [try attempt("header", 1, mismatch: true), try attempt("header", 2, mismatch: true)])
+        var recordedAttempt = try attempt("recorded", 1, mismatch: true)
+        // The same files, as a missing baseline that was recorded: the retry then passed against it.
+        let manifest = root.appendingPathComponent("attachments/recorded/1/snapshot-recorded.profile.json")
+        var fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        fields["kind"] = "missing"
+        try JSONSerialization.data(withJSONObject: fields).write(to: manifest)
+        recordedAttempt.failures = [FailureMessage(message: "no baseline for snapshot \"profile\": recorded")]
+        let recorded = TestRecord(id: recordedID, attempts: [recordedAttempt, try attempt("recorded", 2, mismatch: false)])
         let metadata = RunMetadata(runID: "snapshots", startedAt: 1_000, wallTime: 3, shards: 1, retries: 1, robotciVersion: "test",
                                    commandLine: ["robotci", "run"])
-        return RunResult(metadata: metadata, tests: [badge, header], batches: [])
+        return RunResult(metadata: metadata, tests: [badge, header, recorded], batches: [])
     }
 
     private func open(_ index: URL, _ test: TestID) throws {
@@ -161,5 +170,12 @@ final class BrowserSnapshotReportTests: XCTestCase {
         try open(index, failed)
         try browser.waitUntil("document.querySelectorAll('#attempts .snapshot').length === 2")
         XCTAssertEqual(try browser.script("return document.querySelectorAll('#attempts .flaky-snapshot').length;") as? Int, 0)
+
+        // A missing baseline recorded by the first attempt, the retry passing against it: flaky, but not a flaky snapshot.
+        try open(index, recordedID)
+        try browser.waitUntil("document.querySelectorAll('#attempts .snapshot[data-kind=missing]').length === 1")
+        XCTAssertEqual(try browser.script("return document.querySelectorAll('#attempts .flaky-snapshot').length;") as? Int, 0)
+        XCTAssertTrue((try browser.script("return document.querySelector('#attempts .snapshots').textContent;") as? String)?
+            .contains("The retry passed against the baseline this attempt recorded") == true)
     }
 }
