@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # full chromium and chromium-driver (the report's WebDriver click tests, RobotKit's WebDriver
 # engine, the grid `--browsers webdriver=URL` is tested against), stunnel4/openssl (TLS to
 # Redis), nodejs (the page scripts' syntax).
-APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev chromium-headless-shell fonts-liberation iproute2 wpewebkit-driver cog
+APT_RUN_PACKAGES := libxml2-dev libcurl4-openssl-dev libhiredis-dev libpng-dev chromium-headless-shell fonts-liberation iproute2 wpewebkit-driver cog
 APT_TEST_PACKAGES := $(APT_RUN_PACKAGES) redis-server chromium chromium-driver stunnel4 openssl nodejs
 SWIFT ?= swift
 SHARDS ?= 8

@@ -66,7 +66,9 @@ let package = Package(
         // Many machines, one queue: the Redis client (hiredis) and the queue protocol.
         .target(name: "RobotCIQueue", dependencies: ["RobotCICore", "CHiredis", "Locks"]),
         .target(name: "HTTPClient", dependencies: ["CLibCurl"]),
-        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "CProcessSupport", "StandardStreams"]),
+        .target(name: "RobotKit", dependencies: ["HTTPClient", "MockServer", "WorkerContract", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "CProcessSupport", "StandardStreams", "SnapshotCompare"]),
+        // Snapshot images: PNG in and out (libpng) and the perceptual comparison (YIQ distance, anti-aliasing).
+        .target(name: "SnapshotCompare", dependencies: ["CLibPNG"]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
@@ -74,6 +76,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .systemLibrary(
+            name: "CLibPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
         .systemLibrary(
             name: "CHiredis", pkgConfig: "hiredis",
@@ -84,7 +90,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ProcessToolkit", "LoopbackSockets"], path: "Tests/Support/TestSupport"),
         .testTarget(name: "RobotCICoreTests", dependencies: ["RobotCICore"]),
         .testTarget(name: "RobotCIRunnerTests", dependencies: ["RobotCIRunner", "RobotCICore", "WorkerContract", "TestSupport", "ProcessToolkit", "LoopbackSockets"]),
-        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
+        .testTarget(name: "RobotCIReportTests", dependencies: ["RobotCIReport", "RobotCICore", "RobotKit", "SnapshotCompare", "ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
         .testTarget(name: "RobotCIEndToEndTests", dependencies: ["RobotCICore", "RobotCIReport", "TestSupport"],
                     exclude: []),
         .testTarget(name: "RobotCIInitTests", dependencies: ["RobotCIInit"]),
@@ -93,6 +99,7 @@ let package = Package(
         .testTarget(name: "RobotKitTests", dependencies: ["RobotKit", "MockServer", "HTTPClient", "ProcessToolkit", "LoopbackSockets", "BrowserTools", "WorkerContract"]),
         .testTarget(name: "ProcessToolkitTests", dependencies: ["ProcessToolkit", "LoopbackSockets", "BrowserTools"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "MockServer"]),
+        .testTarget(name: "SnapshotCompareTests", dependencies: ["SnapshotCompare"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -528,6 +528,9 @@ const RK = (() => {
       case 'prepareClear': base.focused = el ? prepareClear(el) : false; return base;
       case 'scroll': base.scrolled = el ? scroll(el, argument) : false; return base;
       case 'tree': base.tree = el ? tree(el) : ''; return base;
+      case 'reveal':
+        if (el) { el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }); base.info = info(el); }
+        return base;
       default: throw new Error('unknown operation ' + op);
     }
   }

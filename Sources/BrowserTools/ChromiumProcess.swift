@@ -68,7 +68,9 @@ public final class ChromiumProcess: Sendable {
         guard let pair = highSocketPair() else {
             throw .init(description: "could not make chromium's DevTools channel: \(String(cString: strerror(errno)))")
         }
-        var environment = launch.environment ?? ProcessInfo.processInfo.environment
+        // The run's fonts, the same on every machine (BrowserFonts), beside the profile.
+        var environment = BrowserFonts.controlled(launch.environment ?? ProcessInfo.processInfo.environment,
+                                                  folder: launch.profile)
         if let temporary = launch.temporaryDirectory { environment["TMPDIR"] = temporary }
         var options = ChildProcess.Options(output: .file(launch.logPath), group: launch.group,
                                            networkNamespace: launch.networkNamespace)

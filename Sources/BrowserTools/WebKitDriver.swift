@@ -80,6 +80,9 @@ public struct WebKitDriver: Sendable {
                              timeout: Double = 20) throws(Failure) -> WebKitDriver
     {
         let process: ChildProcess
+        // cog and WebKit's processes inherit the driver's environment: the run's fonts (BrowserFonts).
+        let environment = BrowserFonts.controlled(environment ?? ProcessInfo.processInfo.environment,
+                                                  folder: (logPath as NSString).deletingLastPathComponent)
         do {
             process = try ChildProcess(
                 executable: executable, arguments: ["--port=\(port)"], environment: environment,

@@ -38,6 +38,12 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("browsers"), help: ArgumentHelp(ConfigKey.help("browsers"), valueName: "list"))
     var browsers: String?
 
+    @Option(name: .customLong("update-snapshots"), help: ArgumentHelp(ConfigKey.help("update-snapshots"), valueName: "none/missing/all"))
+    var updateSnapshots: String?
+
+    @Option(name: .customLong("snapshot-tolerance"), help: ArgumentHelp(ConfigKey.help("snapshot-tolerance"), valueName: "d"))
+    var snapshotTolerance: String?
+
     @Option(name: .customLong("network-isolation"), help: ArgumentHelp(ConfigKey.help("network-isolation"), valueName: "auto/on/off"))
     var networkIsolation: String?
 
@@ -132,6 +138,8 @@ struct RunOptions: ParsableArguments {
             "trace": Self.scalar(trace),
             "isolation": Self.scalar(isolation),
             "browsers": Self.scalar(browsers),
+            "update-snapshots": Self.scalar(updateSnapshots),
+            "snapshot-tolerance": Self.scalar(snapshotTolerance),
             "network-isolation": Self.scalar(networkIsolation),
             "skip-build": Self.toggle(skipBuild),
             "filter": Self.list(filter),

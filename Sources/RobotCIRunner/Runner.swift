@@ -228,6 +228,8 @@ public final class Runner {
         testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
         // One warm WPEWebDriver per shard for WebKit's batches, in the shard's namespace.
         let webKit = config.browsers.contains(.webkit) && driver.usesShardBrowser ? ShardWebKit(environment: testEnvironment) : nil
+        testEnvironment[WorkerVariable.updateSnapshots.name] = config.updateSnapshots.rawValue
+        testEnvironment[WorkerVariable.snapshotTolerance.name] = String(config.snapshotTolerance)
         let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
                                      runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
                                      redactor: redactor, browsers: browsers, namespaces: namespaces,

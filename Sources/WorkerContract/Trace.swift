@@ -48,6 +48,8 @@ public struct Trace: Codable, Sendable, Equatable {
         public var text: String?
         public var requests: [Request]
         public var console: [ConsoleLine]
+        /// A failed snapshot check's images (`verifySnapshot`), nil for every other step.
+        public var visual: Visual?
 
         public init(index: Int, name: String, target: String, arguments: [String], group: String?, file: String, line: Int,
                     start: Double, duration: Double, outcome: String, error: String? = nil, screenshot: String? = nil,
@@ -68,6 +70,38 @@ public struct Trace: Codable, Sendable, Equatable {
             self.text = text
             self.requests = requests
             self.console = console
+        }
+    }
+
+    /// A failed snapshot check: its name, baseline and the three images, files in the trace folder.
+    public struct Visual: Codable, Sendable, Equatable {
+        /// The name the test gave the snapshot.
+        public var name: String
+        /// The baseline's path on the machine that ran the test.
+        public var baseline: String
+        /// `missing`, `mismatch` or `size`.
+        public var kind: String
+        /// Pixels beyond the tolerance, and all pixels compared (nil without a baseline).
+        public var differingPixels: Int?
+        public var totalPixels: Int?
+        /// The baseline, the capture and the diff (red: differs, yellow: anti-aliasing), when there.
+        public var expected: String?
+        public var actual: String?
+        public var diff: String?
+        /// The command that accepts the actual image.
+        public var command: String
+
+        public init(name: String, baseline: String, kind: String, differingPixels: Int? = nil, totalPixels: Int? = nil,
+                    expected: String? = nil, actual: String? = nil, diff: String? = nil, command: String) {
+            self.name = name
+            self.baseline = baseline
+            self.kind = kind
+            self.differingPixels = differingPixels
+            self.totalPixels = totalPixels
+            self.expected = expected
+            self.actual = actual
+            self.diff = diff
+            self.command = command
         }
     }
 

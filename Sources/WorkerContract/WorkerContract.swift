@@ -37,6 +37,10 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case isolation = "ROBOTCI_ISOLATION"
     /// The shard's browser: `chromium` (default) or `webkit`; RobotKit picks its engine from it.
     case browser = "ROBOTCI_BROWSER"
+    /// `--update-snapshots`: `none`, `missing` or `all` (`SnapshotUpdate`); which snapshot baselines RobotKit writes.
+    case updateSnapshots = "ROBOTCI_UPDATE_SNAPSHOTS"
+    /// `--snapshot-tolerance`: the colour distance (0…1) a snapshot's pixel may move by default.
+    case snapshotTolerance = "ROBOTCI_SNAPSHOT_TOLERANCE"
 
     /// The variable's name in the environment.
     public var name: String { rawValue }
@@ -51,6 +55,17 @@ public enum BrowserIsolation: String, CaseIterable, Sendable, Codable {
     /// permissions, other pages, history and window size cleared; cheaper (no new renderer),
     /// and what it keeps is listed in docs/isolation.md.
     case reset
+}
+
+/// `--update-snapshots` / `ROBOTCI_UPDATE_SNAPSHOTS`: which baselines `verifySnapshot` writes
+/// (docs/RobotKit.md, *Snapshots*).
+public enum SnapshotUpdate: String, CaseIterable, Sendable, Codable {
+    /// A missing baseline is written and the test fails saying so; a mismatch fails (default).
+    case none
+    /// A missing baseline is written and the check passes; a mismatch fails.
+    case missing
+    /// Every compared snapshot is written as the new baseline and passes.
+    case all
 }
 
 /// File names RobotKit and MockServer write into `ROBOTCI_ARTIFACTS_DIR`.
@@ -71,6 +86,9 @@ public enum ArtifactFile {
     public static let accessibilityAudit = "accessibility-audit.json"
     /// The page at a failed accessibility audit, each issue's element outlined and numbered.
     public static let accessibilityAuditScreenshot = "accessibility-audit.png"
+    /// How a failed snapshot's files begin: `snapshot-<test>.<name>.json` and its
+    /// `-expected.png`, `-actual.png`, `-diff.png`.
+    public static let snapshotPrefix = "snapshot-"
 }
 
 /// What an artifact is, for the report (how it is shown, whether it is inlined).
@@ -80,6 +98,9 @@ public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
     case trace
     /// A failed accessibility audit's issues (`accessibility-audit.json`).
     case audit
+    /// A failed snapshot check (`snapshot-<test>.<name>.json`): what differed, the baseline, the
+    /// command that accepts it, and the names of its expected, actual and diff PNGs.
+    case snapshot
 
     /// The kind a file a test left stands for, by its name.
     public init(fileName original: String) {
@@ -94,6 +115,8 @@ public enum ArtifactKind: String, CaseIterable, Sendable, Codable {
             if name.hasPrefix("accessibility-audit") && name.hasSuffix(".json") {
                 // A test's second app writes `accessibility-audit-2.json`.
                 self = .audit
+            } else if name.hasPrefix(ArtifactFile.snapshotPrefix) && name.hasSuffix(".json") {
+                self = .snapshot
             } else if name.hasSuffix(".png") || name.hasSuffix(".jpg") || name.hasSuffix(".jpeg") {
                 self = .screenshot
             } else if name.hasSuffix(".html") {

@@ -18,7 +18,8 @@ final class ConfigCommandEndToEndTests: XCTestCase {
     func testEveryKeyWithAFlagIsAcceptedAsThatFlagAndReportedAsItsSource() throws {
         let samples = ["N": "3", "S": "7", "PATH": ".", "DIR": "out", "REGEX": "Mod.A/.*", "K/N": "1/2", "R": "plain",
                        "P": "20000", "C": "release", "URL": "redis://127.0.0.1:6379/run-1", "FILE": "cache/history.json",
-                       "on/off": "off", "NAME": "smoke", "MODE": "always", "auto/on/off": "on", "context/reset": "reset", "LIST": "chromium,webkit"]
+                       "on/off": "off", "NAME": "smoke", "MODE": "always", "auto/on/off": "on", "context/reset": "reset", "LIST": "chromium,webkit",
+                       "none/missing/all": "all", "D": "0.2"]
         let rows = try keyRows()
         XCTAssertGreaterThanOrEqual(rows.count, 20, "the table lists every key")
         var flagged = 0

@@ -21,6 +21,10 @@ public struct RunConfiguration: Sendable, Equatable {
     public var trace: TraceMode = .onFailure
     /// What separates two launches in a shard's warm browser (`--isolation`).
     public var isolation: BrowserIsolation = .context
+    /// Which snapshot baselines RobotKit writes (`--update-snapshots`).
+    public var updateSnapshots: SnapshotUpdate = .none
+    /// The default colour tolerance of snapshot comparisons, 0…1 (`--snapshot-tolerance`).
+    public var snapshotTolerance = 0.1
     /// A network namespace per shard (`--network-isolation`); nil when not given
     /// (`effectiveNetworkIsolation` decides).
     public var networkIsolation: NetworkIsolation?

@@ -100,7 +100,7 @@ enum ProjectTemplates {
                 steps:
                   - uses: actions/checkout@v4
                   - name: System packages
-                    run: apt-get update -qq && apt-get install -y -qq make git libxml2-dev libcurl4-openssl-dev libhiredis-dev chromium-headless-shell fonts-liberation
+                    run: apt-get update -qq && apt-get install -y -qq make git libxml2-dev libcurl4-openssl-dev libhiredis-dev libpng-dev chromium-headless-shell fonts-liberation
             \(install)
                   - name: Previous timings and history (plans the run, flake rates in the report)
                     uses: actions/cache/restore@v4

@@ -18,7 +18,7 @@ indirect enum JSONValue: Decodable, Sendable {
 }
 
 /// Reads the small artifacts the report shows inline (robot steps, mock requests,
-/// accessibility tree, browser console, accessibility audit issues) from the report folder, within a byte budget.
+/// accessibility tree, browser console, accessibility audit issues, failed snapshots) from the report folder, within a byte budget.
 struct ArtifactInliner {
     enum Inlined {
         case json(JSONValue, cutItems: Int)
@@ -26,7 +26,7 @@ struct ArtifactInliner {
     }
 
     /// Kinds shown inline; everything else (screenshots, logs, DOM dumps) is linked.
-    static let inlineKinds: Set<Artifact.Kind> = [.steps, .mock, .accessibility, .console, .trace, .audit]
+    static let inlineKinds: Set<Artifact.Kind> = [.steps, .mock, .accessibility, .console, .trace, .audit, .snapshot]
 
     let directory: URL
     /// Bytes of artifact files still allowed into the page.
@@ -51,6 +51,14 @@ struct ArtifactInliner {
             let summary = Self.summary(of: trace)
             budget -= 256
             return .json(summary, cutItems: 0)
+        }
+        if artifact.kind == .snapshot {
+            // One object: what differed and the names of its three images.
+            guard let data = try? RegularFile.read(url.path, limit: min(maxFileBytes, budget)),
+                  case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: data)
+            else { return nil }
+            budget -= data.count
+            return .json(.object(fields), cutItems: 0)
         }
         if isJSON(artifact.kind) {
             guard let data = try? RegularFile.read(url.path, limit: min(maxFileBytes, budget)),

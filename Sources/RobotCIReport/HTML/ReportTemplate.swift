@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-UHItqZVNI3pkxW4qRiwbG6RW+a20F/eWdaRqKpFlkZA="
+    static let scriptHash = "sha256-yuyNwmCb4ObokxKFzhaiwevmIBNQXybUn0azmBKQaUo="
 
     static let html = ####"""
 <!doctype html>
@@ -286,6 +286,21 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
 }
 .trace .divergence { border-left: 3px solid var(--flaky); padding: 2px 8px; margin: 4px 0; }
 .trace-link { display: inline-block; margin-top: 4px; }
+/* Failed snapshots: expected, actual, diff side by side, or a slider between expected and actual. */
+.snapshot { margin: 8px 0 14px; }
+.snapshot h5 { margin: 4px 0; font-size: 13px; }
+.snap-modes { display: flex; gap: 4px; margin: 4px 0; }
+.snap-mode { font: inherit; font-size: 12px; padding: 2px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--panel); color: var(--fg); cursor: pointer; }
+.snap-mode[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); }
+.snap-side { display: flex; flex-wrap: wrap; gap: 8px; }
+.snap-side figure { margin: 0; flex: 1 1 200px; min-width: 0; }
+.snap-side figcaption { font-size: 12px; color: var(--muted); }
+.snap-img { display: block; max-width: 100%; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+.snap-stack { position: relative; display: inline-block; max-width: 100%; }
+.snap-stack .snap-img + .snap-img { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
+.snap-range { width: 100%; max-width: 640px; display: block; }
+.flaky-snapshot { color: var(--flaky); font-weight: 600; margin: 4px 0; }
+.accept-command { user-select: all; font-family: var(--mono); font-size: 12px; padding: 2px 4px; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; }
 
 """####
 
@@ -910,11 +925,15 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     }
     const byKind = {};
     a.artifacts.forEach((x) => { (byKind[x.kind] = byKind[x.kind] || []).push(x); });
-    // A failed accessibility audit's outlined screenshot goes with its issues, not with the failure's.
+    // A failed accessibility audit's outlined screenshot goes with its issues, not with the failure's;
+    // a failed snapshot's three images go with it.
     const auditShot = (x) => /^accessibility-audit(-\d+)?\.png$/i.test(x.name);
+    const snapshotShot = (x) => /^snapshot-.*-(expected|actual|diff)\.png$/i.test(x.name);
+    const snapshots = (byKind.snapshot || []).filter((x) => x.inlined && x.value && typeof x.value === 'object');
+    if (snapshots.length) parts.push(snapshotsEl(t, a, snapshots, byKind.screenshot || []));
     for (const x of byKind.screenshot || []) {
       // Only a raster image is shown; a "screenshot" that is not one is listed with the files.
-      if (!x.href || x.opening !== 'image' || auditShot(x)) continue;
+      if (!x.href || x.opening !== 'image' || auditShot(x) || snapshotShot(x)) continue;
       const img = h('img', { class: 'shot', src: x.href, alt: 'Screenshot of attempt ' + a.n, loading: 'lazy' });
       img.addEventListener('error', () => img.replaceWith(h('span', { class: 'cut' }, 'Screenshot not found: ' + x.path)), { once: true });
       parts.push(h('h4', null, 'Screenshot'), fileLink(x, img));
@@ -942,6 +961,68 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       .filter(Boolean);
     if (links.length) parts.push(h('h4', null, 'Files'), h('div', { class: 'links' }, links));
     return h('article', { class: 'attempt o-' + a.o, 'data-outcome': a.o, 'aria-label': 'Attempt ' + a.n + ', ' + (LABEL[a.o] || a.o) }, parts);
+  }
+
+  // Failed snapshots (snapshot-*.json): per snapshot its expected, actual and diff images side by
+  // side, or stacked with a slider between expected and actual; then the one command that
+  // accepts every actual image of the test. A mismatch in a test that passed on a retry is a
+  // flaky snapshot, and says so.
+  function snapshotsEl(t, a, snapshots, images) {
+    // A retry that passed against a baseline its first attempt recorded is no flake of the page.
+    const flaky = t.outcome === 'flaky' && snapshots.some((x) => x.value.kind !== 'missing');
+    const recordedThenPassed = t.outcome === 'flaky' && !flaky;
+    const byName = {};
+    for (const y of images) if (y.href && y.opening === 'image') byName[y.name] = y.href;
+    const cards = snapshots.map((x) => {
+      const v = x.value;
+      const src = {};
+      for (const role of ['expected', 'actual', 'diff']) if (typeof v[role] === 'string' && byName[v[role]]) src[role] = byName[v[role]];
+      const n = Number(v.differingPixels), total = Number(v.totalPixels);
+      const what = v.kind === 'missing' ? 'no baseline: the actual image was recorded as the baseline'
+        : v.kind === 'size' ? 'size changed from ' + str(v.expectedSize && v.expectedSize.join('×')) + ' to ' + str(v.actualSize && v.actualSize.join('×'))
+        : n + ' pixels differ' + (total > 0 ? ' (' + (n / total * 100).toFixed(2) + ' %)' : '');
+      return h('div', { class: 'snapshot', 'data-snapshot': str(v.name), 'data-kind': str(v.kind) },
+        h('h5', null, 'Snapshot “' + str(v.name) + '”: ' + what),
+        compareEl(src, 'attempt ' + a.n + ', snapshot ' + str(v.name)),
+        h('div', { class: 'cut mono' }, 'Baseline: ' + str(v.baseline)));
+    });
+    const command = snapshots.map((x) => str(x.value.command)).find(Boolean);
+    return h('div', { class: 'snapshots', 'data-flaky': flaky ? 'true' : null },
+      h('h4', null, snapshots.length === 1 ? 'Snapshot' : 'Snapshots (' + snapshots.length + ')'),
+      flaky ? h('div', { class: 'flaky-snapshot' }, 'Flaky snapshot: this mismatch passed on a retry. The page does not render the same each time: something in it is not frozen (a clock, a random value, a late image).') : null,
+      recordedThenPassed ? h('div', { class: 'cut' }, 'The retry passed against the baseline this attempt recorded: look at it and commit it.') : null,
+      cards,
+      command ? h('div', { class: 'accept' }, 'Accept the actual images: ', h('code', { class: 'accept-command' }, command)) : null);
+  }
+
+  // Expected, actual and diff side by side, or expected under actual with a slider between.
+  // (trace.js draws the same view in the trace viewer's failing step.)
+  function compareEl(src, what) {
+    const img = (role) => src[role] ? h('img', { class: 'snap-img', src: src[role], alt: role + ' image of ' + what, 'data-role': role }) : null;
+    const side = h('div', { class: 'snap-side' }, ['expected', 'actual', 'diff'].filter((r) => src[r]).map((r) =>
+      h('figure', null, h('figcaption', null, r === 'diff' ? 'diff (red: differs, yellow: anti-aliasing)' : r), img(r))));
+    if (!src.expected || !src.actual) return side;
+    const over = img('actual');
+    const range = h('input', { type: 'range', min: '0', max: '100', value: '50', class: 'snap-range', 'aria-label': 'Expected on the left of the handle, actual on its right' });
+    const clip = () => { over.style.clipPath = 'inset(0 0 0 ' + range.value + '%)'; };
+    range.addEventListener('input', clip);
+    clip();
+    const slider = h('div', { class: 'snap-slider', hidden: true }, h('div', { class: 'snap-stack' }, img('expected'), over), range,
+      h('div', { class: 'cut' }, '← expected · actual →'));
+    const box = h('div', { class: 'snap-compare', 'data-mode': 'side' });
+    const modes = { side: 'Side by side', slider: 'Slider' };
+    const buttons = Object.keys(modes).map((m) => {
+      const b = h('button', { type: 'button', class: 'snap-mode', 'data-mode': m, 'aria-pressed': m === 'side' ? 'true' : 'false' }, modes[m]);
+      b.addEventListener('click', () => {
+        box.setAttribute('data-mode', m);
+        side.hidden = m !== 'side';
+        slider.hidden = m !== 'slider';
+        for (const o of buttons) o.setAttribute('aria-pressed', o === b ? 'true' : 'false');
+      });
+      return b;
+    });
+    box.append(h('div', { class: 'snap-modes', role: 'group', 'aria-label': 'Compare' }, buttons), side, slider);
+    return box;
   }
 
   // A failed accessibility audit (accessibility-audit.json): each issue's type and descriptions,

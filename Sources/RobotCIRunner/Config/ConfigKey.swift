@@ -70,6 +70,13 @@ struct ConfigValue {
         return n
     }
 
+    /// A number from 0 to 1.
+    func fraction() throws -> Double {
+        let s = try scalar()
+        guard let n = Double(s), n >= 0, n <= 1 else { throw fail("'\(key)' must be a number from 0 to 1, got '\(s)'") }
+        return n
+    }
+
     func bool() throws -> Bool {
         let s = try scalar().lowercased()
         switch s {
@@ -182,6 +189,14 @@ extension ConfigKey {
                   help: "the engines every test runs on, comma-separated: `chromium` (ids unchanged), `webkit` (WPE WebKit; ids end in ` [webkit]`), `webdriver=URL` (a W3C endpoint robotci does not start: a grid, Appium; ids end in ` [webdriver]`); `chromium,webkit` runs each test once per engine (see docs/browsers.md)") {
             let given = $0
             do { $1.browsers = try BrowserTarget.list(parsing: try given.list()) } catch let e as ConfigError { throw given.fail(e.message) }
+        },
+        ConfigKey("update-snapshots", .string, flag: .option("none/missing/all"), default: "none",
+                  help: "which snapshot baselines `verifySnapshot` writes beside the tests: `none` writes a missing one and fails the test saying so, `missing` writes missing ones and passes, `all` rewrites every compared one and passes (see docs/RobotKit.md, *Snapshots*)") {
+            $1.updateSnapshots = SnapshotUpdate(rawValue: try $0.choice(SnapshotUpdate.allCases.map(\.rawValue))) ?? .none
+        },
+        ConfigKey("snapshot-tolerance", .number, flag: .option("D"), default: "0.1",
+                  help: "how far (0–1 of the black-to-white distance, perceptual YIQ) a snapshot's pixel may move before it counts as different, for calls that set none; anti-aliased edges never count") {
+            $1.snapshotTolerance = try $0.fraction()
         },
         ConfigKey("network-isolation", .string, flag: .option("auto/on/off"), default: "off (`auto` with `webkit` in `browsers`)",
                   help: "each shard's browser, mock server and tests in a network namespace of their own, unreachable from the host's (and without its network): `auto` where the kernel allows it (else one warning), `on` or exit 2, `off` the host's loopback (see docs/security.md, *One user per host*)") {

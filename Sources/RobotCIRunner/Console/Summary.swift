@@ -67,6 +67,10 @@ public struct Summary {
                 if let likely = t.likelyFlaky { lines.append("              " + likely.text) }
                 if let entry = t.quarantineEntry { lines.append("              quarantined: " + entry.note) }
             }
+            if let accept = SnapshotAcceptance.command(for: problems) {
+                lines.append("  snapshots differ from their baselines (the report shows each); to accept the actual images:")
+                lines.append("    " + accept)
+            }
         }
         lines.append("")
         lines.append("  outcome      tests")

@@ -399,7 +399,8 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     /// Adds a step to the test's trace, with the page's state after it (`capture`).
     func traceStep(_ name: String, _ target: String, arguments: [String] = [], function: String = "", file: String, line: UInt,
-                   started: Date, error: String?, capture: Bool = true, site: CallSite.Pending? = nil) {
+                   started: Date, error: String?, capture: Bool = true, site: CallSite.Pending? = nil,
+                   visual: TraceRecorder.Visual? = nil) {
         let tracer = RobotKitProcess.current.trace
         guard tracer.mode != .off else { return }
         // An action that went through (tap, typing, a swipe) changes the page after the fact:
@@ -410,7 +411,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
                       started: started, error: error,
                       page: capture && !deferred && page != nil
                         ? { self.pageState(screenshot: error != nil || tracer.mode == .always, failed: error != nil) } : nil,
-                      awaitsNextPage: capture && deferred, site: site)
+                      awaitsNextPage: capture && deferred, site: site, visual: visual)
     }
 
     /// The page after a step: the DOM without scripts and the visible text (or `unchanged`

@@ -15,6 +15,9 @@ enum QueryOperation: Equatable, Sendable {
     case scroll(ScrollDirection)
     /// The match's subtree of the accessibility tree, as indented text.
     case tree
+    /// Scrolls the match into view (the nearest edge, at once) and reads its attributes, its
+    /// frame among them: the box a snapshot of the element crops.
+    case reveal
 
     /// Which way `scroll` moves, named like the finger's swipe (`up` shows what is below).
     enum ScrollDirection: String, Sendable, CaseIterable {
@@ -23,7 +26,7 @@ enum QueryOperation: Equatable, Sendable {
 
     /// The names `perform` switches on, one per case (a test checks query.js has each).
     enum Name: String, Sendable, CaseIterable {
-        case count, probe, focus, point, prepareClear, scroll, tree
+        case count, probe, focus, point, prepareClear, scroll, tree, reveal
     }
 
     var name: Name {
@@ -35,6 +38,7 @@ enum QueryOperation: Equatable, Sendable {
         case .prepareClear: .prepareClear
         case .scroll: .scroll
         case .tree: .tree
+        case .reveal: .reveal
         }
     }
 

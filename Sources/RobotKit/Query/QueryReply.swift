@@ -56,7 +56,7 @@ struct QueryReply: Decodable {
         switch context.operation {
         case .count:
             break
-        case .probe:
+        case .probe, .reveal:
             info = exists ? try c.decode(ElementInfo.self, forKey: .info) : nil
         case .focus, .prepareClear:
             focused = try c.decode(Bool.self, forKey: .focused)

@@ -72,6 +72,21 @@ final class TraceRecorder: Sendable {
         var unchanged = false
     }
 
+    /// A failed snapshot's images for its step: written beside the step as
+    /// `step-NNN-expected.png`, `-actual.png`, `-diff.png`.
+    struct Visual {
+        var step: Trace.Visual
+        var images: [(role: String, data: Data)]
+
+        init(evidence: SnapshotEvidence) {
+            step = Trace.Visual(
+                name: evidence.check.location.name, baseline: evidence.check.baseline.path, kind: evidence.kind.rawValue,
+                differingPixels: evidence.result?.differing, totalPixels: evidence.result?.total,
+                command: evidence.check.acceptCommand)
+            images = evidence.images
+        }
+    }
+
     /// Whether the open trace's last step has a snapshot (the next may then be `unchanged`).
     var hasSnapshot: Bool {
         let test = TestIdentity.current ?? Self.unnamed
@@ -119,7 +134,7 @@ final class TraceRecorder: Sendable {
     /// never fails a test.
     func record(name: String, target: String, arguments: [String] = [], function: String, file: String, line: UInt,
                 started: Date, error: String?, page: (() -> PageState)?, awaitsNextPage: Bool = false,
-                site: CallSite.Pending? = nil) {
+                site: CallSite.Pending? = nil, visual: Visual? = nil) {
         guard mode != .off, muted.current == 0 else { return }
         // The observer registers at the first launch, after XCTest announced the process's
         // first test: that test has no name until it finishes (`finish(test:)`).
@@ -162,6 +177,17 @@ final class TraceRecorder: Sendable {
             }
             o.requestsSeen = ended
             step.console = (state?.console ?? []).map { Trace.ConsoleLine(level: $0.level, message: $0.message) }
+            if let visual {
+                var shown = visual.step
+                for (role, data) in visual.images where Self.write(data, "\(stem)-\(role).png", in: o.directory) {
+                    switch role {
+                    case "expected": shown.expected = "\(stem)-\(role).png"
+                    case "actual": shown.actual = "\(stem)-\(role).png"
+                    default: shown.diff = "\(stem)-\(role).png"
+                    }
+                }
+                step.visual = shown
+            }
             o.trace.steps.append(step)
             if let site { o.pendingSites[index] = site }
             if error != nil { o.resolveSites() }

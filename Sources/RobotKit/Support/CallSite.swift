@@ -78,6 +78,38 @@ struct CallSite: Sendable, Equatable {
         #endif
     }
 
+    /// The XCTest method on the stack (`Type.testSomething()`), read from the symbols: for
+    /// the process's first test, which XCTest announced before RobotKit's observer was there
+    /// to hear it. Costs a symbolication (tenths of a second); nil without debug symbols.
+    static func testMethodOnStack() -> (type: String, test: String)? {
+        #if canImport(Runtime)
+        guard let stack = try? Backtrace.capture(limit: 128, top: 0, images: images),
+              let symbols = stack.symbolicated(with: images, options: [.useSymbolCache])
+        else { return nil }
+        for frame in symbols.frames.reversed() {
+            guard let name = frame.symbol?.name, let found = testMethod(in: name) else { continue }
+            return found
+        }
+        #endif
+        return nil
+    }
+
+    /// `Type` and `testName` of a demangled `Type.testName()` (with a module before it, a
+    /// signature after it, or as the function a closure or an async part is in); nil for any
+    /// other symbol.
+    static func testMethod(in demangled: String) -> (type: String, test: String)? {
+        var name = Substring(demangled)
+        if let inner = name.range(of: " in ", options: .backwards) { name = name[inner.upperBound...] }
+        if let inner = name.range(of: " for ", options: .backwards) { name = name[inner.upperBound...] }
+        if let arrow = name.range(of: " -> ") { name = name[..<arrow.lowerBound] }
+        for effect in [" throws", " async"] where name.hasSuffix(effect) { name = name.dropLast(effect.count) }
+        if name.hasSuffix(" async") { name = name.dropLast(" async".count) }
+        guard name.hasSuffix("()"), let open = name.firstIndex(of: "(") else { return nil }
+        let parts = name[..<open].split(separator: ".")
+        guard parts.count >= 2, let test = parts.last, test.hasPrefix("test") else { return nil }
+        return (String(parts[parts.count - 2]), String(test))
+    }
+
     /// The caller outside RobotKit, resolved now.
     static func outsideRobotKit() -> CallSite? {
         capture()?.resolve()

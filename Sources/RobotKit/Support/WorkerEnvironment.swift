@@ -40,6 +40,10 @@ public struct WorkerEnvironment: Sendable, Equatable {
     /// DevTools) or `webkit` (WPE WebKit over the WebDriver server RobotKit starts); any other
     /// name fails each launch, saying which names exist.
     public var browser: String
+    /// `ROBOTCI_UPDATE_SNAPSHOTS`: which snapshot baselines `verifySnapshot` writes (`none` when unset).
+    public var updateSnapshots: SnapshotUpdate
+    /// `ROBOTCI_SNAPSHOT_TOLERANCE`: the colour tolerance (0…1) of a snapshot check that sets none.
+    public var snapshotTolerance: Double?
 
     /// Reads the variables from `environment` (the process environment by default).
     public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -59,6 +63,8 @@ public struct WorkerEnvironment: Sendable, Equatable {
         trace = string(.trace).flatMap(TraceMode.init(rawValue:)) ?? .onFailure
         browser = (string(.browser) ?? environment["ROBOTKIT_BROWSER"].flatMap { $0.isEmpty ? nil : $0 } ?? "chromium")
             .lowercased()
+        updateSnapshots = string(.updateSnapshots).flatMap(SnapshotUpdate.init(rawValue:)) ?? .none
+        snapshotTolerance = string(.snapshotTolerance).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         isolation = (string(.isolation) ?? environment["ROBOTKIT_ISOLATION"]).flatMap(BrowserIsolation.init(rawValue:)) ?? .context
     }
 

@@ -80,6 +80,8 @@ final class ConfigLoaderTests: FolderTestCase {
         tag: [smoke, .slow]
         repeat-each: 3
         until-failure: true
+        update-snapshots: missing
+        snapshot-tolerance: 0.2
         rules:
           - match: CheckoutUITests/
             retries: 0
@@ -144,6 +146,8 @@ final class ConfigLoaderTests: FolderTestCase {
         expected.networkIsolation = .on
         expected.browsers = [.chromium, .webkit]
         expected.isolation = .reset
+        expected.updateSnapshots = .missing
+        expected.snapshotTolerance = 0.2
         expected.tags = ["smoke", "slow"]
         expected.repeatEach = 3
         expected.untilFailure = true
@@ -378,8 +382,9 @@ final class ConfigLoaderTests: FolderTestCase {
                    "ROBOTCI_PROCESS_TAG": "1-2", "ROBOTCI_BIN": "/usr/bin/robotci", "ROBOTCI_DEMO_FAIL": "1",
                    "ROBOTCI_SECRET_PROBE": "x", "ROBOTCI_KEEP_REPORT": "/tmp/r", "ROBOTCI_URL": "http://x"]
         for variable in WorkerVariable.allCases { env[variable.name] = "1" }
-        // ROBOTCI_TRACE and ROBOTCI_ISOLATION are both keys and what each worker gets; the rest set nothing.
-        XCTAssertEqual(Set(try ConfigLoader.readEnvironment(env).keys), ["trace", "isolation"])
+        // ROBOTCI_TRACE, ROBOTCI_ISOLATION and the snapshot settings are both keys and what each
+        // worker gets; the rest set nothing.
+        XCTAssertEqual(Set(try ConfigLoader.readEnvironment(env).keys), ["trace", "isolation", "update-snapshots", "snapshot-tolerance"])
     }
 
     func testEveryKeyHasAnEnvironmentVariable() throws {

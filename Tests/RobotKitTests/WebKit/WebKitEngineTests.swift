@@ -2,6 +2,7 @@ import BrowserTools
 import Foundation
 import MockServer
 @testable import RobotKit
+import WorkerContract
 import XCTest
 
 /// The robot API on WebKit (WPE WebKit's cog through the WPEWebDriver RobotKit starts): the
@@ -24,6 +25,64 @@ final class WebKitEngineTests: XCTestCase {
         try app.launchOrThrow()
         addTeardownBlock { app.terminate() }
         return app
+    }
+
+    /// WebKit sees the Liberation fonts alone too (BrowserFonts, through WPEWebDriver's environment).
+    func testWebKitDrawsWithLiberationWhateverTheMachineHas() throws {
+        let app = try launch(Fixture.url("snapshot.html"))
+        let widths = try XCTUnwrap(app.evaluate("""
+            const c = document.createElement('canvas').getContext('2d');
+            const w = (f) => { c.font = '20px ' + f; return c.measureText('Wafflé Quartz 0123 ijl').width; };
+            return [w('sans-serif'), w('"Liberation Sans"'), w('"DejaVu Sans"'), w('"Some Font Nobody Has"'), w('monospace'), w('"Liberation Mono"')];
+            """) as? [Double])
+        XCTAssertEqual(widths[0], widths[1], "sans-serif is Liberation Sans: \(widths)")
+        XCTAssertEqual(widths[2], widths[3], "DejaVu is not there: it falls back as an unknown family does: \(widths)")
+        XCTAssertEqual(widths[4], widths[5], "monospace is Liberation Mono: \(widths)")
+    }
+
+    /// `verifySnapshot` on WebKit: the same still capture over WebDriver, a moving page matching
+    /// its baseline on the next launches, a recoloured element caught.
+    func testSnapshotsOfAMovingPage() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("webkit-snapshots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func check(_ app: WebApp, _ id: String?, _ update: SnapshotUpdate) -> Bool {
+            let element = id.map { app.descendants(matching: .any)[$0] }
+            return app.verifySnapshot(id ?? "page", of: element?.chain, target: element?.target ?? "", tolerance: nil,
+                                      settings: SnapshotSettings(update: update, root: root), function: #function, file: #filePath, line: #line)
+        }
+        var app = try launch(Fixture.url("snapshot.html"))
+        XCTAssertTrue(check(app, nil, .missing))
+        XCTAssertTrue(check(app, "profile", .missing))
+        for _ in 0..<2 {
+            app.terminate()
+            app = try launch(Fixture.url("snapshot.html"))
+            XCTAssertTrue(check(app, nil, .none), "the page matches on the next launch")
+            XCTAssertTrue(check(app, "profile", .none))
+        }
+        app.terminate()
+        var recoloured = Fixture.url("snapshot.html")
+        recoloured = URL(string: recoloured.absoluteString + "?BADGE_COLOR=%23b71c1c") ?? recoloured
+        app = try launch(recoloured)
+        caught = []
+        let matched = check(app, "profile", .none)
+        let failures = caught ?? []
+        caught = nil
+        XCTAssertFalse(matched, "the recoloured badge is caught")
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(failures.first?.contains("does not match its baseline") == true, "\(failures)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("chromium/WebKitEngineTests").path)
+                      || FileManager.default.fileExists(atPath: root.appendingPathComponent("webkit/WebKitEngineTests").path))
+    }
+
+    /// Failures a test expects, caught instead of reported (Linux XCTest has no XCTExpectFailure).
+    private var caught: [String]?
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if caught != nil {
+            caught?.append(description)
+            return
+        }
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
 
     private func sessionID(of app: WebApp) throws -> String {
@@ -159,3 +218,4 @@ final class WebKitChoiceTests: XCTestCase {
 private enum WebKitStorage {
     static let kinds = ["local", "session", "indexedDB", "caches", "workers"]
 }
+
