@@ -228,10 +228,12 @@ public final class Runner {
         testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
         // One warm WPEWebDriver per shard for WebKit's batches, in the shard's namespace.
         let webKit = config.browsers.contains(.webkit) && driver.usesShardBrowser ? ShardWebKit(environment: testEnvironment) : nil
-        let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
-                                     runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
-                                     redactor: redactor, browsers: browsers, namespaces: namespaces,
-                                     namespaceRequired: config.effectiveNetworkIsolation == .on, browserTargets: config.browsers, webKit: webKit)
+        let context = RunContext(runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
+                                 redactor: redactor)
+        let resources = ShardResources(browsers: browsers, webKit: webKit, namespaces: namespaces,
+                                       namespaceRequired: config.effectiveNetworkIsolation == .on)
+        let executor = BatchExecutor(driver: driver, context: context, baseEnvironment: testEnvironment, resources: resources,
+                                     browserTargets: config.browsers)
 
         stopSwitch.attach(queue, interruption: interruption)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,

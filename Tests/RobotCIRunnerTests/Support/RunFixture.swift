@@ -51,9 +51,11 @@ final class RunFixture {
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let logPath = layout.batchLogPath(item.id)
         let log = BatchLog(path: directory.appendingPathComponent(logPath).path, redactor: SecretRedactor(environment: [:]))
-        return BatchRun(item: item, shard: shard, ports: PortAllocator.ShardPorts(mock: 9100, webDriver: 9200), environment: [:],
-                        artifactsDirectory: artifacts, logPath: logPath, log: log, start: clock.now(), history: Timings(),
-                        clock: clock, layout: layout, router: router)
+        let context = RunContext(runID: "unit", layout: layout, clock: clock, router: router, history: Timings(),
+                                 redactor: SecretRedactor(environment: [:]))
+        return BatchRun(item: item, slot: BatchRun.Slot(shard: shard, ports: PortAllocator.ShardPorts(mock: 9100, webDriver: 9200)),
+                        environment: [:], files: BatchRun.Files(artifactsDirectory: artifacts, logPath: logPath, log: log),
+                        start: clock.now(), context: context)
     }
 
     /// The batch's log as written so far (closes it first).
