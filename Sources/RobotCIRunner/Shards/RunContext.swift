@@ -32,4 +32,11 @@ struct ShardResources: Sendable {
         browsers?.replace(shard: shard)
         webKit?.replace(shard: shard)
     }
+
+    /// Ends every shard's browsers and namespace, once no batch runs.
+    func shutDown() {
+        browsers?.shutDown()
+        webKit?.shutDown()
+        namespaces?.shutDown()
+    }
 }

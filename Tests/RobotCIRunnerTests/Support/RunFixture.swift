@@ -28,7 +28,8 @@ final class RunFixture {
                                progress: Progress(total: tests.count, shards: shards, clock: clock, environment: ["CI": "true"]),
                                redactor: redactor)
         queue = WorkQueue(planned: Planner.order(tests, timings: Timings()), shards: shards, rules: rules, cutter: cutter)
-        router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: maxFailures, rules: rules)
+        router = AttemptRouter(recorder: recorder, queue: queue, layout: layout,
+                               policy: AttemptRouter.Policy(rules: rules, maxFailures: maxFailures))
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
