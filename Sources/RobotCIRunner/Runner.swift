@@ -381,10 +381,14 @@ public final class Runner {
         let (id, source) = runID(partitioned: partition != nil)
         var metadata = RunMetadata(
             runID: id, startedAt: clock.startedAt, wallTime: 0,
-            shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
-            gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
-            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan?.splitDigest,
-            runIDSource: source)
+            shards: shards, retries: config.retries, robotciVersion: Self.version)
+        metadata.runIDSource = source
+        metadata.commandLine = commandLine
+        metadata.gitCommit = git(["rev-parse", "HEAD"])
+        metadata.gitBranch = git(["rev-parse", "--abbrev-ref", "HEAD"])
+        metadata.hostname = ProcessInfo.processInfo.hostName
+        metadata.partition = partition?.description
+        metadata.partitionPlan = partitionPlan?.splitDigest
         metadata.gitTreeDirty = treeIsDirty() ? true : nil
         return metadata
     }

@@ -117,10 +117,13 @@ public enum ReportMerger {
         var metadata = RunMetadata(
             runID: runIDs.joined(separator: "+"), startedAt: startedAt, wallTime: wallTime,
             shards: inputs.reduce(0) { $0 + $1.result.metadata.shards }, retries: first?.retries ?? 0,
-            robotciVersion: first?.robotciVersion ?? "", commandLine: CommandLine.arguments,
-            gitCommit: first?.gitCommit, gitBranch: first?.gitBranch, hostname: nil,
-            partition: partitions.isEmpty ? nil : partitions.joined(separator: ", "), machines: labels,
-            interrupted: inputs.contains { $0.result.metadata.interrupted })
+            robotciVersion: first?.robotciVersion ?? "")
+        metadata.commandLine = CommandLine.arguments
+        metadata.gitCommit = first?.gitCommit
+        metadata.gitBranch = first?.gitBranch
+        metadata.partition = partitions.isEmpty ? nil : partitions.joined(separator: ", ")
+        metadata.machines = labels
+        metadata.interrupted = inputs.contains { $0.result.metadata.interrupted }
         metadata.repetitions = RepetitionSummary.merged(inputs.map(\.result.metadata.repetitions))
         return metadata
     }

@@ -86,8 +86,7 @@ final class RepetitionRoutingTests: FolderTestCase {
     }
 
     private func run(_ recorder: RunRecorder) -> RunResult {
-        recorder.result(metadata: RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t",
-                                               commandLine: [])) { _ in "no result" }
+        recorder.result(metadata: RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")) { _ in "no result" }
     }
 
     func testRetryOnDecidesWhichFailuresRunAgain() throws {

@@ -37,7 +37,7 @@ final class RunFixture {
     /// The run as the report would get it; a planned test without a result is `notRun` "no result".
     func result() -> RunResult {
         recorder.result(metadata: RunMetadata(runID: "unit", startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0,
-                                              robotciVersion: "t", commandLine: [])) { _ in "no result" }
+                                              robotciVersion: "t")) { _ in "no result" }
     }
 
     /// Every entry of results.jsonl, in order.
