@@ -18,19 +18,15 @@ public struct BatchRecord: Codable, Sendable, Equatable {
         case id, shard = "worker", machine, start, end, tests, termination, mockPort, webDriverPort
     }
 
-    public init(
-        id: Int, shard: Int, machine: String? = nil, start: Double, end: Double, tests: [TestID],
-        termination: BatchEnd, mockPort: Int? = nil, webDriverPort: Int? = nil
-    ) {
+    /// A batch with what every batch has; its machine (in a merge or a queue) and its ports
+    /// (when robotci gave it some) are set on the value.
+    public init(id: Int, shard: Int, start: Double, end: Double, tests: [TestID], termination: BatchEnd) {
         self.id = id
         self.shard = shard
-        self.machine = machine
         self.start = start
         self.end = end
         self.tests = tests
         self.termination = termination
-        self.mockPort = mockPort
-        self.webDriverPort = webDriverPort
     }
 }
 

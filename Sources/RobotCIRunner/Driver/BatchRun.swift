@@ -133,8 +133,11 @@ final class BatchRun {
 
     /// The batch's record with how it ended.
     func record(termination: BatchEnd) -> BatchRecord {
-        BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests.map(plannedID),
-                    termination: termination, mockPort: ports.mock, webDriverPort: ports.webDriver)
+        var record = BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests.map(plannedID),
+                                 termination: termination)
+        record.mockPort = ports.mock
+        record.webDriverPort = ports.webDriver
+        return record
     }
 
     /// The outcome of a batch whose process could not start: every test goes back.
