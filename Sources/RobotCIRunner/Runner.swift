@@ -299,9 +299,9 @@ public final class Runner {
 
         // What the ledger says comes first: the summary's verdict lines stay the last CI logs show.
         let releasable = flakiness.releasable(result.tests.map(\.id), after: config.quarantineReleaseAfter, in: history.ledger ?? FlakeLedger())
-        for line in RunFlakiness.lines(result: result, newFlaky: newFlaky, failOnNewFlaky: config.failOnNewFlaky,
-                                       allowLikelyFlaky: config.allowLikelyFlaky, policy: setup.quarantine, releasable: releasable,
-                                       releaseAfter: config.quarantineReleaseAfter) {
+        for line in flakiness.lines(result: result, newFlaky: newFlaky, failOnNewFlaky: config.failOnNewFlaky,
+                                    allowLikelyFlaky: config.allowLikelyFlaky, releasable: releasable,
+                                    releaseAfter: config.quarantineReleaseAfter) {
             say(line)
         }
         Summary(result: result, reportDir: config.reportDir, planTime: run.planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
