@@ -107,17 +107,7 @@ public final class ChildProcess: Sendable {
             (executable, arguments) = namespace.entering(executable, arguments, parentDeathSignal: options.parentDeathSignal)
         }
         let registry = ChildRegistry.shared
-        let output = try registry.makePipe(for: executable)
-        var events: (read: Int32, write: Int32) = (-1, -1)
-        if options.eventChannel {
-            do {
-                events = try registry.makePipe(for: executable)
-            } catch {
-                close(output.read)
-                close(output.write)
-                throw error
-            }
-        }
+        let (output, events) = try Self.makePipes(for: executable, eventChannel: options.eventChannel)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -163,6 +153,22 @@ public final class ChildProcess: Sendable {
         self.options = options
         outputFD = piped ? output.read : -1
         eventFD = events.read
+    }
+
+    /// The output pipe, and the event channel's when `eventChannel` (else both ends -1); nothing
+    /// is left open when either cannot be made.
+    private static func makePipes(for executable: String, eventChannel: Bool) throws(SpawnError)
+        -> (output: (read: Int32, write: Int32), events: (read: Int32, write: Int32))
+    {
+        let output = try ChildRegistry.shared.makePipe(for: executable)
+        guard eventChannel else { return (output, (-1, -1)) }
+        do {
+            return (output, try ChildRegistry.shared.makePipe(for: executable))
+        } catch {
+            close(output.read)
+            close(output.write)
+            throw error
+        }
     }
 
     /// The child's descriptors: stdin /dev/null, stdout and stderr to the output, fd 3 the event

@@ -24,6 +24,32 @@ public struct QueueAddress: Equatable, Sendable, CustomStringConvertible {
         self.password = password
     }
 
+    /// The user and password of a queue URL's login (`info`, before its `@`), percent-decoded;
+    /// nil when empty. `shown` is the URL as errors name it (masked).
+    private static func login(_ info: Substring, shown: String) throws -> (user: String?, password: String?) {
+        let encodeHint = "percent-encode the user and password (# as %23, ? as %3F, / as %2F, @ as %40, : as %3A, % as %25; "
+            + "e.g. python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=\"\"))' PASSWORD) "
+            + "or leave the password out of the URL and set \(Self.passwordVariable)"
+        // Other tools split the URL at these (redis-cli, client libraries, robotci's own masking
+        // of URLs in text): the password would be cut, and shown. Refuse rather than guess.
+        guard !info.contains(where: { "/?#".contains($0) }) else {
+            throw QueueError("queue '\(shown)': the user or password holds a '/', '?' or '#' as it is, which ends a URL's "
+                + "address: \(encodeHint)")
+        }
+        let colon = info.firstIndex(of: ":")
+        let userPart = colon.map { info[..<$0] } ?? info
+        let passwordPart = colon.map { info[info.index(after: $0)...] }
+        // Both must decode: a password whose `%` starts no escape is not quietly dropped.
+        guard let decodedUser = String(userPart).removingPercentEncoding,
+              passwordPart.map({ String($0).removingPercentEncoding != nil }) ?? true
+        else {
+            throw QueueError("queue '\(shown)': the user or password has a '%' that starts no %-escape (two hex digits): "
+                + encodeHint)
+        }
+        return (decodedUser.isEmpty ? nil : decodedUser,
+                passwordPart.flatMap { String($0).removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
     /// Parses `redis://[USER:PASSWORD@]HOST[:PORT]/NAME` (port 6379 by default; user and
     /// password percent-encoded). Without a password in the URL, `ROBOTCI_QUEUE_PASSWORD` from
     /// `environment` is used.
@@ -47,27 +73,7 @@ public struct QueueAddress: Equatable, Sendable, CustomStringConvertible {
         if let at = rest.lastIndex(of: "@") {
             let info = rest[..<at]
             rest = rest[rest.index(after: at)...]
-            let encodeHint = "percent-encode the user and password (# as %23, ? as %3F, / as %2F, @ as %40, : as %3A, % as %25; "
-                + "e.g. python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=\"\"))' PASSWORD) "
-                + "or leave the password out of the URL and set \(Self.passwordVariable)"
-            // Other tools split the URL at these (redis-cli, client libraries, robotci's own masking
-            // of URLs in text): the password would be cut, and shown. Refuse rather than guess.
-            guard !info.contains(where: { "/?#".contains($0) }) else {
-                throw QueueError("queue '\(shown)': the user or password holds a '/', '?' or '#' as it is, which ends a URL's "
-                    + "address: \(encodeHint)")
-            }
-            let colon = info.firstIndex(of: ":")
-            let userPart = colon.map { info[..<$0] } ?? info
-            let passwordPart = colon.map { info[info.index(after: $0)...] }
-            // Both must decode: a password whose `%` starts no escape is not quietly dropped.
-            guard let decodedUser = String(userPart).removingPercentEncoding,
-                  passwordPart.map({ String($0).removingPercentEncoding != nil }) ?? true
-            else {
-                throw QueueError("queue '\(shown)': the user or password has a '%' that starts no %-escape (two hex digits): "
-                    + encodeHint)
-            }
-            user = decodedUser.isEmpty ? nil : decodedUser
-            password = passwordPart.flatMap { String($0).removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
+            (user, password) = try Self.login(info, shown: shown)
         }
         guard let slash = rest.firstIndex(of: "/") else {
             throw QueueError("queue '\(shown)' has no NAME: write redis://HOST:PORT/NAME (NAME is the run, the same on every machine), \(example)")

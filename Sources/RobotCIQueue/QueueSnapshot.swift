@@ -74,9 +74,12 @@ public struct QueueSnapshot: Sendable {
         var metadata = RunMetadata(
             runID: "queue:\(runName)", startedAt: origin, wallTime: max(end, lastEnd),
             shards: machines.values.reduce(0) { $0 + $1.shards }, retries: first?.retries ?? 0,
-            robotciVersion: first?.robotciVersion ?? "", commandLine: commandLine, gitCommit: first?.gitCommit,
-            gitBranch: first?.gitBranch, hostname: nil, partition: nil, machines: labels,
-            interrupted: lost || machines.values.contains { $0.interrupted } || assembly.missing.count > 0)
+            robotciVersion: first?.robotciVersion ?? "")
+        metadata.commandLine = commandLine
+        metadata.gitCommit = first?.gitCommit
+        metadata.gitBranch = first?.gitBranch
+        metadata.machines = labels
+        metadata.interrupted = lost || machines.values.contains { $0.interrupted } || assembly.missing.count > 0
         metadata.repetitions = RepetitionSummary.merged(labels.map { machines[$0]?.repetitions })
         let reason = notRunReason
         return assembly.result(metadata: metadata) { _ in reason }

@@ -50,14 +50,9 @@ extension Runner {
             throw RunnerError.noTests("no test is left by \(given.joined(separator: " ")) among \(all.count) tests; check the regexes against 'robotci list' (ids look like '\(all[0].test)')"
                 + (config.tags.isEmpty ? "" : " and the tags (only Swift Testing tests have tags, e.g. @Test(.tags(.smoke)))"))
         }
-        if !config.browsers.isEmpty {
-            // Each engine's run of a test is a test of the run (planned, retried, reported on
-            // its own), before --last-failed, which names a previous run's tests with theirs.
-            if config.browsers.count > 1 {
-                say("robotci: --browsers: \(tests.count) tests × \(config.browsers.count) browsers = \(tests.count * config.browsers.count) test runs")
-            }
-            tests = config.browsers.flatMap { target in tests.map { TestID($0.test, repetition: nil, browser: target.idName) } }
-        }
+        // Each engine's run of a test is a test of the run (planned, retried, reported on its
+        // own), before --last-failed, which names a previous run's tests with theirs.
+        tests = byBrowser(tests)
         if let lastFailed {
             let again = lastFailed.select(tests)
             let gone = lastFailed.previous.count - again.count
@@ -65,15 +60,9 @@ extension Runner {
                 + "(\(lastFailed.source))" + (gone > 0 ? "; \(gone) of them no longer exist or are filtered out" : ""))
             tests = again
         }
-        if config.repetitions > 1 {
-            // Each repetition is a test of the run (planned, retried, reported on its own);
-            // before the partition split, so repetitions spread over machines too.
-            say("robotci: " + (config.untilFailure
-                ? "--until-failure: \(tests.count) tests, up to \(config.repetitions) repetitions, until one fails for good"
-                    + (config.retries > 0 ? " (retries apply to each repetition: one that passes on a retry is flaky and does not stop the run; --retries 0 stops at the first failing run)" : "")
-                : "--repeat-each \(config.repetitions): \(tests.count) tests × \(config.repetitions) = \(tests.count * config.repetitions) test runs, each repetition its own test with its own retries"))
-            tests = TestID.repeating(tests, count: config.repetitions)
-        }
+        // Each repetition is a test of the run (planned, retried, reported on its own); before
+        // the partition split, so repetitions spread over machines too.
+        tests = repeated(tests)
         // With a queue every machine pulls from the whole suite: no static share.
         let partition = config.queue == nil ? try resolvedPartition() : nil
         if let partition {
@@ -87,6 +76,25 @@ extension Runner {
             say("robotci: partition \(partition): \(share.count) of \(plan.suite.count) tests, \(plan.split)")
         }
         return (TestBundleInfo(driver: driver), tests, all.count, partition)
+    }
+
+    /// `--browsers`: each test once per engine (unchanged without the flag).
+    private func byBrowser(_ tests: [TestID]) -> [TestID] {
+        guard !config.browsers.isEmpty else { return tests }
+        if config.browsers.count > 1 {
+            say("robotci: --browsers: \(tests.count) tests × \(config.browsers.count) browsers = \(tests.count * config.browsers.count) test runs")
+        }
+        return config.browsers.flatMap { target in tests.map { TestID($0.test, repetition: nil, browser: target.idName) } }
+    }
+
+    /// `--repeat-each`/`--until-failure`: each test's repetitions (unchanged with one).
+    private func repeated(_ tests: [TestID]) -> [TestID] {
+        guard config.repetitions > 1 else { return tests }
+        say("robotci: " + (config.untilFailure
+            ? "--until-failure: \(tests.count) tests, up to \(config.repetitions) repetitions, until one fails for good"
+                + (config.retries > 0 ? " (retries apply to each repetition: one that passes on a retry is flaky and does not stop the run; --retries 0 stops at the first failing run)" : "")
+            : "--repeat-each \(config.repetitions): \(tests.count) tests × \(config.repetitions) = \(tests.count * config.repetitions) test runs, each repetition its own test with its own retries"))
+        return TestID.repeating(tests, count: config.repetitions)
     }
 
     /// How partitions cut the suite: `--partition-timings FILE` (the same file on every

@@ -23,14 +23,14 @@ extension Runner {
         return (try redis.join(tests: tests, plan: chunks), chunks.count)
     }
 
-    /// The local queue, its batches cut for `cutFor` shards at once, or with `--queue` the
-    /// shared one (already joined).
-    func batchSource(planned: [PlannedTest], tests: [TestID], shards: Int, driver: any TestDriver, redis: RedisQueue?,
-                     joined: (join: QueueJoin, batches: Int)?, metadata: RunMetadata,
-                     quarantined: @escaping @Sendable (TestID) -> Bool, rules: TestRules, cutFor: Int) throws
+    /// The local queue of `planned`, its batches cut for `cutFor` shards at once, or with
+    /// `--queue` the shared one (`setup`'s, already joined).
+    func batchSource(_ setup: RunSetup, planned: [PlannedTest], shards: Int, metadata: RunMetadata,
+                     quarantined: @escaping @Sendable (TestID) -> Bool, cutFor: Int) throws
         -> (source: BatchSource, shared: RedisBatchSource?)
     {
-        guard let redis, let joined else {
+        let (driver, rules) = (setup.driver, setup.rules)
+        guard let redis = setup.redis, let joined = setup.joined else {
             return (WorkQueue(planned: planned, shards: shards, rules: rules, cutter: BatchCutter(maximumTests: config.maxBatchSize),
                               cutFor: cutFor, group: { driver.batchGroup(of: $0) }), nil)
         }
@@ -38,7 +38,7 @@ extension Runner {
         let what: String
         if case .planned = joined.join { what = "planned \(joined.batches) chunks" } else { what = "joined" }
         say("robotci: queue \(redis.address) as \(redis.machine): \(what) (run \(joined.join.nonce))")
-        let source = RedisBatchSource(queue: redis, rules: rules, discovered: tests, quarantine: quarantined)
+        let source = RedisBatchSource(queue: redis, rules: rules, discovered: setup.tests, quarantine: quarantined)
         source.startHeartbeat()
         return (source, source)
     }

@@ -189,9 +189,7 @@ public final class Runner {
 
         let planStart = clock.now()
         let planned = Planner.order(tests, timings: setup.previous)
-        let partitionText = setup.partition.map { " (partition \($0) of \(setup.total) tests)" } ?? ""
-        let rulesText = config.rules.isEmpty ? "" : " (\(config.rules.count) rule\(config.rules.count == 1 ? "" : "s") override per test: robotci config shows them)"
-        say("robotci: \(tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s\(rulesText); report in \(config.reportDir)/")
+        announce(setup, shards: shards)
 
         // A token in a test id (`test_api[ghp_…]`) is masked in every file and line that names it.
         let reportName = redactor.renaming(tests)
@@ -209,39 +207,22 @@ public final class Runner {
         let plan = redis == nil ? RunPlan(tests: tests, partition: partitionPlan) : nil
         let recorder = RunRecorder(journal: journal, plan: plan, quarantine: isQuarantined, progress: progress, redactor: redactor,
                                    rename: reportName)
-        let driver = setup.driver
-        let (queue, shared) = try batchSource(planned: planned, tests: tests, shards: shards, driver: driver, redis: redis,
-                                              joined: setup.joined, metadata: metadata, quarantined: isQuarantined, rules: setup.rules,
-                                              cutFor: atOnce)
-        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: config.maxFailures,
-                                   rules: setup.rules, untilFailure: config.untilFailure, interruption: interruption)
+        let (queue, shared) = try batchSource(setup, planned: planned, shards: shards, metadata: metadata,
+                                              quarantined: isQuarantined, cutFor: atOnce)
+        let policy = AttemptRouter.Policy(rules: setup.rules, maxFailures: config.maxFailures, untilFailure: config.untilFailure)
+        let router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, policy: policy, interruption: interruption)
         // Another machine of the queue stopped the run (--max-failures): so does this one.
         shared?.onRemoteStop = { [weak router] reason in router?.stopRun(.described(reason)) }
         let planTime = clock.now() - planStart
-        // One warm browser per shard for suites that want one (RobotKit's), behind its relay.
-        let browsers: ShardBrowsers? = driver.usesShardBrowser
-            ? ShardBrowsers(environment: environment) : nil
-        let namespaces = setup.isolated ? ShardNamespaces() : nil
-        // Tests have no use for the queue's login; what they are not given they cannot print.
-        var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
-        testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
-        testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
-        // One warm WPEWebDriver per shard for WebKit's batches, in the shard's namespace.
-        let webKit = config.browsers.contains(.webkit) && driver.usesShardBrowser ? ShardWebKit(environment: testEnvironment) : nil
-        testEnvironment[WorkerVariable.updateSnapshots.name] = config.updateSnapshots.rawValue
-        testEnvironment[WorkerVariable.snapshotTolerance.name] = String(config.snapshotTolerance)
-        let executor = BatchExecutor(driver: driver, baseEnvironment: testEnvironment,
-                                     runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
-                                     redactor: redactor, browsers: browsers, namespaces: namespaces,
-                                     namespaceRequired: config.effectiveNetworkIsolation == .on, browserTargets: config.browsers, webKit: webKit)
+        let context = RunContext(runID: metadata.runID, layout: layout, clock: clock, router: router, history: setup.previous,
+                                 redactor: redactor)
+        let executor = makeExecutor(setup, context: context)
 
         stopSwitch.attach(queue, interruption: interruption)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
-                  ports: PortAllocator(basePort: config.basePort), browsers: browsers, governor: governor).run()
+                  ports: PortAllocator(basePort: config.basePort), browsers: executor.resources.browsers, governor: governor).run()
         metadata.concurrency = governor.stop()
-        browsers?.shutDown()
-        webKit?.shutDown()
-        namespaces?.shutDown()
+        executor.resources.shutDown()
         // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
         // its environment, a browser whose relay is gone) is a stray of this run.
         ChildRegistry.shared.reapStrays()
@@ -249,16 +230,49 @@ public final class Runner {
         signals?.cancel()
         try? FileManager.default.removeItem(at: layout.workDirectory)
 
-        metadata.wallTime = clock.now()
-        metadata.stop = interruption.stop
-        metadata.interrupted = metadata.stop?.isSignal == true
-        metadata.rerunOf = lastFailed?.runID
-        metadata.repetitions = repetitionSummary(router: router)
+        finish(&metadata, clock: clock, router: router)
         journal.append(.finished(metadata))
         journal.close()
         shared?.close(metadata)
         return ExecutedRun(metadata: metadata, recorder: recorder, shared: shared, governor: governor, isQuarantined: isQuarantined,
                            reportName: reportName, clock: clock, planTime: planTime)
+    }
+
+    /// The run's first line: how many tests, on how many shards, with which retries and timeout.
+    private func announce(_ setup: RunSetup, shards: Int) {
+        let partitionText = setup.partition.map { " (partition \($0) of \(setup.total) tests)" } ?? ""
+        let rulesText = config.rules.isEmpty ? "" : " (\(config.rules.count) rule\(config.rules.count == 1 ? "" : "s") override per test: robotci config shows them)"
+        say("robotci: \(setup.tests.count) tests\(partitionText) on \(shards) shards, retries \(config.retries), timeout \(Int(config.testTimeout)) s\(rulesText); report in \(config.reportDir)/")
+    }
+
+    /// The executor of the run's batches, with the shards' warm resources it wants: a browser
+    /// per shard for suites that want one (RobotKit's), a WPEWebDriver per shard for WebKit's
+    /// batches, a network namespace per shard with `network-isolation`.
+    private func makeExecutor(_ setup: RunSetup, context: RunContext) -> BatchExecutor {
+        let driver = setup.driver
+        let browsers: ShardBrowsers? = driver.usesShardBrowser ? ShardBrowsers(environment: environment) : nil
+        let namespaces = setup.isolated ? ShardNamespaces() : nil
+        // Tests have no use for the queue's login; what they are not given they cannot print.
+        var testEnvironment = environment.filter { $0.key != QueueAddress.passwordVariable && $0.key != "ROBOTCI_QUEUE" }
+        testEnvironment[WorkerVariable.trace.name] = config.trace.rawValue
+        testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
+        testEnvironment[WorkerVariable.updateSnapshots.name] = config.updateSnapshots.rawValue
+        testEnvironment[WorkerVariable.snapshotTolerance.name] = String(config.snapshotTolerance)
+        // One warm WPEWebDriver per shard for WebKit's batches, in the shard's namespace.
+        let webKit = config.browsers.contains(.webkit) && driver.usesShardBrowser ? ShardWebKit(environment: testEnvironment) : nil
+        let resources = ShardResources(browsers: browsers, webKit: webKit, namespaces: namespaces,
+                                       namespaceRequired: config.effectiveNetworkIsolation == .on)
+        return BatchExecutor(driver: driver, context: context, baseEnvironment: testEnvironment, resources: resources,
+                             browserTargets: config.browsers)
+    }
+
+    /// What only the run's end knows: its wall time, why it stopped, what it re-ran, its repetitions.
+    private func finish(_ metadata: inout RunMetadata, clock: RunClock, router: AttemptRouter) {
+        metadata.wallTime = clock.now()
+        metadata.stop = interruption.stop
+        metadata.interrupted = metadata.stop?.isSignal == true
+        metadata.rerunOf = lastFailed?.runID
+        metadata.repetitions = repetitionSummary(router: router)
     }
 
     /// The run's result from what was recorded, written (results.json, JUnit, the report,
@@ -287,9 +301,9 @@ public final class Runner {
 
         // What the ledger says comes first: the summary's verdict lines stay the last CI logs show.
         let releasable = flakiness.releasable(result.tests.map(\.id), after: config.quarantineReleaseAfter, in: history.ledger ?? FlakeLedger())
-        for line in RunFlakiness.lines(result: result, newFlaky: newFlaky, failOnNewFlaky: config.failOnNewFlaky,
-                                       allowLikelyFlaky: config.allowLikelyFlaky, policy: setup.quarantine, releasable: releasable,
-                                       releaseAfter: config.quarantineReleaseAfter) {
+        for line in flakiness.lines(result: result, newFlaky: newFlaky, failOnNewFlaky: config.failOnNewFlaky,
+                                    allowLikelyFlaky: config.allowLikelyFlaky, releasable: releasable,
+                                    releaseAfter: config.quarantineReleaseAfter) {
             say(line)
         }
         Summary(result: result, reportDir: config.reportDir, planTime: run.planTime, writeTime: writeTime, failOnFlaky: config.failOnFlaky,
@@ -369,10 +383,14 @@ public final class Runner {
         let (id, source) = runID(partitioned: partition != nil)
         var metadata = RunMetadata(
             runID: id, startedAt: clock.startedAt, wallTime: 0,
-            shards: shards, retries: config.retries, robotciVersion: Self.version, commandLine: commandLine,
-            gitCommit: git(["rev-parse", "HEAD"]), gitBranch: git(["rev-parse", "--abbrev-ref", "HEAD"]),
-            hostname: ProcessInfo.processInfo.hostName, partition: partition?.description, partitionPlan: partitionPlan?.splitDigest,
-            runIDSource: source)
+            shards: shards, retries: config.retries, robotciVersion: Self.version)
+        metadata.runIDSource = source
+        metadata.commandLine = commandLine
+        metadata.gitCommit = git(["rev-parse", "HEAD"])
+        metadata.gitBranch = git(["rev-parse", "--abbrev-ref", "HEAD"])
+        metadata.hostname = ProcessInfo.processInfo.hostName
+        metadata.partition = partition?.description
+        metadata.partitionPlan = partitionPlan?.splitDigest
         metadata.gitTreeDirty = treeIsDirty() ? true : nil
         return metadata
     }

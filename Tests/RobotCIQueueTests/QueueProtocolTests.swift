@@ -53,7 +53,7 @@ final class QueueProtocolTests: XCTestCase {
         XCTAssertTrue(try b.ack(y, record: record(0), leftovers: []))
         XCTAssertEqual(try a.lease(), .done)
         XCTAssertEqual(try b.lease(), .done)
-        try a.leave(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "", commandLine: []))
+        try a.leave(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: ""))
         let c = try RedisConnection(host: "127.0.0.1", port: server.port)
         for key in [a.plan, a.batches, a.records, a.machines, a.done, a.seq, a.since] {
             let ttl = try c.command(["TTL", key]).integer ?? -9
@@ -204,7 +204,7 @@ final class QueueProtocolTests: XCTestCase {
         try a.join(tests: tests, plan: [])
         try b.join(tests: tests, plan: [])
         XCTAssertEqual(try b.lease(), .done)
-        try b.leave(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "", commandLine: []))
+        try b.leave(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: ""))
         XCTAssertTrue(try a.record(tests[0], quarantined: false, attempt: attempt(1, .failed), retry: QueuedBatch(tests: [tests[0]], attempt: 2, avoid: "a")))
         guard case .batch = try a.lease() else { return XCTFail("no other machine left: a takes its own retry") }
     }
@@ -270,7 +270,7 @@ final class QueueProtocolTests: XCTestCase {
                        "nothing: the queue now holds another run")
     }
 
-    private var meta: RunMetadata { RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "", commandLine: []) }
+    private var meta: RunMetadata { RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 1, retries: 0, robotciVersion: "") }
 
     func testADeletedQueueKeyLeavesTestsNotRunWithAReasonAndTheRunFinished() throws {
         let a = try machine("a")

@@ -17,10 +17,13 @@ enum ReportFixtures {
     static let couponMessage = "Element 'couponField' not found after 5.0 s"
 
     static func metadata(wall: Double, shards: Int) -> RunMetadata {
-        RunMetadata(
-            runID: "run-1234", startedAt: 1_700_000_000, wallTime: wall, shards: shards, retries: 2,
-            robotciVersion: "0.1.0", commandLine: ["robotci", "run", "--shards", "\(shards)", "--retries", "2"],
-            gitCommit: "0123456789abcdef0123456789abcdef01234567", gitBranch: "main", hostname: "ci-1")
+        var metadata = RunMetadata(
+            runID: "run-1234", startedAt: 1_700_000_000, wallTime: wall, shards: shards, retries: 2, robotciVersion: "0.1.0")
+        metadata.commandLine = ["robotci", "run", "--shards", "\(shards)", "--retries", "2"]
+        metadata.gitCommit = "0123456789abcdef0123456789abcdef01234567"
+        metadata.gitBranch = "main"
+        metadata.hostname = "ci-1"
+        return metadata
     }
 
     /// One test per outcome (plus a hostile one); the flaky one has artifacts under `attachments/`.

@@ -61,9 +61,8 @@ extension RunResult {
     /// A journal cut short (no `finished` entry) yields a result marked interrupted; with a
     /// plan entry, planned tests the journal has no result for are `notRun`.
     public init(journal: [JournalEntry]) {
-        var metadata = RunMetadata(
-            runID: "unknown", startedAt: 0, wallTime: 0, shards: 0, retries: 0, robotciVersion: "",
-            commandLine: [], interrupted: true)
+        var metadata = RunMetadata(runID: "unknown", startedAt: 0, wallTime: 0, shards: 0, retries: 0, robotciVersion: "")
+        metadata.interrupted = true
         var assembly = RunAssembly()
         var finished = false
         for entry in journal {

@@ -18,19 +18,15 @@ public struct BatchRecord: Codable, Sendable, Equatable {
         case id, shard = "worker", machine, start, end, tests, termination, mockPort, webDriverPort
     }
 
-    public init(
-        id: Int, shard: Int, machine: String? = nil, start: Double, end: Double, tests: [TestID],
-        termination: BatchEnd, mockPort: Int? = nil, webDriverPort: Int? = nil
-    ) {
+    /// A batch with what every batch has; its machine (in a merge or a queue) and its ports
+    /// (when robotci gave it some) are set on the value.
+    public init(id: Int, shard: Int, start: Double, end: Double, tests: [TestID], termination: BatchEnd) {
         self.id = id
         self.shard = shard
-        self.machine = machine
         self.start = start
         self.end = end
         self.tests = tests
         self.termination = termination
-        self.mockPort = mockPort
-        self.webDriverPort = webDriverPort
     }
 }
 
@@ -82,9 +78,11 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var shards: Int
     public var retries: Int
     public var robotciVersion: String
-    /// robotci's arguments, passwords in URLs masked (`--queue redis://:***@host/run`): this is
-    /// written to results.json and shown in the report.
-    public var commandLine: [String]
+    /// robotci's arguments, passwords in URLs masked as they are set (`--queue
+    /// redis://:***@host/run`): this is written to results.json and shown in the report.
+    public var commandLine: [String] = [] {
+        didSet { commandLine = commandLine.map(URLCredentials.masked) }
+    }
     public var gitCommit: String?
     public var gitBranch: String?
     public var hostname: String?
@@ -98,7 +96,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var machines: [String]?
     /// True when the report is partial: the run was interrupted (`stop` is `.signal`), or, in a
     /// merged or queue report, a machine was or tests have no result.
-    public var interrupted: Bool
+    public var interrupted = false
     /// How many batches ran at once over the run (the adaptive concurrency's effect); nil in
     /// reports written before it existed and in merged reports.
     public var concurrency: [ConcurrencySample]?
@@ -116,27 +114,15 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     /// does not compare them with other runs of it.
     public var gitTreeDirty: Bool?
 
-    public init(
-        runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int,
-        robotciVersion: String, commandLine: [String], gitCommit: String? = nil,
-        gitBranch: String? = nil, hostname: String? = nil, partition: String? = nil,
-        machines: [String]? = nil, interrupted: Bool = false, partitionPlan: String? = nil, runIDSource: String? = nil
-    ) {
-        self.runIDSource = runIDSource
-        self.partitionPlan = partitionPlan
+    /// A run with what every run has; the rest (the command line, the commit, the machine, the
+    /// partition, …) is set on the value, as a run learns it.
+    public init(runID: String, startedAt: Double, wallTime: Double, shards: Int, retries: Int, robotciVersion: String) {
         self.runID = runID
         self.startedAt = startedAt
         self.wallTime = wallTime
         self.shards = shards
         self.retries = retries
         self.robotciVersion = robotciVersion
-        self.commandLine = commandLine.map(URLCredentials.masked)
-        self.gitCommit = gitCommit
-        self.gitBranch = gitBranch
-        self.hostname = hostname
-        self.partition = partition
-        self.machines = machines
-        self.interrupted = interrupted
     }
 }
 

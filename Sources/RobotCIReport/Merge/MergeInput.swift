@@ -155,8 +155,8 @@ public struct MergeInput {
         let tests: [TestRecord]
         do { tests = try JUnitReader.read(url, machine: label) } catch let e as XMLError { throw MergeError(e.message) }
         let wall = tests.reduce(0) { $0 + $1.attempts.reduce(0) { $0 + $1.duration } }
-        let meta = RunMetadata(runID: "junit:\(label)", startedAt: 0, wallTime: wall, shards: 1, retries: 0,
-                               robotciVersion: "", commandLine: [], hostname: label)
+        var meta = RunMetadata(runID: "junit:\(label)", startedAt: 0, wallTime: wall, shards: 1, retries: 0, robotciVersion: "")
+        meta.hostname = label
         return MergeInput(path: url, machine: label, result: RunResult(metadata: meta, tests: tests, batches: []),
                           reportDirectory: nil, timings: nil)
     }

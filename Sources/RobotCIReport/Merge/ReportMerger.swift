@@ -40,20 +40,6 @@ public enum ReportMerger {
             let shift = meta.startedAt > 0 ? meta.startedAt - origin : 0
             end = max(end, shift + meta.wallTime)
             let slug = safeName(label)
-            func reroot(_ artifacts: [Artifact]) -> [Artifact] {
-                artifacts.map { a in
-                    guard let dir = input.reportDirectory else { return a }
-                    let target = "attachments/\(slug)/\(a.path.hasPrefix("attachments/") ? String(a.path.dropFirst("attachments/".count)) : a.path)"
-                    if a.kind == .trace {
-                        // A trace is its folder: trace.json and the step files it names.
-                        copies.append((dir.appendingPathComponent(a.path).deletingLastPathComponent(),
-                                       (target as NSString).deletingLastPathComponent))
-                    } else {
-                        copies.append((dir.appendingPathComponent(a.path), target))
-                    }
-                    return Artifact(kind: a.kind, path: target)
-                }
-            }
             var maxBatch = -1
             for b in input.result.batches {
                 var b = b
@@ -73,7 +59,7 @@ public enum ReportMerger {
                     a.machine = label
                     a.batch += batchOffset
                     a.start += shift
-                    a.artifacts = reroot(a.artifacts)
+                    a.artifacts = rerooted(a.artifacts, from: input.reportDirectory, slug: slug, copies: &copies)
                     collected.append(Collected(test: test.id, quarantined: test.quarantined, attempt: a, timed: meta.startedAt > 0))
                 }
             }
@@ -92,6 +78,24 @@ public enum ReportMerger {
         }
         let (timings, warnings) = mergedTimings(inputs, result: result)
         return (result, timings, copies, warnings)
+    }
+
+    /// `artifacts` as the merged report files them, under `attachments/<slug>/`, each file to
+    /// copy there from the input's report `directory` added to `copies`. Without a directory
+    /// (a JUnit input) they stay as they are.
+    static func rerooted(_ artifacts: [Artifact], from directory: URL?, slug: String, copies: inout [(URL, String)]) -> [Artifact] {
+        artifacts.map { a in
+            guard let dir = directory else { return a }
+            let target = "attachments/\(slug)/\(a.path.hasPrefix("attachments/") ? String(a.path.dropFirst("attachments/".count)) : a.path)"
+            if a.kind == .trace {
+                // A trace is its folder: trace.json and the step files it names.
+                copies.append((dir.appendingPathComponent(a.path).deletingLastPathComponent(),
+                               (target as NSString).deletingLastPathComponent))
+            } else {
+                copies.append((dir.appendingPathComponent(a.path), target))
+            }
+            return Artifact(kind: a.kind, path: target)
+        }
     }
 
     /// Each input's machine name as its lane in the merged run; a name given twice gets
@@ -117,10 +121,13 @@ public enum ReportMerger {
         var metadata = RunMetadata(
             runID: runIDs.joined(separator: "+"), startedAt: startedAt, wallTime: wallTime,
             shards: inputs.reduce(0) { $0 + $1.result.metadata.shards }, retries: first?.retries ?? 0,
-            robotciVersion: first?.robotciVersion ?? "", commandLine: CommandLine.arguments,
-            gitCommit: first?.gitCommit, gitBranch: first?.gitBranch, hostname: nil,
-            partition: partitions.isEmpty ? nil : partitions.joined(separator: ", "), machines: labels,
-            interrupted: inputs.contains { $0.result.metadata.interrupted })
+            robotciVersion: first?.robotciVersion ?? "")
+        metadata.commandLine = CommandLine.arguments
+        metadata.gitCommit = first?.gitCommit
+        metadata.gitBranch = first?.gitBranch
+        metadata.partition = partitions.isEmpty ? nil : partitions.joined(separator: ", ")
+        metadata.machines = labels
+        metadata.interrupted = inputs.contains { $0.result.metadata.interrupted }
         metadata.repetitions = RepetitionSummary.merged(inputs.map(\.result.metadata.repetitions))
         return metadata
     }

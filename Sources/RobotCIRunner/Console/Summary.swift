@@ -51,27 +51,7 @@ public struct Summary {
     func print(to stream: StandardStream) {
         let c = result.counts
         let m = result.metadata
-        var lines: [String] = []
-        let problems = result.tests.filter {
-            ($0.outcome.failsBuild && $0.outcome != .notRun) || $0.outcome == .flaky || $0.outcome == .quarantined
-        }
-        let notRun = result.tests.filter { $0.outcome == .notRun }
-        if !problems.isEmpty || !notRun.isEmpty {
-            lines.append("")
-            lines += Self.notRunListing(notRun)
-            for t in problems {
-                let first = t.attempts.first(where: { $0.outcome.isFailure })?.failures.first
-                let loc = first?.file.map { " at \($0):\(first?.line ?? 0)" } ?? ""
-                lines.append("  \(t.outcome.rawValue.uppercased().padding(toLength: 11, withPad: " ", startingAt: 0)) \(t.id)\(loc) (\(t.attempts.count) attempt\(t.attempts.count == 1 ? "" : "s"))")
-                if let msg = first?.message { lines.append("              " + FailureMessage.consoleText(msg, limit: 200, indent: 14)) }
-                if let likely = t.likelyFlaky { lines.append("              " + likely.text) }
-                if let entry = t.quarantineEntry { lines.append("              quarantined: " + entry.note) }
-            }
-            if let accept = SnapshotAcceptance.command(for: problems) {
-                lines.append("  snapshots differ from their baselines (the report shows each); to accept the actual images:")
-                lines.append("    " + accept)
-            }
-        }
+        var lines = problemLines()
         lines.append("")
         lines.append("  outcome      tests")
         for (name, n) in [("passed", c.passed), ("failed", c.failed), ("flaky", c.flaky), ("skipped", c.skipped),
@@ -97,18 +77,7 @@ public struct Summary {
         } else {
             lines.append("robotci: \(result.accounting)")
         }
-        // The exit code's counts: with --allow-likely-flaky a likely flaky failure is flaky.
-        let judged = LikelyFlaky.counts(result, allowed: allowLikelyFlaky)
-        var verdict: String
-        if m.interrupted { verdict = "INTERRUPTED (partial report written)" }
-        else if c.notRun > 0 { verdict = "FAILED (\(c.notRun) planned test\(c.notRun == 1 ? "" : "s") did not run)" }
-        else if judged.failing > 0 { verdict = "FAILED" }
-        else if failOnFlaky && judged.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
-        else if newFlaky > 0 { verdict = "FAILED (\(newFlaky) new flaky test\(newFlaky == 1 ? "" : "s") with --fail-on-new-flaky)" }
-        else if c.failing > 0 { verdict = "PASSED (\(c.failing) likely flaky failure\(c.failing == 1 ? "" : "s") allowed by --allow-likely-flaky)" }
-        else { verdict = "PASSED" }
-        if queueShare { verdict = "this machine's share: " + verdict }
-        lines.append("robotci: \(verdict)")
+        lines.append("robotci: \(verdict())")
         // The plain closing line CI log readers understand (flaky tests passed in the end); a
         // partition's says it is one share, so a green job is not read as a green suite.
         let share = m.partition.map { k in
@@ -116,6 +85,49 @@ public struct Summary {
         } ?? ""
         lines.append("robotci: \(c.passed + c.flaky) passed, \(c.failing) failed, \(c.skipped + c.quarantined) skipped\(share)")
         stream.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The tests that did not run, then each failed, flaky or quarantined test with its first
+    /// failure; nothing when every test passed or was skipped.
+    private func problemLines() -> [String] {
+        var lines: [String] = []
+        let problems = result.tests.filter {
+            ($0.outcome.failsBuild && $0.outcome != .notRun) || $0.outcome == .flaky || $0.outcome == .quarantined
+        }
+        let notRun = result.tests.filter { $0.outcome == .notRun }
+        if !problems.isEmpty || !notRun.isEmpty {
+            lines.append("")
+            lines += Self.notRunListing(notRun)
+            for t in problems {
+                let first = t.attempts.first(where: { $0.outcome.isFailure })?.failures.first
+                let loc = first?.file.map { " at \($0):\(first?.line ?? 0)" } ?? ""
+                lines.append("  \(t.outcome.rawValue.uppercased().padding(toLength: 11, withPad: " ", startingAt: 0)) \(t.id)\(loc) (\(t.attempts.count) attempt\(t.attempts.count == 1 ? "" : "s"))")
+                if let msg = first?.message { lines.append("              " + FailureMessage.consoleText(msg, limit: 200, indent: 14)) }
+                if let likely = t.likelyFlaky { lines.append("              " + likely.text) }
+                if let entry = t.quarantineEntry { lines.append("              quarantined: " + entry.note) }
+            }
+            if let accept = SnapshotAcceptance.command(for: problems) {
+                lines.append("  snapshots differ from their baselines (the report shows each); to accept the actual images:")
+                lines.append("    " + accept)
+            }
+        }
+        return lines
+    }
+
+    /// The run's verdict, as the exit code decides it.
+    private func verdict() -> String {
+        let c = result.counts
+        // The exit code's counts: with --allow-likely-flaky a likely flaky failure is flaky.
+        let judged = LikelyFlaky.counts(result, allowed: allowLikelyFlaky)
+        var verdict: String
+        if result.metadata.interrupted { verdict = "INTERRUPTED (partial report written)" }
+        else if c.notRun > 0 { verdict = "FAILED (\(c.notRun) planned test\(c.notRun == 1 ? "" : "s") did not run)" }
+        else if judged.failing > 0 { verdict = "FAILED" }
+        else if failOnFlaky && judged.flaky > 0 { verdict = "FAILED (flaky tests with --fail-on-flaky)" }
+        else if newFlaky > 0 { verdict = "FAILED (\(newFlaky) new flaky test\(newFlaky == 1 ? "" : "s") with --fail-on-new-flaky)" }
+        else if c.failing > 0 { verdict = "PASSED (\(c.failing) likely flaky failure\(c.failing == 1 ? "" : "s") allowed by --allow-likely-flaky)" }
+        else { verdict = "PASSED" }
+        return queueShare ? "this machine's share: " + verdict : verdict
     }
 }
 

@@ -4,8 +4,7 @@ import RobotCICore
 extension ReaderBatch {
     /// What a reader of `batch` needs to know of it.
     init(_ batch: BatchRun) {
-        self.init(tests: batch.item.tests, attempt: batch.item.attempt, id: batch.item.id, shard: batch.shard,
-                  logPath: batch.logPath, start: batch.start, rules: batch.rules)
+        self.init(item: batch.item, shard: batch.shard, logPath: batch.logPath, start: batch.start, rules: batch.rules)
     }
 }
 

@@ -41,27 +41,43 @@ final class BatchRun {
     /// How the child ended, once `pump` returned.
     private(set) var ended: (end: ChildProcess.Termination, timedOut: Bool)?
 
+    /// Where a batch runs: its shard, the shard's ports and network namespace.
+    struct Slot {
+        let shard: Int
+        let ports: PortAllocator.ShardPorts
+        /// Where `spawn` starts the batch's process; nil: the host's namespace.
+        var networkNamespace: NetworkNamespace?
+    }
+
+    /// The batch's files: its artifacts folder and its log.
+    struct Files {
+        /// `ROBOTCI_ARTIFACTS_DIR`: files a test leaves here become its attempt's artifacts.
+        let artifactsDirectory: URL
+        /// Relative path (in the report) of the batch's full log.
+        let logPath: String
+        let log: BatchLog
+    }
+
     /// `item` holds the run's identities; each runs under its test's own name (no two of one
-    /// test share a batch: `WorkQueue` cuts them apart, `BatchExecutor` checks).
-    init(item: WorkItem, shard: Int, ports: PortAllocator.ShardPorts, environment: [String: String], artifactsDirectory: URL,
-         logPath: String, log: BatchLog, start: Double, history: Timings, clock: RunClock,
-         layout: ReportLayout, router: AttemptRouter, networkNamespace: NetworkNamespace? = nil) {
-        self.networkNamespace = networkNamespace
+    /// test share a batch: `WorkQueue` cuts them apart, `BatchExecutor` checks). `start` is
+    /// when the batch started (run clock).
+    init(item: WorkItem, slot: Slot, environment: [String: String], files: Files, start: Double, context: RunContext) {
+        self.networkNamespace = slot.networkNamespace
         var runnable = item
         runnable.tests = item.tests.map { TestID($0.test) }
         self.item = runnable
         self.planned = Dictionary(item.tests.map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
-        self.shard = shard
-        self.ports = ports
+        self.shard = slot.shard
+        self.ports = slot.ports
         self.environment = environment
-        self.artifactsDirectory = artifactsDirectory
-        self.logPath = logPath
-        self.log = log
+        self.artifactsDirectory = files.artifactsDirectory
+        self.logPath = files.logPath
+        self.log = files.log
         self.start = start
-        self.history = history
-        self.clock = clock
-        self.layout = layout
-        self.router = router
+        self.history = context.history
+        self.clock = context.clock
+        self.layout = context.layout
+        self.router = context.router
     }
 
     var isInterrupted: Bool { router.interruption.isInterrupted }
@@ -117,8 +133,11 @@ final class BatchRun {
 
     /// The batch's record with how it ended.
     func record(termination: BatchEnd) -> BatchRecord {
-        BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests.map(plannedID),
-                    termination: termination, mockPort: ports.mock, webDriverPort: ports.webDriver)
+        var record = BatchRecord(id: item.id, shard: shard, start: start, end: clock.now(), tests: item.tests.map(plannedID),
+                                 termination: termination)
+        record.mockPort = ports.mock
+        record.webDriverPort = ports.webDriver
+        return record
     }
 
     /// The outcome of a batch whose process could not start: every test goes back.

@@ -172,8 +172,15 @@ extension CommandDriver {
         if case .stopped = termination {
             return BatchOutcome(record: batch.record(termination: termination), unstarted: [], noTestStarted: false)
         }
-        let record = batch.record(termination: termination)
+        return results(of: batch, ended: (end, timedOut), output: output.text, junit: junit,
+                       record: batch.record(termination: termination))
+    }
 
+    /// What the batch's JUnit file, its exit status and its output say of its tests, once its
+    /// process ended (and the run was not stopped).
+    private func results(of batch: BatchRun, ended: (end: ChildProcess.Termination, timedOut: Bool), output: String, junit: URL,
+                         record: BatchRecord) -> BatchOutcome {
+        let (item, end, timedOut) = (batch.item, ended.end, ended.timedOut)
         let (cases, junitProblem) = Self.readCases(junit)
         // A lone test's files are its own; a batch's shared ones go under
         // `attachments/batches/batch-N/` and are linked from its failing tests.
@@ -188,7 +195,7 @@ extension CommandDriver {
                 batch.log.write(Substring("robotci: the run command ended (\(end)) but its JUnit file has no failing case: every test of the batch runs again alone"))
                 return BatchOutcome(record: record, unstarted: [], noTestStarted: false, isolate: item.tests)
             }
-            return disagreeingExit(end, cases: cases, of: batch, output: output.text, artifacts: artifacts, record: record)
+            return disagreeingExit(end, cases: cases, of: batch, output: output, artifacts: artifacts, record: record)
         }
         let answered = report(cases, of: batch, artifacts: artifacts)
 
@@ -208,11 +215,11 @@ extension CommandDriver {
         let why = timedOut
             ? "timed out: still running after \(Int(batch.testTimeout(for: missing[0]))) s (\(batch.deadline(for: missing[0]).rule)); its process group was killed"
             : "crashed: the run command ended (\(end)) without a result for this test: \(junitProblem ?? "its JUnit file has no <testcase> matching this id (check that 'run' passes {tests} to the runner and writes {junit})")"
-        let crash = CrashSummary(output: output.text)
+        let crash = CrashSummary(output: output)
         let failure = FailureMessage(file: crash.file, line: crash.line, message: crash.reason.map { "\(why) — \($0)" } ?? why)
         batch.report(missing[0], Attempt(
             number: item.attempt, outcome: timedOut ? .timedOut : .crashed, duration: batch.clock.now() - batch.start,
-            start: batch.start, shard: batch.shard, batch: item.id, failures: [failure], output: output.text,
+            start: batch.start, shard: batch.shard, batch: item.id, failures: [failure], output: output,
             artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)]))
         return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
     }

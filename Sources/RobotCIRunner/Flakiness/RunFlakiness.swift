@@ -63,8 +63,8 @@ public struct RunFlakiness {
 
     /// The lines after the summary: likely flaky failures, new flakes, expired quarantines,
     /// quarantined tests to release (with the `quarantine:` lines to delete).
-    static func lines(result: RunResult, newFlaky: [TestID], failOnNewFlaky: Bool, allowLikelyFlaky: Bool, policy: QuarantinePolicy,
-                      releasable: [(id: TestID, entry: QuarantineEntry?, pattern: String?)], releaseAfter: Int) -> [String] {
+    func lines(result: RunResult, newFlaky: [TestID], failOnNewFlaky: Bool, allowLikelyFlaky: Bool,
+               releasable: [(id: TestID, entry: QuarantineEntry?, pattern: String?)], releaseAfter: Int) -> [String] {
         var lines: [String] = []
         let likely = result.tests.filter { $0.likelyFlaky != nil && $0.outcome.failsBuild }
         if !likely.isEmpty {

@@ -15,4 +15,15 @@ struct ReaderBatch {
     var start: Double
     /// Each test's deadline (`--test-timeout`, its rule's, or its history's).
     var rules: TestRules
+
+    /// The batch of `item` (its tests, attempt and id) on `shard`, started at `start`.
+    init(item: WorkItem, shard: Int, logPath: String, start: Double, rules: TestRules) {
+        self.tests = item.tests
+        self.attempt = item.attempt
+        self.id = item.id
+        self.shard = shard
+        self.logPath = logPath
+        self.start = start
+        self.rules = rules
+    }
 }

@@ -36,15 +36,25 @@ final class AttemptRouter: Sendable {
     /// With `untilFailure`: the repetition that failed first.
     var firstFailure: TestID? { failures.withLock { $0.first } }
 
-    init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout, maxFailures: Int? = nil, rules: TestRules = TestRules(retries: 0),
-         untilFailure: Bool = false, interruption: RunInterruption = RunInterruption()) {
+    /// What a finished attempt decides: whether it runs again, and when failures stop the run.
+    struct Policy {
+        /// `--retries` and `rules:`.
+        var rules = TestRules(retries: 0)
+        /// `--max-failures` (nil: never).
+        var maxFailures: Int?
+        /// `--until-failure`.
+        var untilFailure = false
+    }
+
+    init(recorder: RunRecorder, queue: BatchSource, layout: ReportLayout, policy: Policy = Policy(),
+         interruption: RunInterruption = RunInterruption()) {
         self.interruption = interruption
-        self.rules = rules
-        self.untilFailure = untilFailure
+        self.rules = policy.rules
+        self.untilFailure = policy.untilFailure
         self.recorder = recorder
         self.queue = queue
         self.layout = layout
-        self.maxFailures = maxFailures
+        self.maxFailures = policy.maxFailures
     }
 
     /// A test's attempt is known (from a driver, the moment it is).

@@ -11,14 +11,14 @@ import Darwin
 
 extension ChildProcess {
     /// A runner child: its own process group (a timeout kills the whole tree), `environment` as
-    /// given, output piped (or appended to `outputPath`); a spawn failure as `RunnerError.spawn`.
+    /// given, output piped; a spawn failure as `RunnerError.spawn`.
     convenience init(executable: String, arguments: [String], environment: [String: String],
-                     workingDirectory: String? = nil, outputPath: String? = nil, eventChannel: Bool = false,
+                     workingDirectory: String? = nil, eventChannel: Bool = false,
                      networkNamespace: NetworkNamespace? = nil) throws {
         do {
             try self.init(
                 executable: executable, arguments: arguments, environment: environment,
-                options: Options(output: outputPath.map { .file($0) } ?? .pipe, group: .own,
+                options: Options(output: .pipe, group: .own,
                                  workingDirectory: workingDirectory, eventChannel: eventChannel,
                                  networkNamespace: networkNamespace))
         } catch {

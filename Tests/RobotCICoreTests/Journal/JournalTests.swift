@@ -33,8 +33,10 @@ final class JournalEntryTests: XCTestCase {
     }
 
     func testBatchRoundTrip() throws {
-        let b = BatchRecord(id: 3, shard: 1, machine: "m1", start: 1, end: 2.5, tests: [TestID("M.A/t")],
-                            termination: "signal 4", mockPort: 41000, webDriverPort: 41001)
+        var b = BatchRecord(id: 3, shard: 1, start: 1, end: 2.5, tests: [TestID("M.A/t")], termination: "signal 4")
+        b.machine = "m1"
+        b.mockPort = 41000
+        b.webDriverPort = 41001
         let json = try roundTrip(.batch(b))
         XCTAssertEqual(json["type"] as? String, "batch")
         XCTAssertEqual((json["batch"] as? [String: Any])?["tests"] as? [[String: String]], [["test": "M.A/t"]])

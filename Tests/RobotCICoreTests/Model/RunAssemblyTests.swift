@@ -3,7 +3,7 @@ import XCTest
 
 final class RunAssemblyTests: XCTestCase {
     private let a = TestID("M.C/a"), b = TestID("M.C/b"), c = TestID("M.C/c")
-    private let meta = RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "", commandLine: [])
+    private let meta = RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "")
 
     private func attempt(_ o: AttemptOutcome, _ n: Int = 1) -> Attempt {
         Attempt(number: n, outcome: o, duration: 0.1, start: 0, shard: 0, batch: 0)

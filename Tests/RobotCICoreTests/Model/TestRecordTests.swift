@@ -81,7 +81,9 @@ final class TestRecordTests: XCTestCase {
 
 final class RunResultTests: XCTestCase {
     private func batch(_ id: Int, shard: Int, machine: String? = nil, _ start: Double, _ end: Double) -> BatchRecord {
-        BatchRecord(id: id, shard: shard, machine: machine, start: start, end: end, tests: [], termination: "exit 0")
+        var record = BatchRecord(id: id, shard: shard, start: start, end: end, tests: [], termination: "exit 0")
+        record.machine = machine
+        return record
     }
 
     func testSerialTimeSumsEveryAttempt() {

@@ -10,8 +10,11 @@ func attempt(
 }
 
 func metadata(runID: String = "run-1", wallTime: Double = 0, interrupted: Bool = false) -> RunMetadata {
-    RunMetadata(runID: runID, startedAt: 1_700_000_000, wallTime: wallTime, shards: 2, retries: 2,
-                robotciVersion: "0.1.0", commandLine: ["robotci", "run"], interrupted: interrupted)
+    var metadata = RunMetadata(runID: runID, startedAt: 1_700_000_000, wallTime: wallTime, shards: 2, retries: 2,
+                               robotciVersion: "0.1.0")
+    metadata.commandLine = ["robotci", "run"]
+    metadata.interrupted = interrupted
+    return metadata
 }
 
 /// Deterministic PRNG (SplitMix64) so generated suites are the same on every run.

@@ -41,7 +41,7 @@ final class ReportInputTests: XCTestCase {
     /// named like one (`x (repeat 1 of 2)`) is that test, whatever the run's metadata says.
     func testRepetitionsAndTestsNamedLikeThemReadBackAsWritten() throws {
         let named = TestID("M.C/x (repeat 1 of 2)")
-        var plain = RunResult(metadata: RunMetadata(runID: "r", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t", commandLine: []),
+        var plain = RunResult(metadata: RunMetadata(runID: "r", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t"),
                               tests: [TestRecord(id: named, attempts: [Attempt(number: 1, outcome: .passed, duration: 1, start: 0, shard: 0, batch: 0)])],
                               batches: [])
         plain.plan = RunPlan(tests: [named])

@@ -18,8 +18,8 @@ final class RunHistoryTests: XCTestCase {
                 Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, shard: 0, batch: 0)
             })
         }
-        let meta = RunMetadata(runID: id, startedAt: time, wallTime: 1, shards: 1, retries: 2, robotciVersion: "t",
-                               commandLine: [], gitCommit: commit)
+        var meta = RunMetadata(runID: id, startedAt: time, wallTime: 1, shards: 1, retries: 2, robotciVersion: "t")
+        meta.gitCommit = commit
         return RunResult(metadata: meta, tests: tests, batches: [])
     }
 

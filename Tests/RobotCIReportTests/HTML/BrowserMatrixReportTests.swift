@@ -21,7 +21,7 @@ final class BrowserMatrixReportTests: XCTestCase {
             TestRecord(id: TestID("Shop.Checkout/testRefund"), attempts: attempts([.passed])),
             TestRecord(id: TestID("Shop.Checkout/testRefund", repetition: nil, browser: "webkit"), attempts: attempts([.passed])),
         ]
-        let meta = RunMetadata(runID: "matrix-1", startedAt: 1000, wallTime: 4, shards: 1, retries: 1, robotciVersion: "t", commandLine: [])
+        let meta = RunMetadata(runID: "matrix-1", startedAt: 1000, wallTime: 4, shards: 1, retries: 1, robotciVersion: "t")
         try HTMLReport.write(RunResult(metadata: meta, tests: tests, batches: []), to: dir)
     }
 

@@ -91,8 +91,8 @@ final class BrowserSnapshotReportTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: fields).write(to: manifest)
         recordedAttempt.failures = [FailureMessage(message: "no baseline for snapshot \"profile\": recorded")]
         let recorded = TestRecord(id: recordedID, attempts: [recordedAttempt, try attempt("recorded", 2, mismatch: false)])
-        let metadata = RunMetadata(runID: "snapshots", startedAt: 1_000, wallTime: 3, shards: 1, retries: 1, robotciVersion: "test",
-                                   commandLine: ["robotci", "run"])
+        var metadata = RunMetadata(runID: "snapshots", startedAt: 1_000, wallTime: 3, shards: 1, retries: 1, robotciVersion: "test")
+        metadata.commandLine = ["robotci", "run"]
         return RunResult(metadata: metadata, tests: [badge, header, recorded], batches: [])
     }
 

@@ -64,7 +64,8 @@ final class BrowserTraceViewerTests: XCTestCase {
         let passed = TestRecord(id: TestID("App.CheckoutTests/testPasses"), attempts: [
             try attempt(1, status: 200, outcome: .passed, test: "passes"),
         ])
-        let metadata = RunMetadata(runID: "trace-viewer", startedAt: 1_000, wallTime: 3, shards: 2, retries: 1, robotciVersion: "test", commandLine: ["robotci", "run"])
+        var metadata = RunMetadata(runID: "trace-viewer", startedAt: 1_000, wallTime: 3, shards: 2, retries: 1, robotciVersion: "test")
+        metadata.commandLine = ["robotci", "run"]
         return RunResult(metadata: metadata, tests: [flaky, passed], batches: [])
     }
 

@@ -18,8 +18,9 @@ final class JUnitWriterUnitTests: XCTestCase {
     }
 
     private func run(_ tests: [TestRecord], hostname: String? = nil) -> RunResult {
-        RunResult(metadata: RunMetadata(runID: "r", startedAt: 1_700_000_000, wallTime: 3, shards: 1, retries: 1, robotciVersion: "t",
-                                        commandLine: [], hostname: hostname), tests: tests, batches: [])
+        var metadata = RunMetadata(runID: "r", startedAt: 1_700_000_000, wallTime: 3, shards: 1, retries: 1, robotciVersion: "t")
+        metadata.hostname = hostname
+        return RunResult(metadata: metadata, tests: tests, batches: [])
     }
 
     /// The written document, parsed back; `body` gets its root element (valid inside `body` only).

@@ -17,8 +17,10 @@ final class PartitionMergeTests: XCTestCase {
         for t in ran ?? plan.tests {
             assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0))
         }
-        let meta = RunMetadata(runID: runID, startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t",
-                               commandLine: [], partition: "\(k)/\(n)", interrupted: interrupted, runIDSource: "CI_PIPELINE_ID (GitLab)")
+        var meta = RunMetadata(runID: runID, startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
+        meta.partition = "\(k)/\(n)"
+        meta.interrupted = interrupted
+        meta.runIDSource = "CI_PIPELINE_ID (GitLab)"
         let result = assembly.result(metadata: meta) { _ in "the run was interrupted (SIGINT/SIGTERM) before this test had a result" }
         return MergeInput(path: URL(fileURLWithPath: "/reports/m\(k)/results.json"), machine: "partition \(k)/\(n)", result: result,
                           reportDirectory: nil, timings: nil)

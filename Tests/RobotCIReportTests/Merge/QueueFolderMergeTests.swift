@@ -14,7 +14,7 @@ final class QueueFolderMergeTests: XCTestCase {
         for t in ran {
             assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0))
         }
-        let meta = RunMetadata(runID: "run-\(name)", startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t", commandLine: [])
+        let meta = RunMetadata(runID: "run-\(name)", startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
         var result = assembly.result(metadata: meta) { _ in "" }
         result.plan = RunPlan(tests: ran, queue: QueueRunPlan(name: "pipeline", nonce: nonce, suite: suite))
         return MergeInput(path: URL(fileURLWithPath: "/reports/\(name)/results.json"), machine: name, result: result,

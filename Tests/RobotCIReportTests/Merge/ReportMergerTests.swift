@@ -31,8 +31,11 @@ final class ReportMergerTests: XCTestCase {
         var assembly = RunAssembly(plan: RunPlan(tests: plan))
         for (test, attempt) in results { assembly.add(test, quarantined: false, attempt: attempt) }
         for id in batches { assembly.add(BatchRecord(id: id, shard: 0, start: 1, end: 2, tests: [], termination: .exited(0))) }
-        let meta = RunMetadata(runID: runID, startedAt: startedAt, wallTime: wall, shards: shards, retries: 1, robotciVersion: "t",
-                               commandLine: [], gitCommit: "abc", hostname: host, partition: partition, interrupted: interrupted)
+        var meta = RunMetadata(runID: runID, startedAt: startedAt, wallTime: wall, shards: shards, retries: 1, robotciVersion: "t")
+        meta.gitCommit = "abc"
+        meta.hostname = host
+        meta.partition = partition
+        meta.interrupted = interrupted
         return assembly.result(metadata: meta) { _ in "its batch died" }
     }
 

@@ -14,7 +14,7 @@ final class LastFailedBrowserTests: XCTestCase {
         func test(_ id: TestID, _ outcome: AttemptOutcome) -> TestRecord {
             TestRecord(id: id, attempts: [Attempt(number: 1, outcome: outcome, duration: 1, start: 0, shard: 0, batch: 0)])
         }
-        let meta = RunMetadata(runID: "r1", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t", commandLine: [])
+        let meta = RunMetadata(runID: "r1", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
         let run = RunResult(metadata: meta, tests: [
             test(TestID("M.C/a"), .passed), test(TestID("M.C/a", repetition: nil, browser: "webkit"), .failed),
             test(TestID("M.C/b"), .failed), test(TestID("M.C/b", repetition: nil, browser: "webkit"), .passed),

@@ -12,8 +12,9 @@ final class RunFlakinessTests: XCTestCase {
     }
 
     private func run(_ id: String, commit: String?, _ tests: [TestRecord]) -> RunResult {
-        RunResult(metadata: RunMetadata(runID: id, startedAt: 100, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t", commandLine: [],
-                                        gitCommit: commit), tests: tests, batches: [])
+        var metadata = RunMetadata(runID: id, startedAt: 100, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
+        metadata.gitCommit = commit
+        return RunResult(metadata: metadata, tests: tests, batches: [])
     }
 
     private let a = TestID("M.C/a"), b = TestID("M.C/b")

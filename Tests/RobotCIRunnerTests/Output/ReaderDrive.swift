@@ -20,7 +20,7 @@ struct ReaderDrive<Reader: BundleOutputReading> {
 
     /// The batch's facts for `tests`: batch 7, attempt 1, started at `start`.
     static func facts(_ tests: [TestID], start: Double = 100, rules: TestRules = TestRules(retries: 0, testTimeout: 30)) -> ReaderBatch {
-        ReaderBatch(tests: tests, attempt: 1, id: 7, shard: 2, logPath: "batches/7.log", start: start, rules: rules)
+        ReaderBatch(item: WorkItem(id: 7, tests: tests, attempt: 1), shard: 2, logPath: "batches/7.log", start: start, rules: rules)
     }
 
     /// Lines of the process's output; returns their effects.

@@ -81,12 +81,12 @@ final class RepetitionRoutingTests: FolderTestCase {
         let journal = try JournalWriter(url: journalURL)
         let recorder = RunRecorder(journal: journal, plan: RunPlan(tests: plan), quarantine: { _ in false },
                                    progress: Progress(total: plan.count, shards: 1, clock: RunClock(), environment: ["CI": "true"]))
-        return (AttemptRouter(recorder: recorder, queue: q, layout: layout, rules: rules, untilFailure: untilFailure), recorder, journalURL)
+        return (AttemptRouter(recorder: recorder, queue: q, layout: layout,
+                               policy: AttemptRouter.Policy(rules: rules, untilFailure: untilFailure)), recorder, journalURL)
     }
 
     private func run(_ recorder: RunRecorder) -> RunResult {
-        recorder.result(metadata: RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t",
-                                               commandLine: [])) { _ in "no result" }
+        recorder.result(metadata: RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")) { _ in "no result" }
     }
 
     func testRetryOnDecidesWhichFailuresRunAgain() throws {

@@ -99,7 +99,7 @@ final class RedisBatchSourceTests: XCTestCase {
         while try s.queue.snapshot().attempts.isEmpty, Date() < deadline { usleep(50_000) }
         XCTAssertEqual(try s.queue.snapshot().attempts.map(\.test), [a], "sent by the heartbeat thread, within seconds")
         XCTAssertEqual(try s.queue.snapshot().batches.count, 1)
-        s.close(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 2, retries: 0, robotciVersion: "", commandLine: []))
+        s.close(RunMetadata(runID: "r", startedAt: 1, wallTime: 2, shards: 2, retries: 0, robotciVersion: ""))
     }
 
     func testAFailureWithARetryLeftIsStoredOnceAndRunsAgainAtTheNextAttempt() throws {

@@ -28,7 +28,8 @@ final class RunFixture {
                                progress: Progress(total: tests.count, shards: shards, clock: clock, environment: ["CI": "true"]),
                                redactor: redactor)
         queue = WorkQueue(planned: Planner.order(tests, timings: Timings()), shards: shards, rules: rules, cutter: cutter)
-        router = AttemptRouter(recorder: recorder, queue: queue, layout: layout, maxFailures: maxFailures, rules: rules)
+        router = AttemptRouter(recorder: recorder, queue: queue, layout: layout,
+                               policy: AttemptRouter.Policy(rules: rules, maxFailures: maxFailures))
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -36,7 +37,7 @@ final class RunFixture {
     /// The run as the report would get it; a planned test without a result is `notRun` "no result".
     func result() -> RunResult {
         recorder.result(metadata: RunMetadata(runID: "unit", startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0,
-                                              robotciVersion: "t", commandLine: [])) { _ in "no result" }
+                                              robotciVersion: "t")) { _ in "no result" }
     }
 
     /// Every entry of results.jsonl, in order.
@@ -51,9 +52,11 @@ final class RunFixture {
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let logPath = layout.batchLogPath(item.id)
         let log = BatchLog(path: directory.appendingPathComponent(logPath).path, redactor: SecretRedactor(environment: [:]))
-        return BatchRun(item: item, shard: shard, ports: PortAllocator.ShardPorts(mock: 9100, webDriver: 9200), environment: [:],
-                        artifactsDirectory: artifacts, logPath: logPath, log: log, start: clock.now(), history: Timings(),
-                        clock: clock, layout: layout, router: router)
+        let context = RunContext(runID: "unit", layout: layout, clock: clock, router: router, history: Timings(),
+                                 redactor: SecretRedactor(environment: [:]))
+        return BatchRun(item: item, slot: BatchRun.Slot(shard: shard, ports: PortAllocator.ShardPorts(mock: 9100, webDriver: 9200)),
+                        environment: [:], files: BatchRun.Files(artifactsDirectory: artifacts, logPath: logPath, log: log),
+                        start: clock.now(), context: context)
     }
 
     /// The batch's log as written so far (closes it first).
