@@ -35,7 +35,7 @@ public func fuzzBundleOutputReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     let handsBackFiles = head & 64 != 0
     let tests = Array((swiftTesting ? swiftTestingNames : xctestNames).prefix(count))
     let lines = Array(input.dropFirst()).split(separator: 10, omittingEmptySubsequences: false)
-    let facts = ReaderBatch(tests: tests, attempt: 1, id: 3, shard: 0, logPath: "batches/3.log", start: 1000,
+    let facts = ReaderBatch(item: WorkItem(id: 3, tests: tests, attempt: 1), shard: 0, logPath: "batches/3.log", start: 1000,
                             rules: TestRules(retries: 0, testTimeout: 30))
     if swiftTesting {
         var run = Run(reader: SwiftTestingOutputReader(batch: facts), tests: tests, handsBackFiles: handsBackFiles)

@@ -46,8 +46,7 @@ public func fuzzJUnitReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     // Round trip through the writer: every id, `::` included (TestID(junitClassname:name:) picks
     // the id that splits back into the classname and name it came from; see fuzz/README.md).
     let kept = records
-    let metadata = RunMetadata(runID: "fuzz", startedAt: 0, wallTime: 1, shards: 1, retries: 0,
-                               robotciVersion: "fuzz", commandLine: [])
+    let metadata = RunMetadata(runID: "fuzz", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "fuzz")
     let written: Data
     do {
         written = try JUnitWriter.render(RunResult(metadata: metadata, tests: kept, batches: []))
