@@ -258,6 +258,7 @@ public final class Runner {
         testEnvironment[WorkerVariable.isolation.name] = config.isolation.rawValue
         testEnvironment[WorkerVariable.updateSnapshots.name] = config.updateSnapshots.rawValue
         testEnvironment[WorkerVariable.snapshotTolerance.name] = String(config.snapshotTolerance)
+        testEnvironment[WorkerVariable.snapshotRecords.name] = context.layout.workDirectory.appendingPathComponent("snapshots-recorded").path
         // One warm WPEWebDriver per shard for WebKit's batches, in the shard's namespace.
         let webKit = config.browsers.contains(.webkit) && driver.usesShardBrowser ? ShardWebKit(environment: testEnvironment) : nil
         let resources = ShardResources(browsers: browsers, webKit: webKit, namespaces: namespaces,

@@ -41,6 +41,9 @@ public enum WorkerVariable: String, CaseIterable, Sendable {
     case updateSnapshots = "ROBOTCI_UPDATE_SNAPSHOTS"
     /// `--snapshot-tolerance`: the colour distance (0…1) a snapshot's pixel may move by default.
     case snapshotTolerance = "ROBOTCI_SNAPSHOT_TOLERANCE"
+    /// A file of the run (one line a baseline path) listing the snapshot baselines this run's
+    /// attempts recorded under `--update-snapshots none`: a retry does not pass against one.
+    case snapshotRecords = "ROBOTCI_SNAPSHOT_RECORDS"
 
     /// The variable's name in the environment.
     public var name: String { rawValue }

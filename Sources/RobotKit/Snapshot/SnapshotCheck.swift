@@ -2,6 +2,11 @@ import Foundation
 import ProcessToolkit
 import SnapshotCompare
 import WorkerContract
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Judges a still capture against its baseline under `--update-snapshots`: a match passes; a
 /// missing baseline is written (and fails under `none`, saying so); a mismatch fails with the
@@ -11,6 +16,10 @@ struct SnapshotCheck {
     let baseline: URL
     let update: SnapshotUpdate
     let tolerance: SnapshotTolerance
+    /// The run's list of baselines its earlier attempts recorded under `none`
+    /// (`ROBOTCI_SNAPSHOT_RECORDS`): a retry must not pass against what its own first
+    /// attempt just wrote, or a missing baseline would end as a flaky test, not a failed one.
+    var records: URL? = nil
 
     /// What the check decided.
     enum Verdict {
@@ -33,10 +42,17 @@ struct SnapshotCheck {
             let actualPNG = try Self.png(actual)
             try write(actualPNG)
             guard update == .none else { return .recorded("no baseline: recorded \(baseline.path)") }
+            noteRecorded()
             let message = "no baseline for snapshot \"\(location.name)\": recorded \(baseline.path) "
                 + "(\(actual.width)×\(actual.height)); look at it and commit it, the test passes from the next run "
                 + "(--update-snapshots missing records and passes)"
             return .failed(message, SnapshotEvidence(check: self, kind: .missing, expected: nil, actual: actualPNG, diff: nil,
+                                                     result: nil, actualSize: (actual.width, actual.height), expectedSize: nil))
+        }
+        if update == .none, recordedByThisRun {
+            let message = "no committed baseline for snapshot \"\(location.name)\": \(baseline.path) was recorded by an "
+                + "earlier attempt of this run; look at it and commit it, the test passes from the next run"
+            return .failed(message, SnapshotEvidence(check: self, kind: .missing, expected: nil, actual: try Self.png(actual), diff: nil,
                                                      result: nil, actualSize: (actual.width, actual.height), expectedSize: nil))
         }
         let expected: RGBAImage
@@ -70,6 +86,18 @@ struct SnapshotCheck {
                                                  actual: actualPNG, diff: diff, result: result,
                                                  actualSize: (actual.width, actual.height),
                                                  expectedSize: (expected.width, expected.height)))
+    }
+
+    /// Whether an earlier attempt of this run recorded the baseline (its path is a line of `records`).
+    private var recordedByThisRun: Bool {
+        guard let records, let text = try? String(contentsOf: records, encoding: .utf8) else { return false }
+        return text.split(separator: "\n").contains { $0 == baseline.path }
+    }
+
+    /// Adds the baseline to the run's list (one `write` of one line, appended: shards may add at once).
+    private func noteRecorded() {
+        guard let records else { return }
+        appendLine(baseline.path, to: records.path)
     }
 
     /// Writes `png` as the baseline (its folders made; replaced whole or not at all).
@@ -170,4 +198,18 @@ struct SnapshotEvidence {
     }
 
     private static let folders = Locked<[String: URL]>([:])
+}
+
+/// Appends `line` and a newline to the file at `path` (created 0600) in one `write(2)` on an
+/// `O_APPEND` descriptor, so lines of processes appending at once never interleave.
+private func appendLine(_ line: String, to path: String) {
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    let bytes = Array((line + "\n").utf8)
+    #if canImport(Glibc)
+    _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    #else
+    _ = bytes.withUnsafeBytes { Darwin.write(fd, $0.baseAddress, $0.count) }
+    #endif
 }

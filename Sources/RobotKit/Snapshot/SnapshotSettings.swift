@@ -11,6 +11,8 @@ struct SnapshotSettings: Equatable {
     var tolerance: SnapshotTolerance = .standard
     /// A folder holding `<browser>/<TestType>/<test>.<name>.png`; nil: `__Snapshots__` beside the calling file.
     var root: URL?
+    /// The run's list of baselines recorded by its attempts (`ROBOTCI_SNAPSHOT_RECORDS`).
+    var records: URL?
 
     static let rootVariable = "ROBOTKIT_SNAPSHOTS_DIR"
 
@@ -25,5 +27,6 @@ struct SnapshotSettings: Equatable {
         update = worker.updateSnapshots
         tolerance = SnapshotTolerance(color: worker.snapshotTolerance ?? SnapshotTolerance.standard.color)
         root = environment[Self.rootVariable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+        records = worker.snapshotRecords
     }
 }

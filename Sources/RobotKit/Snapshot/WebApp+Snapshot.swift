@@ -40,7 +40,7 @@ extension WebApp {
                         + "its baseline is named after the test", [name])
         }
         let check = SnapshotCheck(location: location, baseline: location.baseline(beside: "\(file)", root: settings.root),
-                                  update: settings.update, tolerance: tolerance)
+                                  update: settings.update, tolerance: tolerance, records: settings.records)
         do {
             let page = try requirePage()
             let shot = try StillCapture(driver: page.driver).capture { () throws(RobotKitError) -> CGRect? in

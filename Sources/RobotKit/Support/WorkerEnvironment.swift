@@ -44,6 +44,9 @@ public struct WorkerEnvironment: Sendable, Equatable {
     public var updateSnapshots: SnapshotUpdate
     /// `ROBOTCI_SNAPSHOT_TOLERANCE`: the colour tolerance (0…1) of a snapshot check that sets none.
     public var snapshotTolerance: Double?
+    /// `ROBOTCI_SNAPSHOT_RECORDS`: the run's list of baselines its attempts recorded (nil
+    /// outside robotci: there each process is a run of its own).
+    public var snapshotRecords: URL?
 
     /// Reads the variables from `environment` (the process environment by default).
     public init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -65,6 +68,7 @@ public struct WorkerEnvironment: Sendable, Equatable {
             .lowercased()
         updateSnapshots = string(.updateSnapshots).flatMap(SnapshotUpdate.init(rawValue:)) ?? .none
         snapshotTolerance = string(.snapshotTolerance).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        snapshotRecords = string(.snapshotRecords).map { URL(fileURLWithPath: $0) }
         isolation = (string(.isolation) ?? environment["ROBOTKIT_ISOLATION"]).flatMap(BrowserIsolation.init(rawValue:)) ?? .context
     }
 
