@@ -145,23 +145,9 @@ public struct RunHistory: Codable, Sendable, Equatable {
     /// each: merging 1,000 partitions' histories pair by pair rebuilt every test seen so far
     /// at each step.
     public static func merged(_ histories: [RunHistory], limit: Int = RunHistory.defaultLimit) -> RunHistory {
-        var order: [Run] = []
-        var index: [String: Int] = [:]
-        for r in histories.lazy.flatMap(\.runs) {
-            if let i = index[r.id] {
-                if order[i].commit == nil { order[i].commit = r.commit }
-                if order[i].concurrency == nil { order[i].concurrency = r.concurrency }
-                if r.startedAt > 0 && (order[i].startedAt <= 0 || r.startedAt < order[i].startedAt) { order[i].startedAt = r.startedAt }
-            } else {
-                index[r.id] = order.count
-                order.append(r)
-            }
+        let sorted = RunColumns.joined(histories.lazy.flatMap(\.runs)) { run, other in
+            if run.concurrency == nil { run.concurrency = other.concurrency }
         }
-        // Stable sort by start time (runs without one keep their place relative to others).
-        let sorted = order.enumerated().sorted { x, y in
-            let a = x.element.startedAt, b = y.element.startedAt
-            return a != b && a > 0 && b > 0 ? a < b : x.offset < y.offset
-        }.map(\.element)
         let kept = Array(sorted.suffix(max(1, limit)))
         var column: [String: Int] = [:]
         for (i, r) in kept.enumerated() { column[r.id] = i }
@@ -329,18 +315,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(64 + runs.count * 96 + tests.count * (64 + runs.count * 8))
         func raw(_ s: String) { out.append(contentsOf: s.utf8) }
-        func str(_ s: String) {
-            out.append(UInt8(ascii: "\""))
-            for b in s.utf8 {
-                switch b {
-                case UInt8(ascii: "\""): raw("\\\"")
-                case UInt8(ascii: "\\"): raw("\\\\")
-                case 0..<0x20: raw(String(format: "\\u%04x", b))
-                default: out.append(b)
-                }
-            }
-            out.append(UInt8(ascii: "\""))
-        }
+        func str(_ s: String) { JSONText.appendString(s, to: &out) }
         func ints(_ xs: [Int]) {
             out.append(UInt8(ascii: "["))
             for (i, x) in xs.enumerated() {

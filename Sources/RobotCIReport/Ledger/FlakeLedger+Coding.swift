@@ -126,18 +126,7 @@ private struct LedgerJSON {
 
     mutating func raw(_ s: String) { out.append(contentsOf: s.utf8) }
 
-    mutating func string(_ s: String) {
-        out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0..<0x20: raw(String(format: "\\u%04x", b))
-            default: out.append(b)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    mutating func string(_ s: String) { JSONText.appendString(s, to: &out) }
 
     mutating func number(_ x: Double) {
         raw(x.isFinite ? (x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)) : "0")

@@ -131,21 +131,7 @@ public struct FlakeLedger: Sendable, Equatable {
     /// Ledgers that share their past (partitions of one run, carried from one cache) keep it
     /// once: a test's past is the largest any of them holds.
     public static func merged(_ ledgers: [FlakeLedger], window: Int = FlakeLedger.window) -> FlakeLedger {
-        var order: [Run] = []
-        var index: [String: Int] = [:]
-        for r in ledgers.lazy.flatMap(\.runs) {
-            if let i = index[r.id] {
-                if order[i].commit == nil { order[i].commit = r.commit }
-                if r.startedAt > 0 && (order[i].startedAt <= 0 || r.startedAt < order[i].startedAt) { order[i].startedAt = r.startedAt }
-            } else {
-                index[r.id] = order.count
-                order.append(r)
-            }
-        }
-        let sorted = order.enumerated().sorted { x, y in
-            let a = x.element.startedAt, b = y.element.startedAt
-            return a != b && a > 0 && b > 0 ? a < b : x.offset < y.offset
-        }.map(\.element)
+        let sorted = RunColumns.joined(ledgers.lazy.flatMap(\.runs))
         let kept = Array(sorted.suffix(max(1, window)))
         let keptIDs = Set(kept.map(\.id))
         var column: [String: Int] = [:]
