@@ -147,12 +147,12 @@ public struct FlakeLedger: Sendable, Equatable {
                 // The usual first ledger (the history so far): its cells are already in place.
                 out.tests = own.tests
                 if target.count < kept.count {
-                    for id in own.tests.keys { out.tests[id]?.cells.append(contentsOf: repeatElement(.none, count: kept.count - target.count)) }
+                    for id in own.tests.keys { out.tests[id]?.cells.append(contentsOf: repeatElement(Verdicts.none, count: kept.count - target.count)) }
                 }
                 continue
             }
             for (id, e) in own.tests {
-                var entry = out.tests.removeValue(forKey: id) ?? Entry(cells: Array(repeating: .none, count: kept.count))
+                var entry = out.tests.removeValue(forKey: id) ?? Entry(cells: Array(repeating: Verdicts.none, count: kept.count))
                 for (k, v) in e.cells.enumerated() where k < target.count && target[k] >= 0 { entry.cells[target[k]].formUnion(v) }
                 entry.past = Past.joined(entry.past, e.past)
                 out.tests[id] = entry
