@@ -61,7 +61,7 @@ format-check:
 
 ## The hand-written JavaScript (syntax, with node when installed) and its embedded copies.
 lint:
-	@if command -v node >/dev/null; then node --check robotkit-page/query.js && node --check web-report/report.js; \
+	@if command -v node >/dev/null; then node --check robotkit-page/query.js && node --check web-report/report.js && node --check web-report/trace.js && node --check web-report/snapshot-compare.js; \
 	else echo "lint: node is not installed; syntax not checked"; fi
 	robotkit-page/embed --check
 	web-report/embed --check

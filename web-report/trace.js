@@ -90,35 +90,6 @@
     if (e.key === 'ArrowUp' || e.key === 'k') { e.preventDefault(); select(Math.max(0, current - 1), true); }
   });
 
-  // A failed snapshot's expected, actual and diff side by side, or expected under actual with a
-  // slider between (report.js draws the same view in the attempt).
-  function compareEl(src, what) {
-    const img = (role) => src[role] ? h('img', { class: 'snap-img', src: src[role], alt: role + ' image of ' + what, 'data-role': role }) : null;
-    const side = h('div', { class: 'snap-side' }, ['expected', 'actual', 'diff'].filter((r) => src[r]).map((r) =>
-      h('figure', null, h('figcaption', null, r === 'diff' ? 'diff (red: differs, yellow: anti-aliasing)' : r), img(r))));
-    if (!src.expected || !src.actual) return side;
-    const over = img('actual');
-    const range = h('input', { type: 'range', min: '0', max: '100', value: '50', class: 'snap-range', 'aria-label': 'Expected on the left of the handle, actual on its right' });
-    const clip = () => { over.style.clipPath = 'inset(0 0 0 ' + range.value + '%)'; };
-    range.addEventListener('input', clip);
-    clip();
-    const slider = h('div', { class: 'snap-slider', hidden: true }, h('div', { class: 'snap-stack' }, img('expected'), over), range);
-    const box = h('div', { class: 'snap-compare', 'data-mode': 'side' });
-    const modes = { side: 'Side by side', slider: 'Slider' };
-    const buttons = Object.keys(modes).map((m) => {
-      const b = h('button', { type: 'button', class: 'snap-mode', 'data-mode': m, 'aria-pressed': m === 'side' ? 'true' : 'false' }, modes[m]);
-      b.addEventListener('click', () => {
-        box.setAttribute('data-mode', m);
-        side.hidden = m !== 'side';
-        slider.hidden = m !== 'slider';
-        for (const o of buttons) o.setAttribute('aria-pressed', o === b ? 'true' : 'false');
-      });
-      return b;
-    });
-    box.append(h('div', { class: 'snap-modes', role: 'group', 'aria-label': 'Compare' }, buttons), side, slider);
-    return box;
-  }
-
   function visualEl(v, base, n) {
     if (!v || typeof v !== 'object') return null;
     const src = {};
@@ -128,7 +99,7 @@
       : v.kind === 'size' ? 'its size changed' : count + ' pixels differ' + (total > 0 ? ' (' + (count / total * 100).toFixed(2) + ' %)' : '');
     return h('div', { class: 'snapshot', 'data-snapshot': str(v.name), 'data-kind': str(v.kind) },
       h('h3', null, 'Snapshot “' + str(v.name) + '”: ' + what),
-      compareEl(src, 'step ' + n),
+      snapshotCompareEl(h, src, 'step ' + n, false),
       h('p', { class: 'mono' }, 'Baseline: ' + str(v.baseline)),
       v.command ? h('p', null, 'Accept the actual images: ', h('code', { class: 'accept-command' }, str(v.command))) : null);
   }

@@ -4,7 +4,7 @@
 
 enum ReportTemplate {
     /// CSP source for the inline script: its SHA-256, so no other inline script can run.
-    static let scriptHash = "sha256-yuyNwmCb4ObokxKFzhaiwevmIBNQXybUn0azmBKQaUo="
+    static let scriptHash = "sha256-/GAs+NkyEFolgAVo0ybJ3JUQOpKqhz8viGcPyuSXsSk="
 
     static let html = ####"""
 <!doctype html>
@@ -286,7 +286,10 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
 }
 .trace .divergence { border-left: 3px solid var(--flaky); padding: 2px 8px; margin: 4px 0; }
 .trace-link { display: inline-block; margin-top: 4px; }
-/* Failed snapshots: expected, actual, diff side by side, or a slider between expected and actual. */
+.accept-command { user-select: all; font-family: var(--mono); font-size: 12px; padding: 2px 4px; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; }
+
+/* Failed snapshots (both pages; web-report/embed appends this file to report.css and trace.css):
+   expected, actual, diff side by side, or a slider between expected and actual. */
 .snapshot { margin: 8px 0 14px; }
 .snapshot h5 { margin: 4px 0; font-size: 13px; }
 .snap-modes { display: flex; gap: 4px; margin: 4px 0; }
@@ -300,7 +303,6 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
 .snap-stack .snap-img + .snap-img { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
 .snap-range { width: 100%; max-width: 640px; display: block; }
 .flaky-snapshot { color: var(--flaky); font-weight: 600; margin: 4px 0; }
-.accept-command { user-select: all; font-family: var(--mono); font-size: 12px; padding: 2px 4px; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; }
 
 """####
 
@@ -983,7 +985,7 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
         : n + ' pixels differ' + (total > 0 ? ' (' + (n / total * 100).toFixed(2) + ' %)' : '');
       return h('div', { class: 'snapshot', 'data-snapshot': str(v.name), 'data-kind': str(v.kind) },
         h('h5', null, 'Snapshot “' + str(v.name) + '”: ' + what),
-        compareEl(src, 'attempt ' + a.n + ', snapshot ' + str(v.name)),
+        snapshotCompareEl(h, src, 'attempt ' + a.n + ', snapshot ' + str(v.name), true),
         h('div', { class: 'cut mono' }, 'Baseline: ' + str(v.baseline)));
     });
     const command = snapshots.map((x) => str(x.value.command)).find(Boolean);
@@ -993,36 +995,6 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
       recordedThenPassed ? h('div', { class: 'cut' }, 'The retry passed against the baseline this attempt recorded: look at it and commit it.') : null,
       cards,
       command ? h('div', { class: 'accept' }, 'Accept the actual images: ', h('code', { class: 'accept-command' }, command)) : null);
-  }
-
-  // Expected, actual and diff side by side, or expected under actual with a slider between.
-  // (trace.js draws the same view in the trace viewer's failing step.)
-  function compareEl(src, what) {
-    const img = (role) => src[role] ? h('img', { class: 'snap-img', src: src[role], alt: role + ' image of ' + what, 'data-role': role }) : null;
-    const side = h('div', { class: 'snap-side' }, ['expected', 'actual', 'diff'].filter((r) => src[r]).map((r) =>
-      h('figure', null, h('figcaption', null, r === 'diff' ? 'diff (red: differs, yellow: anti-aliasing)' : r), img(r))));
-    if (!src.expected || !src.actual) return side;
-    const over = img('actual');
-    const range = h('input', { type: 'range', min: '0', max: '100', value: '50', class: 'snap-range', 'aria-label': 'Expected on the left of the handle, actual on its right' });
-    const clip = () => { over.style.clipPath = 'inset(0 0 0 ' + range.value + '%)'; };
-    range.addEventListener('input', clip);
-    clip();
-    const slider = h('div', { class: 'snap-slider', hidden: true }, h('div', { class: 'snap-stack' }, img('expected'), over), range,
-      h('div', { class: 'cut' }, '← expected · actual →'));
-    const box = h('div', { class: 'snap-compare', 'data-mode': 'side' });
-    const modes = { side: 'Side by side', slider: 'Slider' };
-    const buttons = Object.keys(modes).map((m) => {
-      const b = h('button', { type: 'button', class: 'snap-mode', 'data-mode': m, 'aria-pressed': m === 'side' ? 'true' : 'false' }, modes[m]);
-      b.addEventListener('click', () => {
-        box.setAttribute('data-mode', m);
-        side.hidden = m !== 'side';
-        slider.hidden = m !== 'slider';
-        for (const o of buttons) o.setAttribute('aria-pressed', o === b ? 'true' : 'false');
-      });
-      return b;
-    });
-    box.append(h('div', { class: 'snap-modes', role: 'group', 'aria-label': 'Compare' }, buttons), side, slider);
-    return box;
   }
 
   // A failed accessibility audit (accessibility-audit.json): each issue's type and descriptions,
@@ -1334,6 +1306,40 @@ ol.ranked .why { flex: 1.2; min-width: 0; color: var(--muted); overflow: hidden;
     document.body.insertBefore(h('p', { class: 'banner' }, 'The report could not be drawn: ' + String(err && err.stack || err)), document.body.firstChild);
   }
 })();
+
+// A failed snapshot's comparison, the one both pages draw: the report in the attempt, the
+// trace viewer in the failing step. web-report/embed appends this file to report.js and to
+// trace.js (a function declaration: each page's script can call it from anywhere in it).
+// Expected, actual and diff side by side, or expected under actual with a slider between.
+// `h` is the page's element builder (text as textContent, never markup); `hint` adds the
+// caption under the slider.
+function snapshotCompareEl(h, src, what, hint) {
+  const img = (role) => src[role] ? h('img', { class: 'snap-img', src: src[role], alt: role + ' image of ' + what, 'data-role': role }) : null;
+  const side = h('div', { class: 'snap-side' }, ['expected', 'actual', 'diff'].filter((r) => src[r]).map((r) =>
+    h('figure', null, h('figcaption', null, r === 'diff' ? 'diff (red: differs, yellow: anti-aliasing)' : r), img(r))));
+  if (!src.expected || !src.actual) return side;
+  const over = img('actual');
+  const range = h('input', { type: 'range', min: '0', max: '100', value: '50', class: 'snap-range', 'aria-label': 'Expected on the left of the handle, actual on its right' });
+  const clip = () => { over.style.clipPath = 'inset(0 0 0 ' + range.value + '%)'; };
+  range.addEventListener('input', clip);
+  clip();
+  const slider = h('div', { class: 'snap-slider', hidden: true }, h('div', { class: 'snap-stack' }, img('expected'), over), range,
+    hint ? h('div', { class: 'cut' }, '← expected · actual →') : null);
+  const box = h('div', { class: 'snap-compare', 'data-mode': 'side' });
+  const modes = { side: 'Side by side', slider: 'Slider' };
+  const buttons = Object.keys(modes).map((m) => {
+    const b = h('button', { type: 'button', class: 'snap-mode', 'data-mode': m, 'aria-pressed': m === 'side' ? 'true' : 'false' }, modes[m]);
+    b.addEventListener('click', () => {
+      box.setAttribute('data-mode', m);
+      side.hidden = m !== 'side';
+      slider.hidden = m !== 'slider';
+      for (const o of buttons) o.setAttribute('aria-pressed', o === b ? 'true' : 'false');
+    });
+    return b;
+  });
+  box.append(h('div', { class: 'snap-modes', role: 'group', 'aria-label': 'Compare' }, buttons), side, slider);
+  return box;
+}
 
 """####
 }

@@ -4,7 +4,7 @@
 
 enum TraceTemplate {
     /// CSP source for the viewer's inline script: its SHA-256.
-    static let scriptHash = "sha256-AyS6MDZ7kVA+Sb9+dvNuHMe+pHdCea+gd95qOoczdBs="
+    static let scriptHash = "sha256-JaOpzotxeH8hwbZysBpQtJcEVfgxmFP+X+vdAujP+o0="
 
     static let html = ####"""
 <!doctype html>
@@ -88,7 +88,10 @@ table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; padding: 2px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 tr.bad td { color: var(--failed); }
 .none { color: var(--muted); }
-/* Failed snapshots: expected, actual, diff side by side, or a slider between expected and actual. */
+.accept-command { user-select: all; font-family: var(--mono); font-size: 12px; padding: 2px 4px; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; }
+
+/* Failed snapshots (both pages; web-report/embed appends this file to report.css and trace.css):
+   expected, actual, diff side by side, or a slider between expected and actual. */
 .snapshot { margin: 8px 0 14px; }
 .snapshot h5 { margin: 4px 0; font-size: 13px; }
 .snap-modes { display: flex; gap: 4px; margin: 4px 0; }
@@ -102,7 +105,6 @@ tr.bad td { color: var(--failed); }
 .snap-stack .snap-img + .snap-img { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
 .snap-range { width: 100%; max-width: 640px; display: block; }
 .flaky-snapshot { color: var(--flaky); font-weight: 600; margin: 4px 0; }
-.accept-command { user-select: all; font-family: var(--mono); font-size: 12px; padding: 2px 4px; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; }
 
 """####
 
@@ -199,35 +201,6 @@ tr.bad td { color: var(--failed); }
     if (e.key === 'ArrowUp' || e.key === 'k') { e.preventDefault(); select(Math.max(0, current - 1), true); }
   });
 
-  // A failed snapshot's expected, actual and diff side by side, or expected under actual with a
-  // slider between (report.js draws the same view in the attempt).
-  function compareEl(src, what) {
-    const img = (role) => src[role] ? h('img', { class: 'snap-img', src: src[role], alt: role + ' image of ' + what, 'data-role': role }) : null;
-    const side = h('div', { class: 'snap-side' }, ['expected', 'actual', 'diff'].filter((r) => src[r]).map((r) =>
-      h('figure', null, h('figcaption', null, r === 'diff' ? 'diff (red: differs, yellow: anti-aliasing)' : r), img(r))));
-    if (!src.expected || !src.actual) return side;
-    const over = img('actual');
-    const range = h('input', { type: 'range', min: '0', max: '100', value: '50', class: 'snap-range', 'aria-label': 'Expected on the left of the handle, actual on its right' });
-    const clip = () => { over.style.clipPath = 'inset(0 0 0 ' + range.value + '%)'; };
-    range.addEventListener('input', clip);
-    clip();
-    const slider = h('div', { class: 'snap-slider', hidden: true }, h('div', { class: 'snap-stack' }, img('expected'), over), range);
-    const box = h('div', { class: 'snap-compare', 'data-mode': 'side' });
-    const modes = { side: 'Side by side', slider: 'Slider' };
-    const buttons = Object.keys(modes).map((m) => {
-      const b = h('button', { type: 'button', class: 'snap-mode', 'data-mode': m, 'aria-pressed': m === 'side' ? 'true' : 'false' }, modes[m]);
-      b.addEventListener('click', () => {
-        box.setAttribute('data-mode', m);
-        side.hidden = m !== 'side';
-        slider.hidden = m !== 'slider';
-        for (const o of buttons) o.setAttribute('aria-pressed', o === b ? 'true' : 'false');
-      });
-      return b;
-    });
-    box.append(h('div', { class: 'snap-modes', role: 'group', 'aria-label': 'Compare' }, buttons), side, slider);
-    return box;
-  }
-
   function visualEl(v, base, n) {
     if (!v || typeof v !== 'object') return null;
     const src = {};
@@ -237,7 +210,7 @@ tr.bad td { color: var(--failed); }
       : v.kind === 'size' ? 'its size changed' : count + ' pixels differ' + (total > 0 ? ' (' + (count / total * 100).toFixed(2) + ' %)' : '');
     return h('div', { class: 'snapshot', 'data-snapshot': str(v.name), 'data-kind': str(v.kind) },
       h('h3', null, 'Snapshot “' + str(v.name) + '”: ' + what),
-      compareEl(src, 'step ' + n),
+      snapshotCompareEl(h, src, 'step ' + n, false),
       h('p', { class: 'mono' }, 'Baseline: ' + str(v.baseline)),
       v.command ? h('p', null, 'Accept the actual images: ', h('code', { class: 'accept-command' }, str(v.command))) : null);
   }
@@ -305,6 +278,40 @@ tr.bad td { color: var(--failed); }
   else $('step').replaceChildren(h('p', { class: 'none' }, 'This attempt recorded no UI step.'));
   document.body.setAttribute('data-ready', 'true');
 })();
+
+// A failed snapshot's comparison, the one both pages draw: the report in the attempt, the
+// trace viewer in the failing step. web-report/embed appends this file to report.js and to
+// trace.js (a function declaration: each page's script can call it from anywhere in it).
+// Expected, actual and diff side by side, or expected under actual with a slider between.
+// `h` is the page's element builder (text as textContent, never markup); `hint` adds the
+// caption under the slider.
+function snapshotCompareEl(h, src, what, hint) {
+  const img = (role) => src[role] ? h('img', { class: 'snap-img', src: src[role], alt: role + ' image of ' + what, 'data-role': role }) : null;
+  const side = h('div', { class: 'snap-side' }, ['expected', 'actual', 'diff'].filter((r) => src[r]).map((r) =>
+    h('figure', null, h('figcaption', null, r === 'diff' ? 'diff (red: differs, yellow: anti-aliasing)' : r), img(r))));
+  if (!src.expected || !src.actual) return side;
+  const over = img('actual');
+  const range = h('input', { type: 'range', min: '0', max: '100', value: '50', class: 'snap-range', 'aria-label': 'Expected on the left of the handle, actual on its right' });
+  const clip = () => { over.style.clipPath = 'inset(0 0 0 ' + range.value + '%)'; };
+  range.addEventListener('input', clip);
+  clip();
+  const slider = h('div', { class: 'snap-slider', hidden: true }, h('div', { class: 'snap-stack' }, img('expected'), over), range,
+    hint ? h('div', { class: 'cut' }, '← expected · actual →') : null);
+  const box = h('div', { class: 'snap-compare', 'data-mode': 'side' });
+  const modes = { side: 'Side by side', slider: 'Slider' };
+  const buttons = Object.keys(modes).map((m) => {
+    const b = h('button', { type: 'button', class: 'snap-mode', 'data-mode': m, 'aria-pressed': m === 'side' ? 'true' : 'false' }, modes[m]);
+    b.addEventListener('click', () => {
+      box.setAttribute('data-mode', m);
+      side.hidden = m !== 'side';
+      slider.hidden = m !== 'slider';
+      for (const o of buttons) o.setAttribute('aria-pressed', o === b ? 'true' : 'false');
+    });
+    return b;
+  });
+  box.append(h('div', { class: 'snap-modes', role: 'group', 'aria-label': 'Compare' }, buttons), side, slider);
+  return box;
+}
 
 """####
 }

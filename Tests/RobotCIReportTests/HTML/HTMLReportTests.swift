@@ -219,8 +219,13 @@ final class HTMLReportTests: XCTestCase {
         let web = root.appendingPathComponent("web-report")
         let stale = "Sources/RobotCIReport/HTML/ReportTemplate.swift is out of date: run web-report/embed"
         XCTAssertEqual(ReportTemplate.html, try String(contentsOf: web.appendingPathComponent("index.html"), encoding: .utf8), stale)
-        XCTAssertEqual(ReportTemplate.css, try String(contentsOf: web.appendingPathComponent("report.css"), encoding: .utf8), stale)
-        XCTAssertEqual(ReportTemplate.js, try String(contentsOf: web.appendingPathComponent("report.js"), encoding: .utf8), stale)
+        // The page's own script and style, then the failed-snapshot view both pages share.
+        func joined(_ page: String, _ shared: String) throws -> String {
+            try String(contentsOf: web.appendingPathComponent(page), encoding: .utf8) + "\n"
+                + String(contentsOf: web.appendingPathComponent(shared), encoding: .utf8)
+        }
+        XCTAssertEqual(ReportTemplate.css, try joined("report.css", "snapshot-compare.css"), stale)
+        XCTAssertEqual(ReportTemplate.js, try joined("report.js", "snapshot-compare.js"), stale)
         // The script's hash is checked by the embed script itself (and by the browser tests,
         // where a wrong hash means the script never runs).
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return }
