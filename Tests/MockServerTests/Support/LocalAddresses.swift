@@ -69,3 +69,31 @@ final class IPv6LoopbackHolder {
         close(fd)
     }
 }
+
+extension IPv6LoopbackHolder {
+    /// A holder whose port is free on 127.0.0.1 as well, so a test that then listens there
+    /// meets only the ::1 holder. The kernel picks the IPv6 port alone, and its IPv4 twin may
+    /// be any other socket's (a client's ephemeral port, a parallel test's server); a few
+    /// tries find one that is not. Nil without IPv6, or when none is found.
+    static func freeOnIPv4Too(tries: Int = 20) -> IPv6LoopbackHolder? {
+        for _ in 0..<tries {
+            guard let holder = IPv6LoopbackHolder() else { return nil }
+            if ipv4LoopbackPortIsFree(holder.port) { return holder }
+        }
+        return nil
+    }
+}
+
+/// Whether 127.0.0.1:`port` can be bound right now (bound and closed at once).
+private func ipv4LoopbackPortIsFree(_ port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
