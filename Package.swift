@@ -26,7 +26,7 @@ let package = Package(
         .target(
             name: "RobotCICommands",
             dependencies: [
-                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer", "RobotCIInit", "StandardStreams",
+                "RobotCIRunner", "RobotCICore", "RobotCIReport", "RobotCIQueue", "MockServer", "RobotCIInit", "StandardStreams", "WorkerContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -32,9 +32,11 @@ struct Config: ParsableCommand {
                 return 0
             }
             let layers = try options.layers(environment: env)
-            let resolved = try RunOptions.configuration(from: layers)  // every value checked, as robotci run would
+            let flags = options.flagSettings
+            let resolved = try RunOptions.configuration(from: layers, flags: flags)  // every value checked, as robotci run would
             var given: [String: (ConfigLoader.Value, String)] = [:]
             for layer in layers { given.merge(layer) { _, later in later } }
+            for flag in flags { given[flag.key.name] = (flag.shown, flag.source) }
             let width = ConfigKey.all.map(\.name.count).max() ?? 0
             for key in ConfigKey.all {
                 let name = key.name.padding(toLength: width, withPad: " ", startingAt: 0)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RobotCICore
 import RobotCIReport
+import RobotCIRunner
 import StandardStreams
 
 struct Merge: ParsableCommand {
@@ -30,8 +31,8 @@ struct Merge: ParsableCommand {
     @Option(help: "Folder for the merged report.")
     var output: String
 
-    @Option(help: "CI output: github, plain or auto.")
-    var reporter: String?
+    @Option(help: "CI output: github, plain or auto.", transform: ConfigKey.reporter.fromFlag)
+    var reporter: CIReporter?
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment

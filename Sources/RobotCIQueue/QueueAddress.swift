@@ -134,3 +134,18 @@ public struct QueueError: Error, Equatable, CustomStringConvertible, Sendable {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// `--queue`'s value, its form checked when the command line is read. The password, when the
+/// URL has none, comes from `ROBOTCI_QUEUE_PASSWORD` when the run connects.
+public struct QueueURL: Sendable, Equatable, CustomStringConvertible {
+    /// As given.
+    public let text: String
+
+    public init(checking text: String) throws {
+        try QueueAddress.validate(text)
+        self.text = text
+    }
+
+    /// The URL with its password masked.
+    public var description: String { QueueAddress.masked(text) }
+}

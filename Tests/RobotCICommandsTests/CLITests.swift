@@ -14,39 +14,81 @@ final class CLITests: XCTestCase {
         return url
     }
 
-    /// `--name VALUE` (or `--name`) of every key with a flag parses and reaches that key, once.
+    /// A valid value for each option, as a person would type it.
+    private static let samples: [String: String] = [
+        "package": "Examples/App", "shards": "3", "retries": "1", "test-timeout": "12.5", "report-dir": "out/report",
+        "history": ".cache/history.json", "adaptive-concurrency": "off", "trace": "always", "isolation": "reset",
+        "browsers": "chromium,webkit", "update-snapshots": "missing", "snapshot-tolerance": "0.25", "network-isolation": "auto",
+        "filter": "Login", "skip": "Slow", "tag": "smoke", "max-failures": "4", "repeat-each": "5", "partition": "2/4",
+        "partition-count": "6", "partition-timings": "timings.json", "reporter": "plain", "base-port": "20000",
+        "configuration": "release", "max-batch-size": "7", "queue": "redis://127.0.0.1:6379/run-1", "queue-lease-timeout": "45",
+    ]
+
+    /// `--name VALUE` (or `--name`) of every key with a flag parses, reaches that key alone,
+    /// typed, and sets in the configuration what the same text in robotci.yml sets.
     func testEveryKeysFlagReachesItsKey() throws {
         for key in ConfigKey.all {
             let arguments: [String]
-            let expected: ConfigLoader.Value
+            let asText: ConfigLoader.Value
             switch key.flag {
             case .none: continue
             case .toggle:
                 arguments = ["--\(key.name)"]
-                expected = .scalar("true")
+                asText = .scalar("true")
             case .option(_, let repeated):
-                arguments = ["--\(key.name)", "value-of-\(key.name)"]
-                expected = repeated ? .list(["value-of-\(key.name)"]) : .scalar("value-of-\(key.name)")
+                let sample = try XCTUnwrap(Self.samples[key.name], "no sample value for --\(key.name)")
+                arguments = ["--\(key.name)", sample]
+                asText = repeated ? .list([sample]) : .scalar(sample)
             }
-            let layer = try RunOptions.parse(arguments).flagLayer
-            XCTAssertEqual(Array(layer.keys), [key.name], "\(arguments) sets exactly its key")
-            XCTAssertEqual(layer[key.name]?.0, expected, "\(arguments)")
-            XCTAssertEqual(layer[key.name]?.1, "--\(key.name)", "\(arguments) is the source errors name")
+            let flags = try RunOptions.parse(arguments).flagSettings
+            XCTAssertEqual(flags.map(\.key.name), [key.name], "\(arguments) sets exactly its key")
+            XCTAssertEqual(flags.first?.source, "--\(key.name)", "\(arguments) is the source errors name")
+            var fromFlag = RunConfiguration(shards: 1)
+            try ConfigLoader.apply([], flags: flags, to: &fromFlag)
+            var fromText = RunConfiguration(shards: 1)
+            try ConfigLoader.apply([[key.name: (asText, "robotci.yml")]], to: &fromText)
+            XCTAssertEqual(fromFlag, fromText, "\(arguments) sets what '\(key.name)' in robotci.yml sets")
+            XCTAssertNotEqual(fromFlag, RunConfiguration(shards: 1), "\(arguments) changes something")
         }
     }
 
-    /// The flag table has one row per option (but `--config`), each a key with a flag: an
-    /// option without a row would be parsed and dropped without a word.
-    func testTheFlagTableHasARowPerOptionEachAKeyWithAFlag() throws {
-        let rows = try RunOptions.parse([]).flagValues.map(\.key)
-        XCTAssertEqual(Set(rows).count, rows.count, "a key has two rows")
-        XCTAssertEqual(Set(rows), Set(ConfigKey.all.filter { $0.flag != .none }.map(\.name)))
-        // Reflection only here, to count the declared options.
-        XCTAssertEqual(Mirror(reflecting: try RunOptions.parse([])).children.count, rows.count + 1, "an option has no row")
+    /// Every option but `--config` is the flag of a key with a flag, and every such key has
+    /// one: an option whose name spells no key would be parsed and dropped without a word.
+    func testEveryOptionIsAKeysFlag() throws {
+        let properties = Mirror(reflecting: try RunOptions.parse([])).children.compactMap(\.label).map(RunOptions.keyName(ofProperty:))
+        XCTAssertEqual(Set(properties).subtracting(["config"]), Set(ConfigKey.all.filter { $0.flag != .none }.map(\.name)))
+        XCTAssertEqual(properties.count, Set(properties).count)
     }
 
-    func testNoFlagsGivenIsAnEmptyLayer() throws {
-        XCTAssertTrue(try RunOptions.parse([]).flagLayer.isEmpty)
+    func testAFlagsBadValueIsTheKeysOwnError() throws {
+        for (arguments, message) in [
+            (["--shards", "0"], "'shards' must be an integer ≥ 1, got '0'"),
+            (["--trace", "sometimes"], "'trace' must be off, on-failure or always, got 'sometimes'"),
+            (["--history", ""], "'history' needs a file path"),
+            (["--queue", "http://127.0.0.1:1/x"], "is not a redis URL"),
+            (["--partition", "3/2"], "partition 3/2 is out of range"),
+        ] {
+            XCTAssertThrowsError(try RunOptions.parse(arguments), "\(arguments)") { error in
+                let text = RunOptions.message(for: error)
+                XCTAssertTrue(text.contains(message) && text.contains(arguments[0]), "\(arguments): \(text)")
+            }
+        }
+    }
+
+    func testNoFlagsGivenIsNoSetting() throws {
+        XCTAssertTrue(try RunOptions.parse([]).flagSettings.isEmpty)
+    }
+
+    /// What `robotci config` shows for a flag: the value as it was meant, the password masked.
+    func testAFlagIsShownAsGiven() throws {
+        let flags = try RunOptions.parse(["--test-timeout", "300", "--queue", "redis://u:pw@127.0.0.1:6379/q", "--trace", "off",
+                                          "--filter", "A", "--filter", "B", "--package", "Examples/App"]).flagSettings
+        let shown = Dictionary(uniqueKeysWithValues: flags.map { ($0.key.name, $0.shown) })
+        XCTAssertEqual(shown["test-timeout"], .scalar("300"))
+        XCTAssertEqual(shown["queue"], .scalar("redis://u:***@127.0.0.1:6379/q"))
+        XCTAssertEqual(shown["trace"], .scalar("off"))
+        XCTAssertEqual(shown["filter"], .list(["A", "B"]))
+        XCTAssertEqual(shown["package"], .scalar("Examples/App"))
     }
 
     func testUsageErrorsAreTwoNotArgumentParsersSixtyFour() async {

@@ -16,8 +16,8 @@ final class ConfigCommandEndToEndTests: XCTestCase {
     }
 
     func testEveryKeyWithAFlagIsAcceptedAsThatFlagAndReportedAsItsSource() throws {
-        let samples = ["N": "3", "S": "7", "PATH": ".", "DIR": "out", "REGEX": "Mod.A/.*", "K/N": "1/2", "R": "plain",
-                       "P": "20000", "C": "release", "URL": "redis://127.0.0.1:6379/run-1", "FILE": "cache/history.json",
+        let samples = ["N": "3", "SECONDS": "7", "PATH": ".", "DIR": "out", "REGEX": "Mod.A/.*", "K/N": "1/2", "REPORTER": "plain",
+                       "P": "20000", "CONFIGURATION": "release", "URL": "redis://127.0.0.1:6379/run-1", "FILE": "cache/history.json",
                        "on/off": "off", "NAME": "smoke", "MODE": "always", "auto/on/off": "on", "context/reset": "reset", "LIST": "chromium,webkit",
                        "none/missing/all": "all", "D": "0.2"]
         let rows = try keyRows()
@@ -43,7 +43,7 @@ final class ConfigCommandEndToEndTests: XCTestCase {
         XCTAssertTrue(env.stdout.contains("45  (environment variable ROBOTCI_TEST_TIMEOUT)"), env.stdout)
         let bad = try E2E.run(["config", "--retries", "many"], cwd: NSTemporaryDirectory())
         XCTAssertEqual(bad.status, 2)
-        XCTAssertTrue(bad.stderr.contains("robotci: error: --retries: 'retries' must be an integer ≥ 0, got 'many'"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("The value 'many' is invalid for '--retries <n>': 'retries' must be an integer ≥ 0, got 'many'"), bad.stderr)
     }
 
     func testTheREADMEsTableIsTheKeyList() throws {

@@ -78,12 +78,12 @@ public struct RunConfiguration: Sendable, Equatable {
     /// A `timings.json` every partition reads (e.g. the last merged report's): the split
     /// balances expected time. Nil: an even split by count. Never a machine's own folder.
     public var partitionTimings: String?
-    /// `github`, `plain` or nil (auto).
-    public var reporter: String?
+    /// `github`, `plain`, `auto`; nil is `auto`.
+    public var reporter: CIReporter?
     /// First port of the shard port range; nil: ports assigned by the OS.
     public var basePort: Int?
-    /// `debug` or `release`, passed to `swift build -c`.
-    public var buildConfiguration = "debug"
+    /// Passed to `swift build -c`.
+    public var buildConfiguration = BuildConfiguration.debug
     /// Extra arguments for `swift build`.
     public var buildArguments: [String] = []
     /// Upper bound on tests per batch (1: one process per test).

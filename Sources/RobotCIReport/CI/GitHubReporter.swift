@@ -76,11 +76,11 @@ public enum GitHubReporter {
     }
 
     /// Whether `--reporter` (or auto-detection) asks for GitHub output.
-    public static func isWanted(reporter: String?, environment: [String: String]) -> Bool {
+    public static func isWanted(reporter: CIReporter?, environment: [String: String]) -> Bool {
         switch reporter {
-        case "github": return true
-        case "plain": return false
-        default: return environment["GITHUB_ACTIONS"] == "true"
+        case .github: return true
+        case .plain: return false
+        case .auto, nil: return environment["GITHUB_ACTIONS"] == "true"
         }
     }
 

@@ -196,11 +196,42 @@ public enum ConfigLoader {
         return out
     }
 
-    /// Applies layers in order (later wins) onto `config`.
-    public static func apply(_ layers: [[String: (Value, String)]], to config: inout RunConfiguration) throws {
+    /// Applies layers in order (later wins) onto `config`, then the flags (the last layer).
+    public static func apply(_ layers: [[String: (Value, String)]], flags: [FlagSetting] = [], to config: inout RunConfiguration) throws {
         for layer in layers {
             for (key, (value, source)) in layer.sorted(by: { $0.key < $1.key }) {
                 try set(key, value, source: source, on: &config)
+            }
+        }
+        for flag in flags { try flag.apply(to: &config) }
+    }
+
+    /// A flag's value, read into its key's type when the command line was parsed.
+    public struct FlagSetting {
+        public let key: ConfigKey
+        let value: Any
+
+        /// Where the value came from, as messages name it.
+        public var source: String { "--\(key.name)" }
+
+        /// The value as `robotci config` shows it.
+        public var shown: Value {
+            if let list = value as? [Any] { return .list(list.map(Self.text)) }
+            return .scalar(Self.text(value))
+        }
+
+        private static func text(_ value: Any) -> String {
+            switch value {
+            case let choice as any RawRepresentable<String>: choice.rawValue
+            case let url as URL: url.isFileURL ? url.relativePath : url.absoluteString
+            case let number as Double where number.rounded() == number && abs(number) < 1e15: String(Int(number))
+            default: String(describing: value)
+            }
+        }
+
+        func apply(to config: inout RunConfiguration) throws {
+            guard key.storeRead(value, &config) else {
+                throw ConfigError("\(source): robotci read this flag as \(type(of: value)), which its key does not take: a bug in robotci, please report it")
             }
         }
     }

@@ -18,7 +18,7 @@ struct BundleDriver: TestDriver {
 
     static func discover(config: RunConfiguration, environment: [String: String],
                          say: @escaping (String) -> Void) throws -> (driver: BundleDriver, tests: [TestID]) {
-        let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration, extraArguments: config.buildArguments)
+        let package = SwiftPackage(path: config.package, configuration: config.buildConfiguration.rawValue, extraArguments: config.buildArguments)
         guard FileManager.default.fileExists(atPath: "\(config.package)/Package.swift") else {
             throw ConfigError("no Package.swift in '\(config.package)': pass --package with the path of the SwiftPM package to test, or set 'driver: command' in robotci.yml for another runner")
         }

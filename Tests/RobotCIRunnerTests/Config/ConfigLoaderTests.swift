@@ -126,9 +126,9 @@ final class ConfigLoaderTests: FolderTestCase {
         expected.partition = try Partition(index: 2, count: 4)
         expected.partitionCount = 4
         expected.partitionTimings = "cache/timings.json"
-        expected.reporter = "github"
+        expected.reporter = .github
         expected.basePort = 20000
-        expected.buildConfiguration = "release"
+        expected.buildConfiguration = .release
         expected.buildArguments = ["-Xswiftc", "-warnings-as-errors"]
         expected.maxBatchSize = 50
         expected.driver = .command
@@ -339,8 +339,8 @@ final class ConfigLoaderTests: FolderTestCase {
         XCTAssertEqual(try applying(["base-port": .scalar("64999")]).basePort, 64999)
         XCTAssertEqual(try applying(["retries": .scalar("0")]).retries, 0)
         XCTAssertEqual(try applying(["test-timeout": .scalar("0.001")]).testTimeout, 0.001)
-        XCTAssertEqual(try applying(["reporter": .scalar("auto")]).reporter, "auto")
-        XCTAssertEqual(try applying(["configuration": .scalar("debug")]).buildConfiguration, "debug")
+        XCTAssertEqual(try applying(["reporter": .scalar("auto")]).reporter, .auto)
+        XCTAssertEqual(try applying(["configuration": .scalar("debug")]).buildConfiguration, .debug)
     }
 
     // MARK: readEnvironment
@@ -449,7 +449,7 @@ final class ConfigLoaderTests: FolderTestCase {
         XCTAssertEqual(c.testTimeout, 300)
         XCTAssertEqual(c.reportDir, "robotci-report")
         XCTAssertEqual(c.maxBatchSize, 2_000)
-        XCTAssertEqual(c.buildConfiguration, "debug")
+        XCTAssertEqual(c.buildConfiguration, .debug)
         XCTAssertNil(c.partition)
         XCTAssertNil(c.basePort)
     }
