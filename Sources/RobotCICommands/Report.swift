@@ -28,8 +28,9 @@ struct Report: AsyncParsableCommand {
     @Option(name: .long, help: "The run's results.json or results.jsonl journal.")
     var results: String?
 
-    @Option(name: .long, help: "A queue run, redis://HOST:PORT/NAME: write the merged report of all its machines.")
-    var queue: String?
+    @Option(name: .long, help: "A queue run, redis://HOST:PORT/NAME: write the merged report of all its machines.",
+            transform: ConfigKey.queue.fromFlag)
+    var queue: QueueURL?
 
     @Option(name: .long, help: "Report folder to write index.html into (created if missing).")
     var output: String
@@ -45,7 +46,7 @@ struct Report: AsyncParsableCommand {
     }
 
     private func render() throws -> Int32 {
-        if let queue { return try writeQueueReport(queue) }
+        if let queue { return try writeQueueReport(queue.text) }
         let input = URL(fileURLWithPath: results ?? "")
         let loaded = try ReportReader.load(input)
         for warning in loaded.warnings { Self.printError("warning: \(warning)") }
