@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RobotCICore
 import RobotCIRunner
 import StandardStreams
 
@@ -32,7 +33,7 @@ public enum CLI {
             return code.rawValue
         } catch {
             let code = RobotCI.exitCode(for: error)
-            let message = RobotCI.fullMessage(for: error)
+            let message = usageMessage(for: error)
             if code == .success {
                 print(message)
                 return 0
@@ -40,5 +41,12 @@ public enum CLI {
             if !message.isEmpty { StandardStream.error.write(message + "\n") }
             return code == .validationFailure ? ExitStatus.usage : code.rawValue
         }
+    }
+
+    /// ArgumentParser's message for `error`, the password of any URL in it masked: a bad
+    /// value is printed as given (`The value '…' is invalid for '--browsers <list>'`), and a
+    /// grid's URL may carry its key.
+    static func usageMessage(for error: Error) -> String {
+        URLCredentials.masked(RobotCI.fullMessage(for: error))
     }
 }

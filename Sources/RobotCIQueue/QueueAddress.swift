@@ -135,16 +135,18 @@ public struct QueueError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// `--queue`'s value, its form checked when the command line is read. The password, when the
-/// URL has none, comes from `ROBOTCI_QUEUE_PASSWORD` when the run connects.
+/// `--queue`'s value. Its form is checked by `check()`, not when it is made: a flag's reading
+/// must not fail on text that may hold a password, since the argument parser's usage error
+/// prints the text as given. The password, when the URL has none, comes from
+/// `ROBOTCI_QUEUE_PASSWORD` when the run connects.
 public struct QueueURL: Sendable, Equatable, CustomStringConvertible {
     /// As given.
     public let text: String
 
-    public init(checking text: String) throws {
-        try QueueAddress.validate(text)
-        self.text = text
-    }
+    public init(_ text: String) { self.text = text }
+
+    /// Throws `QueueError` (the password masked) when the text is no queue URL.
+    public func check() throws { try QueueAddress.validate(text) }
 
     /// The URL with its password masked.
     public var description: String { QueueAddress.masked(text) }

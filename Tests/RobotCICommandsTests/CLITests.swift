@@ -65,13 +65,28 @@ final class CLITests: XCTestCase {
             (["--shards", "0"], "'shards' must be an integer ≥ 1, got '0'"),
             (["--trace", "sometimes"], "'trace' must be off, on-failure or always, got 'sometimes'"),
             (["--history", ""], "'history' needs a file path"),
-            (["--queue", "http://127.0.0.1:1/x"], "is not a redis URL"),
             (["--partition", "3/2"], "partition 3/2 is out of range"),
         ] {
             XCTAssertThrowsError(try RunOptions.parse(arguments), "\(arguments)") { error in
                 let text = RunOptions.message(for: error)
                 XCTAssertTrue(text.contains(message) && text.contains(arguments[0]), "\(arguments): \(text)")
             }
+        }
+    }
+
+    /// A usage error prints the bad value as given: never a password in it.
+    func testABadValueWithAPasswordIsPrintedMasked() throws {
+        XCTAssertThrowsError(try RobotCI.parseAsRoot(["run", "--browsers", "chromium,webdrivr=https://me:grid-key-1@hub.example:4444/wd/hub"])) { error in
+            let text = CLI.usageMessage(for: error)
+            XCTAssertTrue(text.contains("webdrivr") && text.contains("me:***@hub.example"), text)
+            XCTAssertFalse(text.contains("grid-key-1"), text)
+        }
+        // The queue's own check runs when the value is applied, so its message is robotci's.
+        let options = try RunOptions.parse(["--queue", "rediss://:pa/ss@127.0.0.1:6380/q"])
+        XCTAssertThrowsError(try RunOptions.configuration(from: [], flags: options.flagSettings)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("--queue: queue 'rediss://:***@127.0.0.1:6380/q'"), text)
+            XCTAssertFalse(text.contains("pa/ss"), text)
         }
     }
 

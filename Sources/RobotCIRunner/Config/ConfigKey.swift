@@ -35,7 +35,7 @@ public struct ConfigKey: Sendable {
     let store: @Sendable (ConfigValue, inout RunConfiguration) throws -> Void
     /// Stores a flag's value, read into the key's type when the command line was parsed;
     /// false when `value` is not of that type.
-    let storeRead: @Sendable (Any, inout RunConfiguration) -> Bool
+    let storeRead: @Sendable (Any, inout RunConfiguration) throws -> Bool
 
     /// `ROBOTCI_` + the name upper-cased, `-` → `_`.
     public var environmentName: String { "ROBOTCI_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
@@ -81,10 +81,20 @@ extension ConfigKey {
         let help: String
         let read: @Sendable (ConfigValue) throws -> Value
         var write: @Sendable (Value, inout RunConfiguration) -> Void = { _, _ in }
+        var check: @Sendable (Value) throws -> Void = { _ in }
 
         init(_ name: String, _ kind: Kind, flag: Flag, default defaultText: String, help: String,
              read: @escaping @Sendable (ConfigValue) throws -> Value) {
             (self.name, self.kind, self.flag, self.defaultText, self.help, self.read) = (name, kind, flag, defaultText, help, read)
+        }
+
+        /// A check the flag's reading leaves to when the value is applied: for text that may
+        /// hold a password, which ArgumentParser's usage error would print as given. It throws
+        /// `ConfigError`; the message is prefixed with where the value came from.
+        func checkedWhenApplied(_ check: @escaping @Sendable (Value) throws -> Void) -> Self {
+            var typed = self
+            typed.check = check
+            return typed
         }
 
         /// Stores the value with `write`.
@@ -106,12 +116,15 @@ extension ConfigKey {
 
         /// The key, with both ways in: text (YAML, environment) and a value read from a flag.
         public var key: ConfigKey {
-            let (read, write) = (self.read, self.write)
-            var key = ConfigKey(name, kind, flag: flag, default: defaultText, help: help) { value, config in
-                write(try read(value), &config)
+            let (read, check, write) = (self.read, self.check, self.write)
+            var key = ConfigKey(name, kind, flag: flag, default: defaultText, help: help) { given, config in
+                let value = try read(given)
+                do { try check(value) } catch let e as ConfigError { throw given.fail(e.message) }
+                write(value, &config)
             }
             key = ConfigKey(key, storeRead: { any, config in
                 guard let value = any as? Value else { return false }
+                try check(value)
                 write(value, &config)
                 return true
             })
@@ -125,7 +138,7 @@ extension ConfigKey {
         }
     }
 
-    private init(_ key: ConfigKey, storeRead: @escaping @Sendable (Any, inout RunConfiguration) -> Bool) {
+    private init(_ key: ConfigKey, storeRead: @escaping @Sendable (Any, inout RunConfiguration) throws -> Bool) {
         self.name = key.name
         self.kind = key.kind
         self.flag = key.flag

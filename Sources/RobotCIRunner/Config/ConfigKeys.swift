@@ -216,8 +216,9 @@ extension ConfigKey {
     public static let queue = Typed<QueueURL>(
         "queue", .string, flag: .option("URL"), default: "—",
         help: "`redis://[USER:PASSWORD@]HOST:PORT/NAME`: pull batches from a queue shared by many machines; the password may come from `ROBOTCI_QUEUE_PASSWORD` (see docs/queue.md)"
-    ) { given in
-        do { return try QueueURL(checking: try given.scalar()) } catch let e as QueueError { throw given.fail(e.message) }
+    ) { QueueURL(try $0.scalar()) }
+    .checkedWhenApplied { queue in
+        do { try queue.check() } catch let e as QueueError { throw ConfigError(e.message) }
     }
     .into { $1.queue = $0.text }
 

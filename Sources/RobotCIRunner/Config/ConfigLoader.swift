@@ -230,7 +230,9 @@ public enum ConfigLoader {
         }
 
         func apply(to config: inout RunConfiguration) throws {
-            guard key.storeRead(value, &config) else {
+            let stored: Bool
+            do { stored = try key.storeRead(value, &config) } catch let e as ConfigError { throw ConfigError("\(source): \(e.message)") }
+            guard stored else {
                 throw ConfigError("\(source): robotci read this flag as \(type(of: value)), which its key does not take: a bug in robotci, please report it")
             }
         }
