@@ -51,25 +51,29 @@ public struct Trace: Codable, Sendable, Equatable {
         /// A failed snapshot check's images (`verifySnapshot`), nil for every other step.
         public var visual: Visual?
 
-        public init(index: Int, name: String, target: String, arguments: [String], group: String?, file: String, line: Int,
-                    start: Double, duration: Double, outcome: String, error: String? = nil, screenshot: String? = nil,
-                    snapshot: String? = nil, text: String? = nil, requests: [Request] = [], console: [ConsoleLine] = []) {
+        /// A step from its parts: each group is one question the trace answers about it. `timing`:
+        /// seconds since the trace began, and the step's length.
+        public init(
+            index: Int, action: Action, origin: Origin, timing: (start: Double, duration: Double), verdict: Verdict = .passed,
+            evidence: Evidence = Evidence()
+        ) {
             self.index = index
-            self.name = name
-            self.target = target
-            self.arguments = arguments
-            self.group = group
-            self.file = file
-            self.line = line
-            self.start = start
-            self.duration = duration
-            self.outcome = outcome
-            self.error = error
-            self.screenshot = screenshot
-            self.snapshot = snapshot
-            self.text = text
-            self.requests = requests
-            self.console = console
+            name = action.name
+            target = action.target
+            arguments = action.arguments
+            group = origin.group
+            file = origin.file
+            line = origin.line
+            start = timing.start
+            duration = timing.duration
+            outcome = verdict.outcome
+            error = verdict.error
+            screenshot = evidence.screenshot
+            snapshot = evidence.snapshot
+            text = evidence.text
+            requests = evidence.requests
+            console = evidence.console
+            visual = evidence.visual
         }
     }
 
@@ -91,17 +95,33 @@ public struct Trace: Codable, Sendable, Equatable {
         /// The command that accepts the actual image.
         public var command: String
 
-        public init(name: String, baseline: String, kind: String, differingPixels: Int? = nil, totalPixels: Int? = nil,
-                    expected: String? = nil, actual: String? = nil, diff: String? = nil, command: String) {
+        /// `pixels`: those beyond the tolerance, of all compared (nil without a baseline).
+        public init(
+            name: String, baseline: String, kind: String, command: String, pixels: (differing: Int, total: Int)? = nil,
+            images: Images = Images()
+        ) {
             self.name = name
             self.baseline = baseline
             self.kind = kind
-            self.differingPixels = differingPixels
-            self.totalPixels = totalPixels
-            self.expected = expected
-            self.actual = actual
-            self.diff = diff
             self.command = command
+            differingPixels = pixels?.differing
+            totalPixels = pixels?.total
+            expected = images.expected
+            actual = images.actual
+            diff = images.diff
+        }
+
+        /// The baseline, the capture and the diff: file names in the trace folder, when written.
+        public struct Images: Sendable, Equatable {
+            public var expected: String?
+            public var actual: String?
+            public var diff: String?
+
+            public init(expected: String? = nil, actual: String? = nil, diff: String? = nil) {
+                self.expected = expected
+                self.actual = actual
+                self.diff = diff
+            }
         }
     }
 

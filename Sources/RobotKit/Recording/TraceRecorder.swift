@@ -81,8 +81,8 @@ final class TraceRecorder: Sendable {
         init(evidence: SnapshotEvidence) {
             step = Trace.Visual(
                 name: evidence.check.location.name, baseline: evidence.check.baseline.path, kind: evidence.kind.rawValue,
-                differingPixels: evidence.result?.differing, totalPixels: evidence.result?.total,
-                command: evidence.check.acceptCommand)
+                command: evidence.check.acceptCommand,
+                pixels: evidence.result.map { ($0.differing, $0.total) })
             images = evidence.images
         }
     }
@@ -151,11 +151,12 @@ final class TraceRecorder: Sendable {
             guard var o = current else { return }
             let index = o.trace.steps.count
             let stem = String(format: "step-%03d", index)
+            let group = function.isEmpty ? nil : "\(StepRecorder.robotName(file: file)).\(StepRecorder.methodName(function))"
             var step = Trace.Step(
-                index: index, name: name, target: target, arguments: arguments,
-                group: function.isEmpty ? nil : "\(StepRecorder.robotName(file: file)).\(StepRecorder.methodName(function))",
-                file: file, line: Int(line), start: started.timeIntervalSince(o.began), duration: ended.timeIntervalSince(started),
-                outcome: error == nil ? "passed" : "failed", error: error, text: state?.text)
+                index: index, action: .init(name: name, target: target, arguments: arguments),
+                origin: .init(group: group, file: file, line: Int(line)),
+                timing: (start: started.timeIntervalSince(o.began), duration: ended.timeIntervalSince(started)),
+                verdict: error.map { .failed($0) } ?? .passed, evidence: .init(text: state?.text))
             if let jpeg = state?.screenshot, Self.write(jpeg, "\(stem).jpg", in: o.directory) { step.screenshot = "\(stem).jpg" }
             if let html = state?.snapshot, Self.write(Data(html.utf8), "\(stem).html", in: o.directory) {
                 step.snapshot = "\(stem).html"

@@ -5,8 +5,9 @@ import Testing
 @Suite struct TraceDivergenceTests {
     static func step(_ i: Int, _ name: String, _ target: String = "", outcome: String = "passed", text: String? = nil,
                      requests: [Trace.Request] = [], error: String? = nil) -> Trace.Step {
-        Trace.Step(index: i, name: name, target: target, arguments: [], group: nil, file: "/t/Robot.swift", line: 10 + i,
-                   start: Double(i), duration: 0.1, outcome: outcome, error: error, text: text, requests: requests)
+        Trace.Step(index: i, action: .init(name: name, target: target), origin: .init(file: "/t/Robot.swift", line: 10 + i),
+                   timing: (start: Double(i), duration: 0.1), verdict: .init(outcome: outcome, error: error),
+                   evidence: .init(text: text, requests: requests))
     }
     static func get(_ path: String, _ status: Int) -> Trace.Request { Trace.Request(method: "GET", path: path, route: "GET \(path)", status: status) }
 

@@ -63,16 +63,16 @@ final class BrowserSnapshotReportTests: XCTestCase {
                 }
                 try JSONSerialization.data(withJSONObject: manifest).write(to: folder.appendingPathComponent("\(stem).json"))
                 artifacts.append(Artifact(kind: .snapshot, path: "\(rel)/\(stem).json"))
-                visual = Trace.Visual(name: "profile", baseline: manifest["baseline"] as? String ?? "", kind: "mismatch", differingPixels: 2_400,
-                                      totalPixels: 2_400, expected: "step-001-expected.png", actual: "step-001-actual.png",
-                                      diff: "step-001-diff.png", command: Self.command)
+                visual = Trace.Visual(name: "profile", baseline: manifest["baseline"] as? String ?? "", kind: "mismatch", command: Self.command,
+                                      pixels: (differing: 2_400, total: 2_400),
+                                      images: .init(expected: "step-001-expected.png", actual: "step-001-actual.png", diff: "step-001-diff.png"))
             }
             let steps = [
-                Trace.Step(index: 0, name: "launch", target: "", arguments: [], group: nil, file: "/src/ProfileTests.swift", line: 10,
-                           start: 0, duration: 0.2, outcome: "passed"),
-                Trace.Step(index: 1, name: "verify snapshot", target: "", arguments: ["profile"], group: nil, file: "/src/ProfileTests.swift",
-                           line: 11, start: 0.2, duration: 0.1, outcome: mismatch ? "failed" : "passed",
-                           error: mismatch ? "snapshot \"profile\" does not match its baseline" : nil),
+                Trace.Step(index: 0, action: .init(name: "launch"), origin: .init(file: "/src/ProfileTests.swift", line: 10),
+                           timing: (start: 0, duration: 0.2)),
+                Trace.Step(index: 1, action: .init(name: "verify snapshot", arguments: ["profile"]),
+                           origin: .init(file: "/src/ProfileTests.swift", line: 11), timing: (start: 0.2, duration: 0.1),
+                           verdict: mismatch ? .failed("snapshot \"profile\" does not match its baseline") : .passed),
             ]
             var t = Trace(test: test, attempt: n, steps: steps)
             t.steps[1].visual = visual

@@ -45,12 +45,14 @@ final class BrowserTraceViewerTests: XCTestCase {
                 try Data("<html><body><p id=\"g\">\(greeting)</p><script>parent.document.body.setAttribute('data-pwned','1');document.body.setAttribute('data-ran','1')</script></body></html>".utf8)
                     .write(to: folder.appendingPathComponent("step-00\(i).html"))
                 steps.append(Trace.Step(
-                    index: i, name: name, target: target, arguments: [], group: "GreetingRobot.check()", file: "/src/GreetingRobot.swift", line: 10 + i,
-                    start: Double(i) * 0.2, duration: 0.15, outcome: outcome.isFailure && i == 2 ? "failed" : "passed",
-                    error: outcome.isFailure && i == 2 ? "XCTAssertEqual failed: Hello, stranger" : nil,
-                    screenshot: "step-00\(i).jpg", snapshot: "step-00\(i).html", text: greeting,
-                    requests: i == 1 ? [Trace.Request(method: "GET", path: "/me", route: "GET /me", status: status)] : [],
-                    console: i == 1 && status != 200 ? [Trace.ConsoleLine(level: "SEVERE", message: "GET /me 500")] : []))
+                    index: i, action: .init(name: name, target: target),
+                    origin: .init(group: "GreetingRobot.check()", file: "/src/GreetingRobot.swift", line: 10 + i),
+                    timing: (start: Double(i) * 0.2, duration: 0.15),
+                    verdict: outcome.isFailure && i == 2 ? .failed("XCTAssertEqual failed: Hello, stranger") : .passed,
+                    evidence: .init(
+                        screenshot: "step-00\(i).jpg", snapshot: "step-00\(i).html", text: greeting,
+                        requests: i == 1 ? [Trace.Request(method: "GET", path: "/me", route: "GET /me", status: status)] : [],
+                        console: i == 1 && status != 200 ? [Trace.ConsoleLine(level: "SEVERE", message: "GET /me 500")] : [])))
             }
             let trace = Trace(test: test, attempt: n, steps: steps)
             try JSONEncoder().encode(trace).write(to: folder.appendingPathComponent("trace.json"))

@@ -178,9 +178,9 @@ final class ReportMergerTests: XCTestCase {
             let folder = url.appendingPathComponent(path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data("<p>\(status)</p>".utf8).write(to: folder.appendingPathComponent("step-000.html"))
-            let step = Trace.Step(index: 0, name: "launch", target: "", arguments: [], group: nil, file: "/t.swift", line: 1, start: 0,
-                                  duration: 0.1, outcome: "passed", snapshot: "step-000.html",
-                                  requests: [Trace.Request(method: "GET", path: "/me", route: "GET /me", status: status)])
+            let step = Trace.Step(
+                index: 0, action: .init(name: "launch"), origin: .init(file: "/t.swift", line: 1), timing: (start: 0, duration: 0.1),
+                evidence: .init(snapshot: "step-000.html", requests: [Trace.Request(method: "GET", path: "/me", route: "GET /me", status: status)]))
             try JSONEncoder().encode(Trace(test: a.description, attempt: 1, steps: [step])).write(to: folder.appendingPathComponent("trace.json"))
             try ReportWriter.write(result, timings: Timings(), to: url)
             return url

@@ -6,8 +6,8 @@ import WorkerContract
 /// Which step a failure reported after the fact lands on.
 @Suite struct FailingStepTests {
     static func step(_ i: Int, _ name: String, _ arguments: [String] = []) -> Trace.Step {
-        Trace.Step(index: i, name: name, target: "StaticText \"x\"", arguments: arguments, group: nil, file: "/t/R.swift",
-                   line: 10 + i, start: Double(i), duration: 0.1, outcome: "passed", error: nil, text: nil, requests: [])
+        Trace.Step(index: i, action: .init(name: name, target: "StaticText \"x\"", arguments: arguments),
+                   origin: .init(file: "/t/R.swift", line: 10 + i), timing: (start: Double(i), duration: 0.1))
     }
 
     @Test func aWaitThatRanOutBeforeReadsForTheMessageIsTheFailingStep() {
