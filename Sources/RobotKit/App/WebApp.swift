@@ -79,10 +79,10 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let started = Date()
         do {
             try launchOrThrow()
-            traceStep("launch", launchURL.absoluteString, file: "\(file)", line: line, started: started, error: nil)
+            traceStep(.init("launch", launchURL.absoluteString, at: CallSite(file: "\(file)", line: line), started: started, error: nil))
         } catch {
             let message = "failed to launch \(url.absoluteString): \(error)"
-            traceStep("launch", launchURL.absoluteString, file: "\(file)", line: line, started: started, error: message)
+            traceStep(.init("launch", launchURL.absoluteString, at: CallSite(file: "\(file)", line: line), started: started, error: message))
             recorder.begin(function: "launch()", file: "\(file)", line: line, robot: "WebApp")
             XCTFail(message, file: file, line: line)
             recorder.end()
@@ -162,7 +162,9 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             RobotKitProcess.current.trace.attachConsole(fresh)
         }
         shutDown()
-        if wasRunning { traceStep("terminate", "", file: "\(file)", line: line, started: started, error: nil, capture: false) }
+        if wasRunning {
+            traceStep(.init("terminate", "", at: CallSite(file: "\(file)", line: line), started: started, error: nil), capture: false)
+        }
     }
 
     /// Waits until the app is in `state`; `.runningForeground` also waits for the page to finish loading.
@@ -211,8 +213,8 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
             }
         }
         let took = String(format: "%.2f s", Date().timeIntervalSince(started))
-        traceStep("wait until a condition holds", "", arguments: [held ? "held after \(took)" : "timed out after \(took)",
-                  "\(polls) polls"], file: "\(file)", line: line, started: started, error: nil)
+        traceStep(.init("wait until a condition holds", "", arguments: [held ? "held after \(took)" : "timed out after \(took)", "\(polls) polls"],
+                        at: CallSite(file: "\(file)", line: line), started: started, error: nil))
         return held
     }
 
@@ -237,7 +239,7 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
 
     private func move(_ move: HistoryMove, function: String, file: StaticString, line: UInt) {
         let verb = move == .reload ? "reload" : "go \(move.rawValue)"
-        operation(verb, "", defaultValue: (), function: function, file: file, line: line) { engine throws(RobotKitError) in
+        operation(verb, "", defaultValue: (), at: Caller(function: function, file: file, line: line)) { engine throws(RobotKitError) in
             try engine.driver.history(move)
         }
     }
@@ -343,32 +345,25 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         try requirePage().driver
     }
 
-    /// Runs one page operation: skipped once the test has halted, recorded as a step
-    /// when it comes from a robot, failures reported at `file:line`.
+    /// Runs one page operation: skipped once the test has halted, recorded as a step of the
+    /// robot that called it, failures reported at the caller's line.
     /// `arguments` says what the step's trace shows beside its name, once the body has run.
     func operation<T>(
-        _ verb: String, _ target: String, defaultValue: T, recorded: Bool = true, function: String = "",
-        file: StaticString = #filePath, line: UInt = #line, arguments: () -> [String] = { [] },
+        _ verb: String, _ target: String, defaultValue: T, at caller: Caller, arguments: () -> [String] = { [] },
         _ body: (Engine) throws(RobotKitError) -> T
     ) -> T {
         if recorder.isHalted { return defaultValue }
-        if recorded { recorder.begin(function: function, file: "\(file)", line: line) }
-        defer { if recorded { recorder.end() } }
+        recorder.begin(function: caller.function, file: "\(caller.file)", line: caller.line)
+        defer { recorder.end() }
         let started = Date()
         do {
             let value = try body(Engine(page: requirePage()))
-            traceStep(verb, target, arguments: arguments(), function: function, file: "\(file)", line: line, started: started,
-                      error: nil)
+            traceStep(.init(verb, target, arguments: arguments(), at: caller.site, started: started, error: nil))
             return value
         } catch {
             let message = "failed to \(verb) \(target): \(error.message)"
-            traceStep(verb, target, arguments: arguments(), function: function, file: "\(file)", line: line, started: started,
-                      error: message)
-            if recorded {
-                XCTFail(message, file: file, line: line)
-            } else {
-                XCTFail(message)
-            }
+            traceStep(.init(verb, target, arguments: arguments(), at: caller.site, started: started, error: message))
+            XCTFail(message, file: caller.file, line: caller.line)
             return defaultValue
         }
     }
@@ -382,11 +377,15 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
         let started = Date()
         do {
             let value = try body(Engine(page: requirePage()))
-            traceStep(verb, target, file: "\(#filePath)", line: #line, started: started, error: nil, site: site)
+            var step = TraceRecorder.StepDraft(verb, target, at: CallSite(file: "\(#filePath)", line: #line), started: started, error: nil)
+            step.site = site
+            traceStep(step)
             return value
         } catch {
             let message = "failed to \(verb) \(target): \(error.message)"
-            traceStep(verb, target, file: "\(#filePath)", line: #line, started: started, error: message, site: site)
+            var step = TraceRecorder.StepDraft(verb, target, at: CallSite(file: "\(#filePath)", line: #line), started: started, error: message)
+            step.site = site
+            traceStep(step)
             XCTFail(message)
             return defaultValue
         }
@@ -398,20 +397,20 @@ public final class WebApp: WebElementTypeQueryProvider, CustomDebugStringConvert
     }
 
     /// Adds a step to the test's trace, with the page's state after it (`capture`).
-    func traceStep(_ name: String, _ target: String, arguments: [String] = [], function: String = "", file: String, line: UInt,
-                   started: Date, error: String?, capture: Bool = true, site: CallSite.Pending? = nil,
-                   visual: TraceRecorder.Visual? = nil) {
+    func traceStep(_ draft: TraceRecorder.StepDraft, capture: Bool = true) {
         let tracer = RobotKitProcess.current.trace
         guard tracer.mode != .off else { return }
+        var draft = draft
         // An action that went through (tap, typing, a swipe) changes the page after the fact:
         // its page state is what the next step finds (one round trip fewer per action; the
         // next query brings it along). `always` still captures right away, with its screenshot.
-        let deferred = error == nil && tracer.mode != .always && !Self.readsOnly(name)
-        tracer.record(name: name, target: target, arguments: arguments, function: function, file: file, line: line,
-                      started: started, error: error,
-                      page: capture && !deferred && page != nil
-                        ? { self.pageState(screenshot: error != nil || tracer.mode == .always, failed: error != nil) } : nil,
-                      awaitsNextPage: capture && deferred, site: site, visual: visual)
+        let failed = draft.error != nil
+        let deferred = !failed && tracer.mode != .always && !Self.readsOnly(draft.action.name)
+        if capture && !deferred && page != nil {
+            draft.page = { self.pageState(screenshot: failed || tracer.mode == .always, failed: failed) }
+        }
+        draft.awaitsNextPage = capture && deferred
+        tracer.record(draft)
     }
 
     /// The page after a step: the DOM without scripts and the visible text (or `unchanged`

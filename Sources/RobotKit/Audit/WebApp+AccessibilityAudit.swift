@@ -19,10 +19,12 @@ extension WebApp {
         recorder.begin(function: function, file: "\(file)", line: line)
         defer { recorder.end() }
         let started = Date()
-        let verb = "audit accessibility"
+        let caller = CallSite(file: "\(file)", line: line, function: function)
+        func step(_ arguments: [String], error: String?) -> TraceRecorder.StepDraft {
+            TraceRecorder.StepDraft("audit accessibility", auditTypes.description, arguments: arguments, at: caller, started: started, error: error)
+        }
         func failed(_ message: String, _ arguments: [String] = []) {
-            traceStep(verb, auditTypes.description, arguments: arguments, function: function, file: "\(file)", line: line,
-                      started: started, error: message)
+            traceStep(step(arguments, error: message))
             XCTFail(message, file: file, line: line)
         }
         let issues: [AccessibilityAuditIssue]
@@ -41,8 +43,7 @@ extension WebApp {
         }
         let counts = ["\(issues.count) found", "\(issues.count - left.count) ignored"]
         guard !left.isEmpty else {
-            traceStep(verb, auditTypes.description, arguments: counts, function: function, file: "\(file)", line: line,
-                      started: started, error: nil)
+            traceStep(step(counts, error: nil))
             return
         }
         let failure = AccessibilityAuditError(issues: left)

@@ -97,8 +97,8 @@ extension WebElement {
         line: UInt = #line
     ) {
         let stroke = KeyboardKey.stroke(for: key)
-        app.operation("press key \(modifierFlags.symbols)\(stroke.key) on", target, defaultValue: (), function: function,
-                      file: file, line: line) { engine throws(RobotKitError) in
+        app.operation("press key \(modifierFlags.symbols)\(stroke.key) on", target, defaultValue: (),
+                      at: Caller(function: function, file: file, line: line)) { engine throws(RobotKitError) in
             if !chain.isEmpty { try engine.focus(chain, timeout: app.implicitWaitTimeout) }
             try engine.driver.keys([stroke], modifiers: modifierFlags.engineModifiers)
         }

@@ -78,7 +78,7 @@ public final class WebCoordinate {
     ) {
         let app = element.app
         guard element.waitForExistence(timeout: app.implicitWaitTimeout) || app.recorder.isHalted else {
-            app.operation(verb, "\(element.debugDescription)", defaultValue: (), function: function, file: file, line: line) {
+            app.operation(verb, "\(element.debugDescription)", defaultValue: (), at: Caller(function: function, file: file, line: line)) {
                 _ throws(RobotKitError) in
                 throw .webDriver(code: "no such element", "no matches found for \(self.element.debugDescription)")
             }
@@ -86,8 +86,8 @@ public final class WebCoordinate {
         }
         let start = clamped(screenPoint)
         let actions = steps()
-        app.operation(verb, "a coordinate of \(element.debugDescription)", defaultValue: (), function: function,
-                      file: file, line: line) { engine throws(RobotKitError) in
+        app.operation(verb, "a coordinate of \(element.debugDescription)", defaultValue: (),
+                      at: Caller(function: function, file: file, line: line)) { engine throws(RobotKitError) in
             try engine.driver.pointer([.move(x: Double(Int(start.x)), y: Double(Int(start.y)), duration: 0)] + actions)
         }
     }

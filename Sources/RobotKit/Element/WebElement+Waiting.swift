@@ -14,7 +14,7 @@ extension WebElement {
         function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
         guard let attribute = Self.attributeNames[keyPath] else {
-            app.operation("wait for", target, defaultValue: (), function: function, file: file, line: line) {
+            app.operation("wait for", target, defaultValue: (), at: Caller(function: function, file: file, line: line)) {
                 _ throws(RobotKitError) in
                 throw .webDriver(code: "invalid argument",
                                  "RobotKit waits in the page for \(Self.attributeNames.values.sorted().joined(separator: ", ")); "
@@ -22,7 +22,7 @@ extension WebElement {
             }
             return false
         }
-        return waitInPage(attribute, expected: expectedValue, timeout: timeout, function: function, file: file, line: line)
+        return waitInPage(attribute, expected: expectedValue, timeout: timeout, at: Caller(function: function, file: file, line: line))
     }
 
     /// Waits until the element's `value` (a field's text, a switch's `"1"`/`"0"`, a picker's
@@ -32,7 +32,7 @@ extension WebElement {
         for keyPath: KeyPath<WebElement, Any?>, toEqual expectedValue: String, timeout: TimeInterval,
         function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
-        waitInPage("value", expected: expectedValue, timeout: timeout, function: function, file: file, line: line)
+        waitInPage("value", expected: expectedValue, timeout: timeout, at: Caller(function: function, file: file, line: line))
     }
 
     /// The page script's names of the attributes a wait can compare. Key paths to read-only
@@ -45,7 +45,7 @@ extension WebElement {
     ]
 
     func waitInPage<V>(
-        _ attribute: String, expected: V, timeout: TimeInterval, function: String, file: StaticString, line: UInt
+        _ attribute: String, expected: V, timeout: TimeInterval, at caller: Caller
     ) -> Bool {
         let shown = Self.json(expected)
         var outcome: (satisfied: Bool, seen: String, seconds: Double)?
@@ -55,8 +55,8 @@ extension WebElement {
                     String(format: outcome.satisfied ? "after %.2f s" : "timed out after %.2f s", outcome.seconds)]
         }
         let satisfied = app.operation(
-            "wait for \(attribute) == \(shown) of", target, defaultValue: app.recorder.isHalted, function: function,
-            file: file, line: line, arguments: describe
+            "wait for \(attribute) == \(shown) of", target, defaultValue: app.recorder.isHalted, at: caller,
+            arguments: describe
         ) { engine throws(RobotKitError) in
             let started = Date()
             let reply = try engine.wait(chain, until: .equals(attribute: attribute, expected: expected as Any),
@@ -82,6 +82,6 @@ extension WebElementQuery {
         function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
         WebElement(app: app, chain: chain)
-            .waitInPage("count", expected: expectedValue, timeout: timeout, function: function, file: file, line: line)
+            .waitInPage("count", expected: expectedValue, timeout: timeout, at: Caller(function: function, file: file, line: line))
     }
 }

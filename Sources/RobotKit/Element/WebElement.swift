@@ -67,7 +67,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     public func waitForExistence(
         timeout: TimeInterval, function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
-        app.operation("wait for", target, defaultValue: app.recorder.isHalted, function: function, file: file, line: line) {
+        app.operation("wait for", target, defaultValue: app.recorder.isHalted, at: Caller(function: function, file: file, line: line)) {
             engine throws(RobotKitError) in
             try engine.wait(chain, appear: true, timeout: timeout, op: .count).satisfied
         }
@@ -78,7 +78,8 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     public func waitForNonExistence(
         timeout: TimeInterval, function: String = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
-        app.operation("wait for the disappearance of", target, defaultValue: app.recorder.isHalted, function: function, file: file, line: line) {
+        app.operation("wait for the disappearance of", target, defaultValue: app.recorder.isHalted,
+                      at: Caller(function: function, file: file, line: line)) {
             engine throws(RobotKitError) in
             try engine.wait(chain, appear: false, timeout: timeout, op: .count).satisfied
         }
@@ -89,7 +90,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     /// Clicks the element's center with a real pointer (scrolled into view first), once it
     /// exists and nothing covers it (waiting up to `implicitWaitTimeout`).
     public func tap(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        app.operation("tap", target, defaultValue: (), function: function, file: file, line: line) {
+        app.operation("tap", target, defaultValue: (), at: Caller(function: function, file: file, line: line)) {
             engine throws(RobotKitError) in
             try engine.tap(chain, timeout: app.implicitWaitTimeout)
         }
@@ -97,7 +98,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
 
     /// Two quick clicks (a `dblclick`), once the element exists and nothing covers it.
     public func doubleTap(function: String = #function, file: StaticString = #filePath, line: UInt = #line) {
-        app.operation("double-tap", target, defaultValue: (), function: function, file: file, line: line) {
+        app.operation("double-tap", target, defaultValue: (), at: Caller(function: function, file: file, line: line)) {
             engine throws(RobotKitError) in
             try engine.tap(chain, timeout: app.implicitWaitTimeout, count: 2)
         }
@@ -108,7 +109,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
         forDuration duration: TimeInterval, function: String = #function, file: StaticString = #filePath,
         line: UInt = #line
     ) {
-        app.operation("press", target, defaultValue: (), function: function, file: file, line: line) {
+        app.operation("press", target, defaultValue: (), at: Caller(function: function, file: file, line: line)) {
             engine throws(RobotKitError) in
             let point = try engine.point(chain, timeout: app.implicitWaitTimeout)
             try engine.driver.pointer([
@@ -198,7 +199,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
         _ verb: String, _ function: String, _ file: StaticString, _ line: UInt, op: QueryOperation = .focus,
         _ body: (Engine) throws(RobotKitError) -> Void
     ) {
-        app.operation(verb, target, defaultValue: (), function: function, file: file, line: line) {
+        app.operation(verb, target, defaultValue: (), at: Caller(function: function, file: file, line: line)) {
             engine throws(RobotKitError) in
             try engine.focus(chain, timeout: app.implicitWaitTimeout, op: op)
             try body(engine)
@@ -206,7 +207,7 @@ public final class WebElement: WebElementTypeQueryProvider, CustomDebugStringCon
     }
 
     private func swipe(_ direction: QueryOperation.ScrollDirection, _ function: String, _ file: StaticString, _ line: UInt) {
-        app.operation("swipe \(direction.rawValue) on", target, defaultValue: (), function: function, file: file, line: line) {
+        app.operation("swipe \(direction.rawValue) on", target, defaultValue: (), at: Caller(function: function, file: file, line: line)) {
             engine throws(RobotKitError) in
             if chain.isEmpty {
                 _ = try engine.run(chain, op: .scroll(direction))

@@ -31,13 +31,75 @@ final class TraceRecorder: Sendable {
         mutating func resolveSites() {
             for (index, pending) in pendingSites where index < trace.steps.count {
                 guard let site = pending.resolve() else { continue }
-                trace.steps[index].file = site.file
-                trace.steps[index].line = Int(site.line)
-                if !site.function.isEmpty {
-                    trace.steps[index].group = "\(StepRecorder.robotName(file: site.file)).\(StepRecorder.methodName(site.function))"
-                }
+                let origin = site.origin
+                trace.steps[index].file = origin.file
+                trace.steps[index].line = origin.line
+                if let group = origin.group { trace.steps[index].group = group }
             }
             pendingSites = [:]
+        }
+
+        /// Adds `draft` as the trace's next step, with its files, and writes `trace.json` when due.
+        mutating func append(_ draft: StepDraft, state: PageState?, ended: Date) {
+            let index = trace.steps.count
+            let stem = String(format: "step-%03d", index)
+            let timing = (start: draft.started.timeIntervalSince(began), duration: ended.timeIntervalSince(draft.started))
+            var step = Trace.Step(
+                index: index, action: draft.action, origin: draft.caller.origin, timing: timing,
+                verdict: draft.error.map { .failed($0) } ?? .passed, evidence: Trace.Step.Evidence(text: state?.text))
+            attachPage(state, to: &step, stem: stem, awaitsNextPage: draft.awaitsNextPage)
+            step.requests = MockServer.answeredRequests(after: requestsSeen, until: ended).map {
+                Trace.Request(method: $0.method.rawValue, path: $0.path, route: $0.matchedRoute, status: $0.status.code)
+            }
+            requestsSeen = ended
+            step.console = (state?.console ?? []).map { Trace.ConsoleLine(level: $0.level, message: $0.message) }
+            if let visual = draft.visual { step.visual = savedImages(of: visual, stem: stem) }
+            trace.steps.append(step)
+            if let site = draft.site { pendingSites[index] = site }
+            if draft.error != nil { resolveSites() }
+            if draft.error != nil || draft.action.name == "terminate" || ended.timeIntervalSince(written) >= TraceRecorder.writeInterval {
+                TraceRecorder.writeIndex(trace, in: directory)
+                written = ended
+                unwritten = false
+            } else {
+                unwritten = true
+            }
+        }
+
+        /// The step's screenshot and snapshot files: an unchanged page keeps the last snapshot,
+        /// and the steps awaiting the page get this one.
+        private mutating func attachPage(_ state: PageState?, to step: inout Trace.Step, stem: String, awaitsNextPage: Bool) {
+            if let jpeg = state?.screenshot, TraceRecorder.write(jpeg, "\(stem).jpg", in: directory) {
+                step.screenshot = "\(stem).jpg"
+            }
+            if let html = state?.snapshot, TraceRecorder.write(Data(html.utf8), "\(stem).html", in: directory) {
+                step.snapshot = "\(stem).html"
+            } else if state?.unchanged == true, let last = trace.steps.last(where: { $0.snapshot != nil }) {
+                step.snapshot = last.snapshot
+                step.text = last.text
+            }
+            if step.snapshot != nil {
+                for i in awaiting where i < trace.steps.count {
+                    trace.steps[i].snapshot = step.snapshot
+                    trace.steps[i].text = step.text
+                }
+                awaiting = []
+            } else if awaitsNextPage {
+                awaiting.append(step.index)
+            }
+        }
+
+        /// A failed snapshot's images, written beside the step, and the `visual` that names them.
+        private func savedImages(of visual: Visual, stem: String) -> Trace.Visual {
+            var shown = visual.step
+            for (role, data) in visual.images where TraceRecorder.write(data, "\(stem)-\(role).png", in: directory) {
+                switch role {
+                case "expected": shown.expected = "\(stem)-\(role).png"
+                case "actual": shown.actual = "\(stem)-\(role).png"
+                default: shown.diff = "\(stem)-\(role).png"
+                }
+            }
+            return shown
         }
     }
 
@@ -129,76 +191,48 @@ final class TraceRecorder: Sendable {
         }
     }
 
-    /// Adds a step that ran from `started` until now. `page` captures the page's state (nil
-    /// when no page is open). Problems writing are said once on standard error: a trace
-    /// never fails a test.
-    func record(name: String, target: String, arguments: [String] = [], function: String, file: String, line: UInt,
-                started: Date, error: String?, page: (() -> PageState)?, awaitsNextPage: Bool = false,
-                site: CallSite.Pending? = nil, visual: Visual? = nil) {
+    /// A step as the action that ran reports it; `record` adds when it ended and what the
+    /// page, the mock server and the console said.
+    struct StepDraft {
+        var action: Trace.Step.Action
+        /// The caller's file and line, and its function ("" from the test itself).
+        var caller: CallSite
+        var started: Date
+        var error: String?
+        /// Captures the page's state (nil when no page is open, or its state is not taken now).
+        var page: (() -> PageState)?
+        /// The page's state is what the next captured step finds (an action that went through).
+        var awaitsNextPage = false
+        /// A read's caller, still a captured stack (`caller` is then RobotKit's own line).
+        var site: CallSite.Pending?
+        var visual: Visual?
+
+        init(_ name: String, _ target: String, arguments: [String] = [], at caller: CallSite, started: Date, error: String?) {
+            action = Trace.Step.Action(name: name, target: target, arguments: arguments)
+            self.caller = caller
+            self.started = started
+            self.error = error
+        }
+    }
+
+    /// Adds a step that ran from `draft.started` until now. Problems writing are said once on
+    /// standard error: a trace never fails a test.
+    func record(_ draft: StepDraft) {
         guard mode != .off, muted.current == 0 else { return }
         // The observer registers at the first launch, after XCTest announced the process's
         // first test: that test has no name until it finishes (`finish(test:)`).
         let test = TestIdentity.current ?? Self.unnamed
         let ended = Date()
-        let state = page?()
+        let state = draft.page?()
         open.withLock { current in
             if let open = current, open.test != test, !(open.test == Self.unnamed || test == Self.unnamed) {
                 current = nil
             }
             if current == nil {
-                current = Self.begin(test: test, at: started)
+                current = Self.begin(test: test, at: draft.started)
             }
             guard var o = current else { return }
-            let index = o.trace.steps.count
-            let stem = String(format: "step-%03d", index)
-            let group = function.isEmpty ? nil : "\(StepRecorder.robotName(file: file)).\(StepRecorder.methodName(function))"
-            var step = Trace.Step(
-                index: index, action: .init(name: name, target: target, arguments: arguments),
-                origin: .init(group: group, file: file, line: Int(line)),
-                timing: (start: started.timeIntervalSince(o.began), duration: ended.timeIntervalSince(started)),
-                verdict: error.map { .failed($0) } ?? .passed, evidence: .init(text: state?.text))
-            if let jpeg = state?.screenshot, Self.write(jpeg, "\(stem).jpg", in: o.directory) { step.screenshot = "\(stem).jpg" }
-            if let html = state?.snapshot, Self.write(Data(html.utf8), "\(stem).html", in: o.directory) {
-                step.snapshot = "\(stem).html"
-            } else if state?.unchanged == true, let last = o.trace.steps.last(where: { $0.snapshot != nil }) {
-                step.snapshot = last.snapshot
-                step.text = last.text
-            }
-            if step.snapshot != nil {
-                for i in o.awaiting where i < o.trace.steps.count {
-                    o.trace.steps[i].snapshot = step.snapshot
-                    o.trace.steps[i].text = step.text
-                }
-                o.awaiting = []
-            } else if awaitsNextPage {
-                o.awaiting.append(index)
-            }
-            step.requests = MockServer.answeredRequests(after: o.requestsSeen, until: ended).map {
-                Trace.Request(method: $0.method.rawValue, path: $0.path, route: $0.matchedRoute, status: $0.status.code)
-            }
-            o.requestsSeen = ended
-            step.console = (state?.console ?? []).map { Trace.ConsoleLine(level: $0.level, message: $0.message) }
-            if let visual {
-                var shown = visual.step
-                for (role, data) in visual.images where Self.write(data, "\(stem)-\(role).png", in: o.directory) {
-                    switch role {
-                    case "expected": shown.expected = "\(stem)-\(role).png"
-                    case "actual": shown.actual = "\(stem)-\(role).png"
-                    default: shown.diff = "\(stem)-\(role).png"
-                    }
-                }
-                step.visual = shown
-            }
-            o.trace.steps.append(step)
-            if let site { o.pendingSites[index] = site }
-            if error != nil { o.resolveSites() }
-            if error != nil || name == "terminate" || ended.timeIntervalSince(o.written) >= Self.writeInterval {
-                Self.writeIndex(o.trace, in: o.directory)
-                o.written = ended
-                o.unwritten = false
-            } else {
-                o.unwritten = true
-            }
+            o.append(draft, state: state, ended: ended)
             current = o
         }
     }
@@ -302,5 +336,14 @@ final class TraceRecorder: Sendable {
     private static func warn(_ message: String) {
         let first = warned.withLock { w in defer { w = true }; return !w }
         if first { StandardStream.error.write("RobotKit: trace: \(message)\n") }
+    }
+}
+
+extension CallSite {
+    /// Where a step ran, as its trace says: with the robot method (`HomeRobot.tapLoad()`) when
+    /// the function is known.
+    var origin: Trace.Step.Origin {
+        let group = function.isEmpty ? nil : "\(StepRecorder.robotName(file: file)).\(StepRecorder.methodName(function))"
+        return Trace.Step.Origin(group: group, file: file, line: Int(line))
     }
 }

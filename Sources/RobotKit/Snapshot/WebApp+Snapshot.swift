@@ -15,55 +15,48 @@ extension WebApp {
         named name: String, tolerance: SnapshotTolerance? = nil, function: String = #function,
         file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
-        verifySnapshot(name, of: nil, target: "", tolerance: tolerance, settings: SnapshotSettings(), function: function, file: file,
-                       line: line)
+        verifySnapshot(name, of: nil, tolerance: tolerance, settings: SnapshotSettings(), at: Caller(function: function, file: file, line: line))
     }
 
-    /// The check behind `verifySnapshot` of the app (`chain` nil) or of an element (its box).
-    func verifySnapshot(_ name: String, of chain: [QueryStep]?, target: String, tolerance: SnapshotTolerance?,
-                        settings: SnapshotSettings, function: String, file: StaticString, line: UInt) -> Bool {
+    /// The check behind `verifySnapshot` of the app (`element` nil) or of an element (its box).
+    func verifySnapshot(
+        _ name: String, of element: WebElement?, tolerance: SnapshotTolerance?, settings: SnapshotSettings, at caller: Caller
+    ) -> Bool {
         // A halted test does nothing more, as every action (Linux XCTest cannot unwind it).
         if recorder.isHalted { return true }
-        recorder.begin(function: function, file: "\(file)", line: line)
+        recorder.begin(function: caller.function, file: "\(caller.file)", line: caller.line)
         defer { recorder.end() }
         let started = Date()
-        let verb = "verify snapshot"
+        let target = element?.target ?? ""
         let tolerance = tolerance ?? settings.tolerance
+        func step(_ arguments: [String], error: String?) -> TraceRecorder.StepDraft {
+            TraceRecorder.StepDraft("verify snapshot", target, arguments: arguments, at: caller.site, started: started, error: error)
+        }
         func fail(_ message: String, _ arguments: [String], visual: TraceRecorder.Visual? = nil) -> Bool {
-            traceStep(verb, target, arguments: arguments, function: function, file: "\(file)", line: line, started: started,
-                      error: message, visual: visual)
-            XCTFail(message, file: file, line: line)
+            var failed = step(arguments, error: message)
+            failed.visual = visual
+            traceStep(failed)
+            XCTFail(message, file: caller.file, line: caller.line)
             return false
         }
         guard let location = SnapshotLocation.current(name: name) else {
             return fail("verifySnapshot(named: \"\(name)\") must run inside a test (XCTest or Swift Testing): "
                         + "its baseline is named after the test", [name])
         }
-        let check = SnapshotCheck(location: location, baseline: location.baseline(beside: "\(file)", root: settings.root),
+        let check = SnapshotCheck(location: location, baseline: location.baseline(beside: "\(caller.file)", root: settings.root),
                                   update: settings.update, tolerance: tolerance, records: settings.records)
         do {
             let page = try requirePage()
             let shot = try StillCapture(driver: page.driver).capture { () throws(RobotKitError) -> CGRect? in
-                guard let chain else { return nil }
-                let reply = try Engine(page: page).wait(chain, appear: true, timeout: implicitWaitTimeout, op: .reveal)
-                guard reply.exists, let info = reply.info else {
-                    throw .webDriver(code: "no such element", "no matches found for \(target)")
-                }
-                if reply.ambiguous {
-                    throw .webDriver(code: "ambiguous", "multiple matching elements found for \(target) (\(reply.count)); "
-                                     + "use .firstMatch or element(boundBy:)")
-                }
-                return info.frame
+                try element.map { element throws(RobotKitError) in try frame(of: element, in: page) }
             }
             let stills = "\(shot.captures) captures"
             switch try check.judge(shot.image) {
             case .matched(let differing):
-                traceStep(verb, target, arguments: [name, "matched (\(differing) pixels differ)", stills], function: function,
-                          file: "\(file)", line: line, started: started, error: nil)
+                traceStep(step([name, "matched (\(differing) pixels differ)", stills], error: nil))
                 return true
             case .recorded(let what):
-                traceStep(verb, target, arguments: [name, what, stills], function: function, file: "\(file)", line: line,
-                          started: started, error: nil)
+                traceStep(step([name, what, stills], error: nil))
                 return true
             case .failed(let message, let evidence):
                 let test = TestIdentity.current ?? "unnamed test"
@@ -78,5 +71,18 @@ extension WebApp {
         } catch {
             return fail("failed to verify snapshot \"\(name)\"\(target.isEmpty ? "" : " of \(target)"): \(error.message)", [name])
         }
+    }
+
+    /// The element's box, scrolled into view: it must exist (waiting up to `implicitWaitTimeout`) and be unique.
+    private func frame(of element: WebElement, in page: LaunchedPage) throws(RobotKitError) -> CGRect {
+        let reply = try Engine(page: page).wait(element.chain, appear: true, timeout: implicitWaitTimeout, op: .reveal)
+        guard reply.exists, let info = reply.info else {
+            throw .webDriver(code: "no such element", "no matches found for \(element.target)")
+        }
+        if reply.ambiguous {
+            throw .webDriver(code: "ambiguous", "multiple matching elements found for \(element.target) (\(reply.count)); "
+                             + "use .firstMatch or element(boundBy:)")
+        }
+        return info.frame
     }
 }

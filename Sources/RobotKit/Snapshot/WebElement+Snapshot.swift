@@ -10,8 +10,7 @@ extension WebElement {
         named name: String, tolerance: SnapshotTolerance? = nil, function: String = #function,
         file: StaticString = #filePath, line: UInt = #line
     ) -> Bool {
-        app.verifySnapshot(name, of: chain, target: target, tolerance: tolerance, settings: SnapshotSettings(), function: function,
-                           file: file, line: line)
+        app.verifySnapshot(name, of: self, tolerance: tolerance, settings: SnapshotSettings(), at: Caller(function: function, file: file, line: line))
     }
 }
 

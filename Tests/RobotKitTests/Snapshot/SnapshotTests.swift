@@ -56,14 +56,12 @@ final class SnapshotTests: XCTestCase {
     }
 
     private func viewport(_ name: String, _ update: SnapshotUpdate = .none, line: UInt = #line) -> Bool {
-        app.verifySnapshot(name, of: nil, target: "", tolerance: nil, settings: settings(update), function: #function,
-                           file: #filePath, line: line)
+        app.verifySnapshot(name, of: nil, tolerance: nil, settings: settings(update), at: Caller(function: #function, file: #filePath, line: line))
     }
 
     private func element(_ id: String, _ name: String, _ update: SnapshotUpdate = .none, line: UInt = #line) -> Bool {
-        let element = app.descendants(matching: .any)[id]
-        return app.verifySnapshot(name, of: element.chain, target: element.target, tolerance: nil, settings: settings(update),
-                                  function: #function, file: #filePath, line: line)
+        app.verifySnapshot(name, of: app.descendants(matching: .any)[id], tolerance: nil, settings: settings(update),
+                           at: Caller(function: #function, file: #filePath, line: line))
     }
 
     private func baseline(_ test: String, _ name: String) -> URL {

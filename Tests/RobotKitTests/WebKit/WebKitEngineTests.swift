@@ -46,9 +46,8 @@ final class WebKitEngineTests: XCTestCase {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("webkit-snapshots-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         func check(_ app: WebApp, _ id: String?, _ update: SnapshotUpdate) -> Bool {
-            let element = id.map { app.descendants(matching: .any)[$0] }
-            return app.verifySnapshot(id ?? "page", of: element?.chain, target: element?.target ?? "", tolerance: nil,
-                                      settings: SnapshotSettings(update: update, root: root), function: #function, file: #filePath, line: #line)
+            app.verifySnapshot(id ?? "page", of: id.map { app.descendants(matching: .any)[$0] }, tolerance: nil,
+                               settings: SnapshotSettings(update: update, root: root), at: Caller(function: #function, file: #filePath, line: #line))
         }
         var app = try launch(Fixture.url("snapshot.html"))
         XCTAssertTrue(check(app, nil, .missing))
