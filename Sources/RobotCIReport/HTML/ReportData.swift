@@ -95,10 +95,16 @@ struct ReportData {
         }
     }
 
-    func json(_ squeeze: Squeeze, history historyPart: [UInt8], names: [TestNames]) -> [UInt8] {
+    /// One rendering's state: the tables it interns names in, and the room its texts have.
+    private struct Rendering {
         var tables = Tables()
-        for n in names { _ = tables.classes.index(n.className) }
+        let squeeze: Squeeze
+        let outputCap: Int
+        let messageCap: Int
+        let inlined: [AttemptKey: [Int: ArtifactInliner.Inlined]]
+    }
 
+    func json(_ squeeze: Squeeze, history historyPart: [UInt8], names: [TestNames]) -> [UInt8] {
         let (outputCap, messageCap, inlineBudget) = budgets(squeeze, historyBytes: historyPart.count)
         var inliner = reportDirectory.map {
             ArtifactInliner(
@@ -106,7 +112,9 @@ struct ReportData {
                 maxFileBytes: limits.inlineFileBytes, maxItems: limits.inlineItems,
                 maxTextBytes: limits.inlineTextBytes)
         }
-        let inlined = inlineArtifacts(&inliner, squeeze)
+        var rendering = Rendering(
+            squeeze: squeeze, outputCap: outputCap, messageCap: messageCap, inlined: inlineArtifacts(&inliner, squeeze))
+        for n in names { _ = rendering.tables.classes.index(n.className) }
 
         var w = SafeJSONWriter(capacity: 1 << 20)
         w.raw("{\"format\":\"robotci-report-data-v2\",\"lean\":")
@@ -118,64 +126,15 @@ struct ReportData {
         w.raw(",\"tests\":[")
         for (ti, t) in result.tests.enumerated() {
             if ti > 0 { w.raw(",") }
-            var row = ReportRow<ReportColumns.Test>()
-            row.column(.classIndex, &w); w.int(tables.classes.index(names[ti].className))
-            row.column(.name, &w); w.string(names[ti].name)
-            row.column(.outcome, &w); w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
-            // bit 0: quarantined; bit 1: the ID is not `class/name` (a Swift Testing free function,
-            // a pytest node id): it follows the attempts in full; bit 2: a not-run reason follows.
-            let plainID = names[ti].plainID
-            row.column(.flags, &w); w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2) | (t.reason == nil ? 0 : 4))
-            row.column(.attempts, &w); w.raw("[")
-            for (ai, a) in t.attempts.enumerated() {
-                if ai > 0 { w.raw(",") }
-                let slim = squeeze.slim(a, test: ti)
-                writeAttempt(a, key: AttemptKey(test: ti, attempt: ai), &w, &tables,
-                             outputCap: slim ? 0 : outputCap, messageCap: messageCap, inlined: inlined, slim: slim)
-            }
-            w.raw("]")
-            if !plainID || t.reason != nil || t.id.browser != nil {
-                row.column(.id, &w)
-                if plainID { w.raw("null") } else { w.string(t.id.description) }
-            }
-            if let reason = t.reason {
-                row.column(.reason, &w); w.string(String(reason.prefix(2000)))
-            } else if t.id.browser != nil {
-                row.column(.reason, &w); w.raw("null")
-            }
-            if let browser = t.id.browser {
-                row.column(.browser, &w); w.string(browser)
-            }
-            row.end(&w)
+            writeTest(t, index: ti, names: names[ti], &w, &rendering)
         }
         w.raw("],\"batches\":[")
-        for (i, b) in result.batches.enumerated() {
-            if i > 0 { w.raw(",") }
-            var row = ReportRow<ReportColumns.Batch>()
-            row.column(.id, &w); w.int(b.id)
-            row.column(.shard, &w); w.int(b.shard)
-            row.column(.machine, &w); w.int(b.machine.map { tables.machines.index($0) } ?? -1)
-            row.column(.startMs, &w); w.millis(b.start)
-            row.column(.endMs, &w); w.millis(b.end)
-            row.column(.testCount, &w); w.int(b.tests.count)
-            row.column(.termination, &w); w.string(b.termination.description)
-            row.column(.clean, &w); w.bool(b.termination.isCleanExit)
-            row.end(&w)
-        }
+        writeBatches(&w, &rendering.tables)
         w.raw("],\"history\":")
         w.append(historyPart)
-        w.raw(",\"classes\":")
-        writeStrings(tables.classes.values, &w)
-        w.raw(",\"files\":")
-        writeStrings(tables.files.values, &w)
-        w.raw(",\"machines\":")
-        writeStrings(tables.machines.values, &w)
-        w.raw(",\"kinds\":")
-        writeStrings(tables.kinds.values, &w)
-        w.raw(",\"names\":")
-        writeStrings(tables.names.values, &w)
+        writeTables(rendering.tables, &w)
         w.raw(",\"dirs\":[")
-        for (i, d) in tables.dirs.entries.enumerated() {
+        for (i, d) in rendering.tables.dirs.entries.enumerated() {
             if i > 0 { w.raw(",") }
             var row = ReportRow<ReportColumns.Dir>()
             row.column(.parent, &w); w.int(d.parent)
@@ -313,17 +272,75 @@ struct ReportData {
         w.raw("}}")
     }
 
-    private func writeAttempt(
-        _ a: Attempt, key: AttemptKey, _ w: inout SafeJSONWriter, _ tables: inout Tables,
-        outputCap: Int, messageCap: Int, inlined: [AttemptKey: [Int: ArtifactInliner.Inlined]], slim: Bool
-    ) {
+    private func writeTest(_ t: TestRecord, index ti: Int, names: TestNames, _ w: inout SafeJSONWriter, _ r: inout Rendering) {
+        var row = ReportRow<ReportColumns.Test>()
+        row.column(.classIndex, &w); w.int(r.tables.classes.index(names.className))
+        row.column(.name, &w); w.string(names.name)
+        row.column(.outcome, &w); w.int(Self.testOutcomes.firstIndex(of: t.outcome) ?? 0)
+        // bit 0: quarantined; bit 1: the ID is not `class/name` (a Swift Testing free function,
+        // a pytest node id): it follows the attempts in full; bit 2: a not-run reason follows.
+        let plainID = names.plainID
+        row.column(.flags, &w); w.int((t.quarantined ? 1 : 0) | (plainID ? 0 : 2) | (t.reason == nil ? 0 : 4))
+        row.column(.attempts, &w); w.raw("[")
+        for (ai, a) in t.attempts.enumerated() {
+            if ai > 0 { w.raw(",") }
+            writeAttempt(a, key: AttemptKey(test: ti, attempt: ai), &w, &r)
+        }
+        w.raw("]")
+        if !plainID || t.reason != nil || t.id.browser != nil {
+            row.column(.id, &w)
+            if plainID { w.raw("null") } else { w.string(t.id.description) }
+        }
+        if let reason = t.reason {
+            row.column(.reason, &w); w.string(String(reason.prefix(2000)))
+        } else if t.id.browser != nil {
+            row.column(.reason, &w); w.raw("null")
+        }
+        if let browser = t.id.browser {
+            row.column(.browser, &w); w.string(browser)
+        }
+        row.end(&w)
+    }
+
+    private func writeBatches(_ w: inout SafeJSONWriter, _ tables: inout Tables) {
+        for (i, b) in result.batches.enumerated() {
+            if i > 0 { w.raw(",") }
+            var row = ReportRow<ReportColumns.Batch>()
+            row.column(.id, &w); w.int(b.id)
+            row.column(.shard, &w); w.int(b.shard)
+            row.column(.machine, &w); w.int(b.machine.map { tables.machines.index($0) } ?? -1)
+            row.column(.startMs, &w); w.millis(b.start)
+            row.column(.endMs, &w); w.millis(b.end)
+            row.column(.testCount, &w); w.int(b.tests.count)
+            row.column(.termination, &w); w.string(b.termination.description)
+            row.column(.clean, &w); w.bool(b.termination.isCleanExit)
+            row.end(&w)
+        }
+    }
+
+    /// The interned names the rows point into.
+    private func writeTables(_ tables: Tables, _ w: inout SafeJSONWriter) {
+        w.raw(",\"classes\":")
+        writeStrings(tables.classes.values, &w)
+        w.raw(",\"files\":")
+        writeStrings(tables.files.values, &w)
+        w.raw(",\"machines\":")
+        writeStrings(tables.machines.values, &w)
+        w.raw(",\"kinds\":")
+        writeStrings(tables.kinds.values, &w)
+        w.raw(",\"names\":")
+        writeStrings(tables.names.values, &w)
+    }
+
+    private func writeAttempt(_ a: Attempt, key: AttemptKey, _ w: inout SafeJSONWriter, _ r: inout Rendering) {
+        let slim = r.squeeze.slim(a, test: key.test)
         var row = ReportRow<ReportColumns.Attempt>()
         row.column(.outcome, &w); w.int(Self.attemptOutcomes.firstIndex(of: a.outcome) ?? 0)
         row.column(.durationMs, &w); w.millis(a.duration)
         row.column(.startMs, &w); w.millis(a.start)
         row.column(.shard, &w); w.int(a.shard)
         row.column(.batch, &w); w.int(a.batch)
-        row.column(.machine, &w); w.int(a.machine.map { tables.machines.index($0) } ?? -1)
+        row.column(.machine, &w); w.int(a.machine.map { r.tables.machines.index($0) } ?? -1)
         guard !(a.failures.isEmpty && a.output.isEmpty && a.artifacts.isEmpty), !(slim && a.failures.isEmpty) else {
             return row.end(&w)
         }
@@ -331,9 +348,9 @@ struct ReportData {
         row.column(.failures, &w); w.raw("[")
         for (i, f) in a.failures.prefix(limits.failuresPerAttempt).enumerated() {
             if i > 0 { w.raw(",") }
-            let (message, cut) = f.message.utf8Head(messageCap)
+            let (message, cut) = f.message.utf8Head(r.messageCap)
             var failure = ReportRow<ReportColumns.Failure>()
-            failure.column(.file, &w); w.int(f.file.map { tables.files.index($0) } ?? -1)
+            failure.column(.file, &w); w.int(f.file.map { r.tables.files.index($0) } ?? -1)
             failure.column(.line, &w); w.int(f.line ?? 0)
             failure.column(.message, &w); w.string(message)
             failure.column(.bytesCut, &w); w.int(cut)
@@ -343,7 +360,7 @@ struct ReportData {
         row.column(.failuresLeftOut, &w); w.int(max(0, a.failures.count - limits.failuresPerAttempt))
 
         // output: its tail, and how many bytes before it were cut.
-        let (output, cut) = a.output.utf8Tail(min(outputCap, outputWanted(a)))
+        let (output, cut) = a.output.utf8Tail(min(slim ? 0 : r.outputCap, outputWanted(a)))
         row.column(.output, &w); w.string(output)
         row.column(.outputCut, &w); w.int(cut)
 
@@ -351,13 +368,13 @@ struct ReportData {
         row.column(.artifacts, &w); w.raw("[")
         for (i, artifact) in (slim ? [] : a.artifacts).enumerated() {
             if i > 0 { w.raw(",") }
-            let (dir, name) = tables.dirs.split(artifact.path)
+            let (dir, name) = r.tables.dirs.split(artifact.path)
             var cells = ReportRow<ReportColumns.Artifact>()
-            cells.column(.kind, &w); w.int(tables.kinds.index(artifact.kind.rawValue))
+            cells.column(.kind, &w); w.int(r.tables.kinds.index(artifact.kind.rawValue))
             cells.column(.dir, &w); w.int(dir)
-            cells.column(.name, &w); w.int(tables.names.index(name))
+            cells.column(.name, &w); w.int(r.tables.names.index(name))
             cells.column(.linkable, &w); w.int(ReportPaths.isSafeRelative(artifact.path) ? 1 : 0)
-            switch inlined[key]?[i] {
+            switch r.inlined[key]?[i] {
             case .json(let value, let cutItems)?:
                 cells.column(.inline, &w); writeJSON(value, &w)
                 cells.column(.cut, &w); w.int(cutItems)
