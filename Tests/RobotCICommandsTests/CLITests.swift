@@ -153,7 +153,7 @@ final class CLITests: XCTestCase {
     func testReportReturnsTheRunsVerdict() async throws {
         let dir = try folder("verdict")
         func results(_ outcome: AttemptOutcome) throws -> URL {
-            let attempt = Attempt(number: 1, outcome: outcome, duration: 0.1, start: 0, shard: 0, batch: 0)
+            let attempt = Attempt(number: 1, outcome: outcome, duration: 0.1, start: 0, placement: .init(shard: 0, batch: 0))
             let metadata = RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
             let run = RunResult(metadata: metadata, tests: [TestRecord(id: TestID("M.C/testA"), attempts: [attempt])], batches: [],
                                 plan: RunPlan(tests: [TestID("M.C/testA")]))

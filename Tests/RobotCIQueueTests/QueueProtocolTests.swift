@@ -19,7 +19,7 @@ final class QueueProtocolTests: XCTestCase {
     private var plan: [QueuedBatch] { [QueuedBatch(tests: Array(tests.prefix(2)), attempt: 1), QueuedBatch(tests: [tests[2]], attempt: 1)] }
 
     private func attempt(_ n: Int, _ outcome: AttemptOutcome, batch: Int = 0) -> Attempt {
-        Attempt(number: n, outcome: outcome, duration: 0.1, start: 0, shard: 0, batch: batch)
+        Attempt(number: n, outcome: outcome, duration: 0.1, start: 0, placement: .init(shard: 0, batch: batch))
     }
 
     private func record(_ id: Int) -> BatchRecord {

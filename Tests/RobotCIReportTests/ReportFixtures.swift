@@ -30,8 +30,8 @@ enum ReportFixtures {
     static func mixedRun() -> RunResult {
         func attempt(_ n: Int, _ o: AttemptOutcome, start: Double, shard: Int, batch: Int, duration: Double = 1.5,
                      failures: [FailureMessage] = [], output: String = "", artifacts: [Artifact] = []) -> Attempt {
-            Attempt(number: n, outcome: o, duration: duration, start: start, shard: shard, batch: batch,
-                    failures: failures, output: output, artifacts: artifacts)
+            Attempt(number: n, outcome: o, duration: duration, start: start, placement: .init(shard: shard, batch: batch),
+                    evidence: .init(failures: failures, output: output, artifacts: artifacts))
         }
         let file = "/ci/work/Tests/ShopTests/CheckoutTests.swift"
         let refundFailure = FailureMessage(file: file, line: 42, message: refundMessage)
@@ -157,14 +157,15 @@ enum ReportFixtures {
                 let duration = 0.2 + Double(rng.next() % 4000) / 1000
                 let failing = kind.isFailure
                 attempts.append(Attempt(
-                    number: n + 1, outcome: kind, duration: duration, start: clock[w], shard: w,
-                    batch: batches.count + w,
-                    failures: failing ? [FailureMessage(
-                        file: "/ci/work/Tests/BigSuite/Feature\(i / 25)Tests.swift", line: 10 + i % 90,
-                        message: "XCTAssertTrue failed - element 'checkout.button.\(i)' not hittable " + String(repeating: "detail ", count: worstCase ? 150 : 10))] : [],
-                    output: failing || worstCase ? noise : "Test Case 'test\(i % 25)' passed (\(duration) seconds).\n",
-                    artifacts: failing ? [Artifact(kind: .log, path: "attachments/t\(i)/\(n + 1)/output.log"),
-                                          Artifact(kind: .screenshot, path: "attachments/t\(i)/\(n + 1)/screenshot.png")] : []))
+                    number: n + 1, outcome: kind, duration: duration, start: clock[w],
+                    placement: .init(shard: w, batch: batches.count + w),
+                    evidence: .init(
+                        failures: failing ? [FailureMessage(
+                            file: "/ci/work/Tests/BigSuite/Feature\(i / 25)Tests.swift", line: 10 + i % 90,
+                            message: "XCTAssertTrue failed - element 'checkout.button.\(i)' not hittable " + String(repeating: "detail ", count: worstCase ? 150 : 10))] : [],
+                        output: failing || worstCase ? noise : "Test Case 'test\(i % 25)' passed (\(duration) seconds).\n",
+                        artifacts: failing ? [Artifact(kind: .log, path: "attachments/t\(i)/\(n + 1)/output.log"),
+                                              Artifact(kind: .screenshot, path: "attachments/t\(i)/\(n + 1)/screenshot.png")] : [])))
                 clock[w] += duration
                 batchTests[w].append(id)
                 if batchTests[w].count == 40 {

@@ -55,20 +55,50 @@ public struct Attempt: Codable, Sendable, Equatable {
         case number, outcome, duration, start, shard = "worker", batch, machine, failures, output, artifacts
     }
 
+    /// An attempt from its parts: what happened and when, where it ran, what it left.
     public init(
-        number: Int, outcome: AttemptOutcome, duration: Double, start: Double, shard: Int,
-        batch: Int, machine: String? = nil, failures: [FailureMessage] = [], output: String = "",
-        artifacts: [Artifact] = []
+        number: Int, outcome: AttemptOutcome, duration: Double, start: Double, placement: Placement,
+        evidence: Evidence = Evidence()
     ) {
         self.number = number
         self.outcome = outcome
         self.duration = duration
         self.start = start
-        self.shard = shard
-        self.batch = batch
-        self.machine = machine
-        self.failures = failures
-        self.output = output
-        self.artifacts = artifacts
+        shard = placement.shard
+        batch = placement.batch
+        machine = placement.machine
+        failures = evidence.failures
+        output = evidence.output
+        artifacts = evidence.artifacts
+    }
+
+    /// Where an attempt ran.
+    public struct Placement: Sendable, Equatable {
+        /// Which of the run's shards ran it (0-based).
+        public var shard: Int
+        /// The batch (child process) it ran in.
+        public var batch: Int
+        /// Machine label when reports from several machines were merged.
+        public var machine: String?
+
+        public init(shard: Int, batch: Int, machine: String? = nil) {
+            self.shard = shard
+            self.batch = batch
+            self.machine = machine
+        }
+    }
+
+    /// What an attempt said and left behind.
+    public struct Evidence: Sendable, Equatable {
+        public var failures: [FailureMessage]
+        /// The test's own slice of the process output.
+        public var output: String
+        public var artifacts: [Artifact]
+
+        public init(failures: [FailureMessage] = [], output: String = "", artifacts: [Artifact] = []) {
+            self.failures = failures
+            self.output = output
+            self.artifacts = artifacts
+        }
     }
 }

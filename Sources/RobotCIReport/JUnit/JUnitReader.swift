@@ -66,7 +66,8 @@ public enum JUnitReader {
                     let failures = el == nil ? [] : [FailureMessage(file: file, line: line, message: message.isEmpty ? outcome.rawValue : message)]
                     defer { clock += duration }
                     return Attempt(number: attempts.count + 1, outcome: outcome, duration: duration, start: clock,
-                                   shard: 0, batch: 0, machine: machine, failures: failures, output: output)
+                                   placement: .init(shard: 0, batch: 0, machine: machine),
+                                   evidence: .init(failures: failures, output: output))
                 }
                 let kids = tc.children
                 let firstFailure = kids.first { $0.name == "failure" || $0.name == "error" }

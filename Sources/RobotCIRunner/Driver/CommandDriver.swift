@@ -219,8 +219,8 @@ extension CommandDriver {
         let failure = FailureMessage(file: crash.file, line: crash.line, message: crash.reason.map { "\(why) — \($0)" } ?? why)
         batch.report(missing[0], Attempt(
             number: item.attempt, outcome: timedOut ? .timedOut : .crashed, duration: batch.clock.now() - batch.start,
-            start: batch.start, shard: batch.shard, batch: item.id, failures: [failure], output: output,
-            artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)]))
+            start: batch.start, placement: .init(shard: batch.shard, batch: item.id),
+            evidence: .init(failures: [failure], output: output, artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)])))
         return BatchOutcome(record: record, unstarted: [], noTestStarted: false)
     }
 
@@ -233,9 +233,12 @@ extension CommandDriver {
         let said = JUnitMatcher.match(cases, to: item.tests).matched.first?.1.record.attempts.first?.outcome.rawValue ?? "no case for it"
         let failure = FailureMessage(file: nil, line: nil, message: "the run command ended with \(end) though its JUnit file says \(said) "
             + "for this test (run alone): the runner reported a failure the JUnit file does not show; see the log")
-        var attempt = Attempt(number: item.attempt, outcome: .failed, duration: batch.clock.now() - batch.start,
-                              start: batch.start, shard: batch.shard, batch: item.id, failures: [failure], output: output,
-                              artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)])
+        var attempt = Attempt(number: item.attempt, outcome: .failed, duration: batch.clock.now() - batch.start, start: batch.start,
+                              placement: .init(shard: batch.shard, batch: item.id),
+                              evidence: .init(
+                                  failures: [failure],
+                                  output: output,
+                                  artifacts: artifacts + [Artifact(kind: .log, path: batch.logPath)]))
         if case .signaled = end { attempt.outcome = .crashed }
         batch.report(id, attempt)
         return BatchOutcome(record: record, unstarted: [], noTestStarted: false)

@@ -171,8 +171,8 @@ struct OutputReaderCore {
         var artifacts = c.artifacts
         if c.output.isTruncated { artifacts.append(Artifact(kind: .log, path: batch.logPath)) }
         return Attempt(number: batch.attempt, outcome: outcome, duration: duration, start: c.start,
-                       shard: batch.shard, batch: batch.id, failures: failures, output: c.output.text,
-                       artifacts: artifacts)
+                       placement: .init(shard: batch.shard, batch: batch.id),
+                       evidence: .init(failures: failures, output: c.output.text, artifacts: artifacts))
     }
 
     /// After the process ended (at `now`): reports what the evidence supports and returns the

@@ -135,8 +135,10 @@ final class AttemptRouter: Sendable {
         for test in givenUp {
             let failure = FailureMessage(message: "the test process ended (\(outcome.record.termination)) before this test started, twice; see the batch log")
             attemptFinished(test, Attempt(number: item.attempt, outcome: .crashed, duration: 0, start: outcome.record.start,
-                                          shard: shard, batch: item.id, failures: [failure],
-                                          artifacts: [Artifact(kind: .log, path: layout.batchLogPath(item.id))]))
+                                          placement: .init(shard: shard, batch: item.id),
+                                          evidence: .init(
+                                              failures: [failure],
+                                              artifacts: [Artifact(kind: .log, path: layout.batchLogPath(item.id))])))
         }
     }
 }

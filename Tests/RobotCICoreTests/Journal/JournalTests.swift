@@ -43,9 +43,11 @@ final class JournalEntryTests: XCTestCase {
     }
 
     func testAttemptRoundTripOmitsQuarantinedWhenFalse() throws {
-        let a = Attempt(number: 2, outcome: .failed, duration: 0.5, start: 3, shard: 1, batch: 4, machine: nil,
-                        failures: [FailureMessage(file: "/w/T.swift", line: 9, message: "XCTAssertEqual failed: (\"1\") is not equal to (\"2\")")],
-                        output: "line 1\nline \"2\"\u{1}\n", artifacts: [Artifact(kind: .screenshot, path: "attachments/x/2/s.png")])
+        let a = Attempt(number: 2, outcome: .failed, duration: 0.5, start: 3, placement: .init(shard: 1, batch: 4),
+                        evidence: .init(
+                            failures: [FailureMessage(file: "/w/T.swift", line: 9, message: "XCTAssertEqual failed: (\"1\") is not equal to (\"2\")")],
+                            output: "line 1\nline \"2\"\u{1}\n",
+                            artifacts: [Artifact(kind: .screenshot, path: "attachments/x/2/s.png")]))
         let plain = try roundTrip(.attempt(test: TestID("M.A/t"), quarantined: false, attempt: a))
         XCTAssertEqual(plain["type"] as? String, "attempt")
         XCTAssertEqual(plain["test"] as? [String: String], ["test": "M.A/t"])
@@ -59,7 +61,7 @@ final class JournalEntryTests: XCTestCase {
         let json = #"{"type":"attempt","test":{"test":"M.A/t"},"attempt":{"number":1,"outcome":"passed","duration":0.1,"start":0,"worker":0,"batch":0,"failures":[],"output":"","artifacts":[]}}"#
         XCTAssertEqual(try decode(json),
                        .attempt(test: TestID("M.A/t"), quarantined: false,
-                                attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0)))
+                                attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, placement: .init(shard: 0, batch: 0))))
     }
 
     func testUnknownTypeIsRejected() {

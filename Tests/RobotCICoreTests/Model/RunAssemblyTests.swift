@@ -6,7 +6,7 @@ final class RunAssemblyTests: XCTestCase {
     private let meta = RunMetadata(runID: "r", startedAt: 0, wallTime: 1, shards: 1, retries: 0, robotciVersion: "")
 
     private func attempt(_ o: AttemptOutcome, _ n: Int = 1) -> Attempt {
-        Attempt(number: n, outcome: o, duration: 0.1, start: 0, shard: 0, batch: 0)
+        Attempt(number: n, outcome: o, duration: 0.1, start: 0, placement: .init(shard: 0, batch: 0))
     }
 
     func testEveryPlannedTestEndsWithExactlyOneVerdict() {

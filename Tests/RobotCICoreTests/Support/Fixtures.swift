@@ -5,8 +5,8 @@ func attempt(
     _ outcome: AttemptOutcome, number: Int = 1, duration: Double = 1, start: Double = 0, shard: Int = 0,
     failures: [FailureMessage] = []
 ) -> Attempt {
-    Attempt(number: number, outcome: outcome, duration: duration, start: start, shard: shard, batch: 0,
-            failures: failures)
+    Attempt(number: number, outcome: outcome, duration: duration, start: start, placement: .init(shard: shard, batch: 0),
+            evidence: .init(failures: failures))
 }
 
 func metadata(runID: String = "run-1", wallTime: Double = 0, interrupted: Bool = false) -> RunMetadata {

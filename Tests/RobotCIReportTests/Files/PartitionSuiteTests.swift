@@ -20,7 +20,8 @@ final class PartitionSuiteTests: XCTestCase {
     private func partition(_ k: Int, of n: Int, suite: [TestID]? = nil) -> RunResult {
         let (share, partition) = Partitioner.plan(suite: suite ?? self.suite, index: k, count: n, split: .even)
         var assembly = RunAssembly(plan: RunPlan(tests: share, partition: partition))
-        for t in share { assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0)) }
+        for t in share { assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0,
+                                                                              placement: .init(shard: 0, batch: 0))) }
         var meta = RunMetadata(runID: "ci-3", startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
         meta.partition = "\(k)/\(n)"
         return assembly.result(metadata: meta) { _ in "not run" }

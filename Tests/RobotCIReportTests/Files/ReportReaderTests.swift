@@ -42,7 +42,8 @@ final class ReportInputTests: XCTestCase {
     func testRepetitionsAndTestsNamedLikeThemReadBackAsWritten() throws {
         let named = TestID("M.C/x (repeat 1 of 2)")
         var plain = RunResult(metadata: RunMetadata(runID: "r", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t"),
-                              tests: [TestRecord(id: named, attempts: [Attempt(number: 1, outcome: .passed, duration: 1, start: 0, shard: 0, batch: 0)])],
+                              tests: [TestRecord(id: named, attempts: [Attempt(number: 1, outcome: .passed, duration: 1, start: 0,
+                                                                               placement: .init(shard: 0, batch: 0))])],
                               batches: [])
         plain.plan = RunPlan(tests: [named])
         let url = dir.appendingPathComponent("results.json")

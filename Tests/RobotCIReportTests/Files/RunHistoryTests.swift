@@ -15,7 +15,7 @@ final class RunHistoryTests: XCTestCase {
     private func run(_ id: String, at time: Double, _ outcomes: [String: [AttemptOutcome]], commit: String? = nil) -> RunResult {
         let tests = outcomes.keys.sorted().map { name in
             TestRecord(id: Self.id(name), attempts: outcomes[name]!.enumerated().map { n, o in
-                Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, shard: 0, batch: 0)
+                Attempt(number: n + 1, outcome: o, duration: 0.5 + Double(n), start: 0, placement: .init(shard: 0, batch: 0))
             })
         }
         var meta = RunMetadata(runID: id, startedAt: time, wallTime: 1, shards: 1, retries: 2, robotciVersion: "t")
@@ -201,7 +201,8 @@ final class RunHistoryTests: XCTestCase {
     func testEachBrowserHasItsOwnColumnOfATest() throws {
         func matrix(_ id: String, at time: Double, chromium: [AttemptOutcome], webkit: [AttemptOutcome]) -> RunResult {
             var result = run(id, at: time, ["A/t": chromium])
-            let attempts = webkit.enumerated().map { n, o in Attempt(number: n + 1, outcome: o, duration: 2, start: 0, shard: 0, batch: 0) }
+            let attempts = webkit.enumerated().map { n, o in Attempt(number: n + 1, outcome: o, duration: 2, start: 0,
+                                                                     placement: .init(shard: 0, batch: 0)) }
             result.tests.append(TestRecord(id: TestID("A/t", repetition: nil, browser: "webkit"), attempts: attempts))
             return result
         }

@@ -41,8 +41,8 @@ final class BrowserArtifactTests: XCTestCase {
         try ReportFixtures.pngPixel.write(to: files.appendingPathComponent("shot.png"))
         try Data("plain notes".utf8).write(to: files.appendingPathComponent("notes.txt"))
         artifacts += [Artifact(kind: .screenshot, path: "\(folder)/shot.png"), Artifact(kind: .other, path: "\(folder)/notes.txt")]
-        let attempt = Attempt(number: 1, outcome: .failed, duration: 1, start: 0, shard: 0, batch: 0,
-                              failures: [FailureMessage(message: "boom")], output: "", artifacts: artifacts)
+        let attempt = Attempt(number: 1, outcome: .failed, duration: 1, start: 0, placement: .init(shard: 0, batch: 0),
+                              evidence: .init(failures: [FailureMessage(message: "boom")], output: "", artifacts: artifacts))
         let run = RunResult(metadata: ReportFixtures.metadata(wall: 1, shards: 1), tests: [TestRecord(id: test, attempts: [attempt])],
                             batches: [])
         try HTMLReport.write(run, to: root)

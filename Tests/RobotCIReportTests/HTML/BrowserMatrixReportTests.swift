@@ -13,7 +13,8 @@ final class BrowserMatrixReportTests: XCTestCase {
         try XCTSkipUnless(HeadlessChromium.isAvailable, "needs \(HeadlessChromium.path)")
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("robotci-matrix-\(UUID().uuidString)/report")
         func attempts(_ outcomes: [AttemptOutcome]) -> [Attempt] {
-            outcomes.enumerated().map { n, o in Attempt(number: n + 1, outcome: o, duration: 1, start: Double(n), shard: 0, batch: n) }
+            outcomes.enumerated().map { n, o in Attempt(number: n + 1, outcome: o, duration: 1, start: Double(n),
+                                                        placement: .init(shard: 0, batch: n)) }
         }
         let tests = [
             TestRecord(id: TestID("Shop.Checkout/testPay"), attempts: attempts([.passed])),

@@ -77,9 +77,10 @@ final class BrowserSnapshotReportTests: XCTestCase {
             var t = Trace(test: test, attempt: n, steps: steps)
             t.steps[1].visual = visual
             try JSONEncoder().encode(t).write(to: trace.appendingPathComponent("trace.json"))
-            return Attempt(number: n, outcome: mismatch ? .failed : .passed, duration: 0.3, start: Double(n), shard: 0, batch: n,
-                           failures: mismatch ? [FailureMessage(file: "/src/ProfileTests.swift", line: 11, message: "snapshot does not match")] : [],
-                           artifacts: artifacts)
+            return Attempt(number: n, outcome: mismatch ? .failed : .passed, duration: 0.3, start: Double(n), placement: .init(shard: 0, batch: n),
+                           evidence: .init(
+                               failures: mismatch ? [FailureMessage(file: "/src/ProfileTests.swift", line: 11, message: "snapshot does not match")] : [],
+                               artifacts: artifacts))
         }
         let badge = TestRecord(id: flaky, attempts: [try attempt("badge", 1, mismatch: true), try attempt("badge", 2, mismatch: false)])
         let header = TestRecord(id: failed, attempts: [try attempt("header", 1, mismatch: true), try attempt("header", 2, mismatch: true)])

@@ -56,9 +56,10 @@ final class BrowserTraceViewerTests: XCTestCase {
             }
             let trace = Trace(test: test, attempt: n, steps: steps)
             try JSONEncoder().encode(trace).write(to: folder.appendingPathComponent("trace.json"))
-            return Attempt(number: n, outcome: outcome, duration: 0.6, start: Double(n), shard: n - 1, batch: n,
-                           failures: outcome.isFailure ? [FailureMessage(file: "/src/GreetingRobot.swift", line: 12, message: "XCTAssertEqual failed")] : [],
-                           artifacts: [Artifact(kind: .trace, path: "\(rel)/trace/trace.json")])
+            return Attempt(number: n, outcome: outcome, duration: 0.6, start: Double(n), placement: .init(shard: n - 1, batch: n),
+                           evidence: .init(
+                               failures: outcome.isFailure ? [FailureMessage(file: "/src/GreetingRobot.swift", line: 12, message: "XCTAssertEqual failed")] : [],
+                               artifacts: [Artifact(kind: .trace, path: "\(rel)/trace/trace.json")]))
         }
         let flaky = TestRecord(id: TestID("App.CheckoutTests/testGreeting"), attempts: [
             try attempt(1, status: 500, outcome: .failed, test: "greeting"), try attempt(2, status: 200, outcome: .passed, test: "greeting"),

@@ -77,7 +77,7 @@ final class HTMLReportTests: XCTestCase {
     /// Swift Testing free function): then the whole id travels with the test.
     func testIDsThatAreNotClassSlashNameTravelWhole() throws {
         let ids = ["Mod.Suite/testA", "tests/ui/test_a.py::TestX::test_y[1/2]", "Mod.freeFunction()", "Standalone"].map(TestID.init)
-        let attempt = Attempt(number: 1, outcome: .passed, duration: 1, start: 0, shard: 0, batch: 0)
+        let attempt = Attempt(number: 1, outcome: .passed, duration: 1, start: 0, placement: .init(shard: 0, batch: 0))
         let run = RunResult(metadata: ReportFixtures.metadata(wall: 1, shards: 1),
                             tests: ids.map { TestRecord(id: $0, attempts: [attempt]) }, batches: [])
         let data = try Self.data(HTMLReport.render(run))

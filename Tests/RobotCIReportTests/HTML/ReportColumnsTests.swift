@@ -107,7 +107,7 @@ final class ReportColumnsTests: XCTestCase {
     /// Another engine's run (`--browsers`) carries its browser last, `id` and `reason` null before it.
     func testABrowserHasItsOwnColumn() throws {
         let webkit = TestRecord(id: TestID("M.C/testA", repetition: nil, browser: "webkit"), attempts: [
-            Attempt(number: 1, outcome: .passed, duration: 1, start: 0, shard: 0, batch: 0)])
+            Attempt(number: 1, outcome: .passed, duration: 1, start: 0, placement: .init(shard: 0, batch: 0))])
         let run = RunResult(metadata: ReportFixtures.metadata(wall: 1, shards: 1), tests: [webkit], batches: [])
         let data = try HTMLReportTests.data(HTMLReport.render(run))
         let tc = try columns(data, "test")

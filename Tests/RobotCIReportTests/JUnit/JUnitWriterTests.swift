@@ -9,8 +9,8 @@ import XCTest
 final class JUnitWriterTests: XCTestCase {
     private func attempt(_ n: Int, _ o: AttemptOutcome, message: String? = nil, file: String? = nil, line: Int? = nil,
                          output: String = "", shard: Int = 0) -> Attempt {
-        Attempt(number: n, outcome: o, duration: 1.25, start: 0, shard: shard, batch: 0,
-                failures: message.map { [FailureMessage(file: file, line: line, message: $0)] } ?? [], output: output)
+        Attempt(number: n, outcome: o, duration: 1.25, start: 0, placement: .init(shard: shard, batch: 0),
+                evidence: .init(failures: message.map { [FailureMessage(file: file, line: line, message: $0)] } ?? [], output: output))
     }
 
     private func render(_ tests: [TestRecord]) throws -> (data: Data, tree: XMLTree, root: XMLNodeRef) {

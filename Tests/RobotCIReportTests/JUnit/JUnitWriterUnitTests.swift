@@ -10,7 +10,8 @@ import XCTest
 final class JUnitWriterUnitTests: XCTestCase {
     private func attempt(_ n: Int, _ outcome: AttemptOutcome, _ failures: [FailureMessage] = [], output: String = "",
                          shard: Int = 0, duration: Double = 0.25) -> Attempt {
-        Attempt(number: n, outcome: outcome, duration: duration, start: 0, shard: shard, batch: 0, failures: failures, output: output)
+        Attempt(number: n, outcome: outcome, duration: duration, start: 0, placement: .init(shard: shard, batch: 0),
+                evidence: .init(failures: failures, output: output))
     }
 
     private func fail(_ message: String, file: String? = nil, line: Int? = nil) -> FailureMessage {

@@ -8,7 +8,7 @@ final class FlakeLedgerTests: XCTestCase {
     private func run(_ id: String, at time: Double, commit: String?, _ outcomes: [TestID: [AttemptOutcome]]) -> RunResult {
         let tests = outcomes.keys.sorted().map { test in
             TestRecord(id: test, attempts: outcomes[test]!.enumerated().map { n, o in
-                Attempt(number: n + 1, outcome: o, duration: 0.1, start: 0, shard: 0, batch: 0)
+                Attempt(number: n + 1, outcome: o, duration: 0.1, start: 0, placement: .init(shard: 0, batch: 0))
             })
         }
         var meta = RunMetadata(runID: id, startedAt: time, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
@@ -71,7 +71,8 @@ final class FlakeLedgerTests: XCTestCase {
         XCTAssertEqual(l.standing(of: webkit).flakyRuns, 0)
         XCTAssertEqual(l.tests.count, 2)
         var quarantined = run("q", at: 2, commit: "c", [webkit: [.passed]]).tests[0]
-        quarantined = TestRecord(id: webkit, attempts: [Attempt(number: 1, outcome: .failed, duration: 0, start: 0, shard: 0, batch: 0)],
+        quarantined = TestRecord(id: webkit, attempts: [Attempt(number: 1, outcome: .failed, duration: 0, start: 0,
+                                                                placement: .init(shard: 0, batch: 0))],
                                  quarantined: true)
         XCTAssertEqual(quarantined.outcome, .quarantined)
         XCTAssertEqual(FlakeLedger.Verdicts(quarantined), .failed)

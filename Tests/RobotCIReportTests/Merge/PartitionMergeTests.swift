@@ -15,7 +15,8 @@ final class PartitionMergeTests: XCTestCase {
         let plan = RunPlan(tests: share ?? computed, partition: partition)
         var assembly = RunAssembly(plan: plan)
         for t in ran ?? plan.tests {
-            assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0))
+            assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0,
+                                                                 placement: .init(shard: 0, batch: 0)))
         }
         var meta = RunMetadata(runID: runID, startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
         meta.partition = "\(k)/\(n)"
@@ -156,7 +157,8 @@ final class PartitionMergeTests: XCTestCase {
         old.result.plan = nil
         let junit = MergeInput(path: URL(fileURLWithPath: "/x/py.xml"), machine: "py",
                                result: RunResult(metadata: old.result.metadata, tests: [TestRecord(id: TestID("py.mod::test_a"), attempts: [
-                                   Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0)])], batches: []),
+                                   Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0,
+                                           placement: .init(shard: 0, batch: 0))])], batches: []),
                                reportDirectory: nil, timings: nil)
         let (result, check) = try merged([old, input(2, of: 2), junit])
         XCTAssertTrue(check.notes.contains { $0.hasPrefix("partition 1/2 (/reports/m1/results.json) has no plan") && $0.contains("cannot be checked") },

@@ -12,7 +12,8 @@ final class QueueFolderMergeTests: XCTestCase {
     private func machine(_ name: String, ran: [TestID], nonce: String = "n-1") -> MergeInput {
         var assembly = RunAssembly()
         for t in ran {
-            assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0))
+            assembly.add(t, quarantined: false, attempt: Attempt(number: 1, outcome: .passed, duration: 0.1, start: 0,
+                                                                 placement: .init(shard: 0, batch: 0)))
         }
         let meta = RunMetadata(runID: "run-\(name)", startedAt: 1_700_000_000, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
         var result = assembly.result(metadata: meta) { _ in "" }

@@ -20,8 +20,8 @@ final class ReportMergerTests: XCTestCase {
     }
 
     private func attempt(_ outcome: AttemptOutcome, start: Double = 1, batch: Int = 0, artifacts: [Artifact] = []) -> Attempt {
-        Attempt(number: 1, outcome: outcome, duration: 0.5, start: start, shard: 0, batch: batch,
-                failures: outcome.isFailure ? [FailureMessage(message: "boom")] : [], artifacts: artifacts)
+        Attempt(number: 1, outcome: outcome, duration: 0.5, start: start, placement: .init(shard: 0, batch: batch),
+                evidence: .init(failures: outcome.isFailure ? [FailureMessage(message: "boom")] : [], artifacts: artifacts))
     }
 
     /// One machine's run: `results` per test (a planned test without one is not run, "its batch died").

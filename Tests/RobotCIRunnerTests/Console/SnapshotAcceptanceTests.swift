@@ -6,8 +6,8 @@ import XCTest
 /// The summary's one command that accepts a run's failed snapshots.
 final class SnapshotAcceptanceTests: XCTestCase {
     private func attempt(_ outcome: AttemptOutcome, snapshot: Bool) -> Attempt {
-        Attempt(number: 1, outcome: outcome, duration: 1, start: 0, shard: 0, batch: 0,
-                artifacts: snapshot ? [Artifact(kind: .snapshot, path: "a/snapshot-testA.page.json")] : [])
+        Attempt(number: 1, outcome: outcome, duration: 1, start: 0, placement: .init(shard: 0, batch: 0),
+                evidence: .init(artifacts: snapshot ? [Artifact(kind: .snapshot, path: "a/snapshot-testA.page.json")] : []))
     }
 
     func testNamesExactlyTheFailedTestsWithASnapshotFailure() {

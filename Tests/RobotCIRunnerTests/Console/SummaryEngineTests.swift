@@ -6,7 +6,7 @@ import XCTest
 final class SummaryEngineTests: XCTestCase {
     private func record(_ test: String, _ browser: String?, _ outcomes: [AttemptOutcome]) -> TestRecord {
         TestRecord(id: TestID(test, repetition: nil, browser: browser), attempts: outcomes.enumerated().map { n, o in
-            Attempt(number: n + 1, outcome: o, duration: 1, start: 0, shard: 0, batch: 0)
+            Attempt(number: n + 1, outcome: o, duration: 1, start: 0, placement: .init(shard: 0, batch: 0))
         })
     }
 

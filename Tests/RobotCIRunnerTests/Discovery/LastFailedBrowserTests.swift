@@ -12,7 +12,7 @@ final class LastFailedBrowserTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         func test(_ id: TestID, _ outcome: AttemptOutcome) -> TestRecord {
-            TestRecord(id: id, attempts: [Attempt(number: 1, outcome: outcome, duration: 1, start: 0, shard: 0, batch: 0)])
+            TestRecord(id: id, attempts: [Attempt(number: 1, outcome: outcome, duration: 1, start: 0, placement: .init(shard: 0, batch: 0))])
         }
         let meta = RunMetadata(runID: "r1", startedAt: 1, wallTime: 1, shards: 1, retries: 0, robotciVersion: "t")
         let run = RunResult(metadata: meta, tests: [

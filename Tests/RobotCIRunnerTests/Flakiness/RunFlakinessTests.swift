@@ -7,7 +7,7 @@ import XCTest
 final class RunFlakinessTests: XCTestCase {
     private func record(_ id: TestID, _ outcomes: [AttemptOutcome], quarantined: Bool = false) -> TestRecord {
         TestRecord(id: id, attempts: outcomes.enumerated().map { n, o in
-            Attempt(number: n + 1, outcome: o, duration: 0.1, start: 0, shard: 0, batch: 0)
+            Attempt(number: n + 1, outcome: o, duration: 0.1, start: 0, placement: .init(shard: 0, batch: 0))
         }, quarantined: quarantined)
     }
 

@@ -232,8 +232,8 @@ final class XCTestOutputReaderTests: XCTestCase {
     }
 
     func testByTerminationNeverTurnsAFailureIntoAPass() {
-        let failed = Attempt(number: 1, outcome: .failed, duration: 1, start: 0, shard: 0, batch: 0,
-                             failures: [FailureMessage(message: "real")], output: "", artifacts: [])
+        let failed = Attempt(number: 1, outcome: .failed, duration: 1, start: 0, placement: .init(shard: 0, batch: 0),
+                             evidence: .init(failures: [FailureMessage(message: "real")], output: "", artifacts: []))
         let verdict = OutputReaderCore.byTermination(failed, end: .exited(0), skipped: false)
         XCTAssertEqual(verdict.outcome, .failed)
         XCTAssertEqual(verdict.failures, failed.failures)

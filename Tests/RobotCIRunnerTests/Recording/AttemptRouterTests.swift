@@ -75,7 +75,7 @@ final class AttemptRouterTests: XCTestCase {
             XCTAssertTrue(f.router.isFinalFailure(a, Attempts.failed(1, outcome: outcome)), "\(outcome)")
         }
         XCTAssertFalse(f.router.isFinalFailure(a, Attempts.passed(1)))
-        XCTAssertFalse(f.router.isFinalFailure(a, Attempt(number: 1, outcome: .skipped, duration: 0, start: 0, shard: 0, batch: 0)))
+        XCTAssertFalse(f.router.isFinalFailure(a, Attempt(number: 1, outcome: .skipped, duration: 0, start: 0, placement: .init(shard: 0, batch: 0))))
     }
 
     func testARuleGivesItsTestsTheirOwnRetriesAndRetryOnPicksWhichFailuresRunAgain() throws {

@@ -19,11 +19,12 @@ final class RepetitionRoutingTests: FolderTestCase {
     }
 
     private func failed(_ number: Int, _ message: String, shard: Int = 0) -> Attempt {
-        Attempt(number: number, outcome: .failed, duration: 0.1, start: 0, shard: shard, batch: 0, failures: [FailureMessage(message: message)])
+        Attempt(number: number, outcome: .failed, duration: 0.1, start: 0, placement: .init(shard: shard, batch: 0),
+                evidence: .init(failures: [FailureMessage(message: message)]))
     }
 
     private func passed(_ number: Int = 1) -> Attempt {
-        Attempt(number: number, outcome: .passed, duration: 0.1, start: 0, shard: 0, batch: 0)
+        Attempt(number: number, outcome: .passed, duration: 0.1, start: 0, placement: .init(shard: 0, batch: 0))
     }
 
     func testNoBatchHoldsTwoRepetitionsOrTwoRepetitionIndexes() {

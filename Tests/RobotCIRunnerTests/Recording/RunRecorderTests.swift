@@ -20,7 +20,7 @@ final class RunRecorderTests: XCTestCase {
     func testRecordSaysWhetherAnAttemptFailedForGood() throws {
         let f = try RunFixture(tests: [a, b, c], quarantined: [c])
         XCTAssertFalse(f.recorder.record(a, Attempts.passed(1)))
-        XCTAssertFalse(f.recorder.record(a, Attempt(number: 1, outcome: .skipped, duration: 0, start: 0, shard: 0, batch: 0)))
+        XCTAssertFalse(f.recorder.record(a, Attempt(number: 1, outcome: .skipped, duration: 0, start: 0, placement: .init(shard: 0, batch: 0))))
         XCTAssertFalse(f.recorder.record(b, Attempts.failed(1)) { _ in true }, "retried: not yet for good")
         XCTAssertTrue(f.recorder.record(b, Attempts.failed(2)) { _ in false })
         XCTAssertTrue(f.recorder.record(b, Attempts.failed(3, outcome: .crashed)), "no retry closure: none")

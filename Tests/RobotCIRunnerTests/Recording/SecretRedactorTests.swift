@@ -41,8 +41,8 @@ final class SecretRedactorTests: XCTestCase {
     func testLongerSecretIsMaskedWholeAndAttemptsAreCovered() {
         let r = SecretRedactor(environment: ["A_TOKEN": "secret-1", "B_TOKEN": "secret-1-and-more"])
         XCTAssertEqual(r.redact("x secret-1-and-more y secret-1"), "x *** y ***")
-        let attempt = Attempt(number: 1, outcome: .failed, duration: 0, start: 0, shard: 0, batch: 0,
-                              failures: [FailureMessage(message: "env: secret-1")], output: "printed secret-1-and-more")
+        let attempt = Attempt(number: 1, outcome: .failed, duration: 0, start: 0, placement: .init(shard: 0, batch: 0),
+                              evidence: .init(failures: [FailureMessage(message: "env: secret-1")], output: "printed secret-1-and-more"))
         let masked = r.redact(attempt)
         XCTAssertEqual(masked.output, "printed ***")
         XCTAssertEqual(masked.failures.first?.message, "env: ***")

@@ -37,8 +37,8 @@ final class TokenShapeTests: XCTestCase {
 
     func testAttemptsAreCovered() {
         let token = tokens[0]
-        let attempt = Attempt(number: 1, outcome: .failed, duration: 0, start: 0, shard: 0, batch: 0,
-                              failures: [FailureMessage(message: "got \(tokens[3])")], output: "printed \(token)")
+        let attempt = Attempt(number: 1, outcome: .failed, duration: 0, start: 0, placement: .init(shard: 0, batch: 0),
+                              evidence: .init(failures: [FailureMessage(message: "got \(tokens[3])")], output: "printed \(token)"))
         let masked = redactor.redact(attempt)
         XCTAssertFalse(masked.output.contains(token), masked.output)
         XCTAssertFalse(masked.failures[0].message.contains(tokens[3]), masked.failures[0].message)

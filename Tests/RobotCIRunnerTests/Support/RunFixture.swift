@@ -69,12 +69,13 @@ final class RunFixture {
 /// Attempts as drivers make them.
 enum Attempts {
     static func passed(_ number: Int = 1, shard: Int = 0, batch: Int = 0, output: String = "") -> Attempt {
-        Attempt(number: number, outcome: .passed, duration: 0.5, start: 0, shard: shard, batch: batch, output: output)
+        Attempt(number: number, outcome: .passed, duration: 0.5, start: 0, placement: .init(shard: shard, batch: batch),
+                evidence: .init(output: output))
     }
 
     static func failed(_ number: Int = 1, _ message: String = "XCTAssertTrue failed", outcome: AttemptOutcome = .failed,
                        shard: Int = 0, batch: Int = 0, output: String = "") -> Attempt {
-        Attempt(number: number, outcome: outcome, duration: 0.5, start: 0, shard: shard, batch: batch,
-                failures: [FailureMessage(message: message)], output: output)
+        Attempt(number: number, outcome: outcome, duration: 0.5, start: 0, placement: .init(shard: shard, batch: batch),
+                evidence: .init(failures: [FailureMessage(message: message)], output: output))
     }
 }

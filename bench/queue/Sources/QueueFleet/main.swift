@@ -133,7 +133,8 @@ for (m, queue) in machines.enumerated() {
                         let ms = millis[test] ?? 0
                         if options.sleep && ms > 0 { usleep(UInt32(ms * 1000)) }
                         let attempt = Attempt(number: batch.attempt, outcome: .passed, duration: Double(ms) / 1000,
-                                              start: Date().timeIntervalSince(start), shard: shard, batch: id)
+                                              start: Date().timeIntervalSince(start),
+                                              placement: .init(shard: shard, batch: id))
                         results.append(StoredResult(test: test, quarantined: false, attempt: attempt))
                     }
                     let record = BatchRecord(id: id, shard: shard, start: began, end: Date().timeIntervalSince(start),
