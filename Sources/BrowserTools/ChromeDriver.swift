@@ -28,12 +28,12 @@ public struct ChromeDriver: Sendable {
     /// 46 its process lock adds.
     public static let maximumTemporaryPath = 61
 
-    /// Starts `executable` on `port` (loopback only, chromedriver's default), output appended to
-    /// `logPath`, and waits until it accepts connections: at most `timeout` seconds, less if it
-    /// exits first. On failure the process is killed and reaped. Spawned from the calling thread
-    /// (see `ChildProcess.Options.parentDeathSignal`). In `networkNamespace` nothing outside can
-    /// connect to it, so readiness is chromedriver's own line saying it listens (printed once
-    /// its sockets are bound), read from a log that must start empty.
+    /// Starts `launch.executable` on `launch.port` (loopback only, chromedriver's default), output
+    /// appended to `launch.logPath`, and waits until it accepts connections: at most `timeout`
+    /// seconds, less if it exits first. On failure the process is killed and reaped. Spawned from
+    /// the calling thread (see `ChildProcess.Options.parentDeathSignal`). In a network namespace
+    /// nothing outside can connect to it, so readiness is chromedriver's own line saying it
+    /// listens (printed once its sockets are bound), read from a log that must start empty.
     ///
     /// `temporaryDirectory` (created when missing) becomes chromedriver's and so Chromium's
     /// `TMPDIR`: give a folder the caller removes. Both are killed, never asked to quit, and a
@@ -41,11 +41,11 @@ public struct ChromeDriver: Sendable {
     /// Its path must be short: the full browser's process-lock socket goes in it
     /// (`.org.chromium.Chromium.XXXXXX/SingletonSocket`, 46 bytes), and a socket path over 107
     /// bytes stops that browser at start. A longer one is not used (the inherited `TMPDIR` is).
-    public static func start(executable: String, port: Int, logPath: String, group: ChildProcess.Options.Group,
-                             environment: [String: String]? = nil, networkNamespace: NetworkNamespace? = nil,
-                             temporaryDirectory: String? = nil, timeout: Double = 20) throws(StartFailure) -> ChromeDriver
-    {
-        var environment = environment
+    public static func start(
+        _ launch: DriverLaunch, temporaryDirectory: String? = nil, timeout: Double = 20
+    ) throws(StartFailure) -> ChromeDriver {
+        let (port, logPath, networkNamespace) = (launch.port, launch.logPath, launch.networkNamespace)
+        var environment = launch.environment
         if let temporaryDirectory, temporaryDirectory.utf8.count <= maximumTemporaryPath {
             do {
                 try FileManager.default.createDirectory(atPath: temporaryDirectory, withIntermediateDirectories: true)
@@ -57,8 +57,8 @@ public struct ChromeDriver: Sendable {
         let process: ChildProcess
         do {
             process = try ChildProcess(
-                executable: executable, arguments: ["--port=\(port)", "--log-level=WARNING"], environment: environment,
-                options: ChildProcess.Options(output: .file(logPath), group: group, networkNamespace: networkNamespace))
+                executable: launch.executable, arguments: ["--port=\(port)", "--log-level=WARNING"], environment: environment,
+                options: ChildProcess.Options(output: .file(logPath), group: launch.group, networkNamespace: networkNamespace))
         } catch {
             throw StartFailure(description: "could not start chromedriver: \(error)")
         }

@@ -69,24 +69,22 @@ public struct WebKitDriver: Sendable {
         return ["wpe:browserOptions": ["binary": browser, "args": args]]
     }
 
-    /// Starts `executable` on `port`, output appended to `logPath`, and waits until it accepts
-    /// connections (at most `timeout` seconds, less if it exits first); on failure it is killed
-    /// and reaped. WPEWebDriver binds 127.0.0.1 only. Spawned from the calling thread, so a
-    /// caller on `SpawnThread` gives it a parent-death signal that holds. In `networkNamespace`
+    /// Starts `launch.executable` on `launch.port`, output appended to `launch.logPath`, and waits
+    /// until it accepts connections (at most `timeout` seconds, less if it exits first); on failure
+    /// it is killed and reaped. WPEWebDriver binds 127.0.0.1 only. Spawned from the calling thread,
+    /// so a caller on `SpawnThread` gives it a parent-death signal that holds. In a network namespace
     /// (a shard's, robotci's warm driver) nothing outside can connect: it is seen listening in
     /// its namespace's socket table instead.
-    public static func start(executable: String, port: Int, logPath: String, group: ChildProcess.Options.Group,
-                             environment: [String: String]? = nil, networkNamespace: NetworkNamespace? = nil,
-                             timeout: Double = 20) throws(Failure) -> WebKitDriver
-    {
+    public static func start(_ launch: DriverLaunch, timeout: Double = 20) throws(Failure) -> WebKitDriver {
+        let (executable, port, logPath, networkNamespace) = (launch.executable, launch.port, launch.logPath, launch.networkNamespace)
         let process: ChildProcess
         // cog and WebKit's processes inherit the driver's environment: the run's fonts (BrowserFonts).
-        let environment = BrowserFonts.controlled(environment ?? ProcessInfo.processInfo.environment,
+        let environment = BrowserFonts.controlled(launch.environment ?? ProcessInfo.processInfo.environment,
                                                   folder: (logPath as NSString).deletingLastPathComponent)
         do {
             process = try ChildProcess(
                 executable: executable, arguments: ["--port=\(port)"], environment: environment,
-                options: ChildProcess.Options(output: .file(logPath), group: group, networkNamespace: networkNamespace))
+                options: ChildProcess.Options(output: .file(logPath), group: launch.group, networkNamespace: networkNamespace))
         } catch {
             throw Failure(description: "could not start \(executable): \(error)")
         }

@@ -32,7 +32,7 @@ final class ChromeDriverTests: XCTestCase {
         }
         let port = try XCTUnwrap(Loopback.freePort())
         let log = scratch.appendingPathComponent("chromedriver.log").path
-        let driver = try ChromeDriver.start(executable: executable, port: port, logPath: log, group: .own)
+        let driver = try ChromeDriver.start(DriverLaunch(executable: executable, port: port, logPath: log, group: .own))
         XCTAssertEqual(driver.url, "http://127.0.0.1:\(port)")
         XCTAssertTrue(Loopback.canConnect(port))
         XCTAssertTrue(driver.process.isRunning)
@@ -53,8 +53,8 @@ final class ChromeDriverTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let temporary = folder.appendingPathComponent("tmp").path
         let driver = try ChromeDriver.start(
-            executable: wrapper, port: try XCTUnwrap(Loopback.freePort()), logPath: scratch.appendingPathComponent("log").path,
-            group: .own, temporaryDirectory: temporary)
+            DriverLaunch(executable: wrapper, port: try XCTUnwrap(Loopback.freePort()), logPath: scratch.appendingPathComponent("log").path,
+                         group: .own), temporaryDirectory: temporary)
         XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), temporary)
         var isFolder: ObjCBool = false
         XCTAssertTrue(FileManager.default.fileExists(atPath: temporary, isDirectory: &isFolder) && isFolder.boolValue)
@@ -64,8 +64,8 @@ final class ChromeDriverTests: XCTestCase {
         // not used: the inherited TMPDIR is.
         let long = folder.appendingPathComponent(String(repeating: "x", count: ChromeDriver.maximumTemporaryPath)).path
         let second = try ChromeDriver.start(
-            executable: wrapper, port: try XCTUnwrap(Loopback.freePort()), logPath: scratch.appendingPathComponent("log2").path,
-            group: .own, temporaryDirectory: long)
+            DriverLaunch(executable: wrapper, port: try XCTUnwrap(Loopback.freePort()), logPath: scratch.appendingPathComponent("log2").path,
+                         group: .own), temporaryDirectory: long)
         defer { second.stop() }
         XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), ProcessInfo.processInfo.environment["TMPDIR"] ?? "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: long))
@@ -75,7 +75,7 @@ final class ChromeDriverTests: XCTestCase {
         let fake = try script("exits", "echo 'bind() failed: Address in use' >&2; exit 1")
         let log = scratch.appendingPathComponent("log").path
         let port = try XCTUnwrap(Loopback.freePort())
-        XCTAssertThrowsError(try ChromeDriver.start(executable: fake, port: port, logPath: log, group: .own)) { error in
+        XCTAssertThrowsError(try ChromeDriver.start(DriverLaunch(executable: fake, port: port, logPath: log, group: .own))) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("chromedriver exited at start-up (exit 1)"), text)
             XCTAssertTrue(text.contains("bind() failed: Address in use"), text)
@@ -87,7 +87,7 @@ final class ChromeDriverTests: XCTestCase {
         let port = try XCTUnwrap(Loopback.freePort())
         let started = Date()
         XCTAssertThrowsError(try ChromeDriver.start(
-            executable: fake, port: port, logPath: scratch.appendingPathComponent("log").path, group: .own, timeout: 0.5)
+            DriverLaunch(executable: fake, port: port, logPath: scratch.appendingPathComponent("log").path, group: .own), timeout: 0.5)
         ) { error in
             XCTAssertTrue("\(error)".hasPrefix("chromedriver did not listen on 127.0.0.1:\(port) within 0.5 s"), "\(error)")
         }

@@ -45,8 +45,10 @@ final class NetworkNamespaceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let port = try XCTUnwrap(Loopback.freePort())
         let driver = try SpawnThread.shared.run { () throws(ChromeDriver.StartFailure) -> ChromeDriver in
-            try ChromeDriver.start(executable: executable, port: port, logPath: scratch.appendingPathComponent("log").path,
-                                   group: .own, networkNamespace: ns, timeout: 10)
+            try ChromeDriver.start(
+                DriverLaunch(executable: executable, port: port, logPath: scratch.appendingPathComponent("log").path, group: .own,
+                             networkNamespace: ns),
+                timeout: 10)
         }
         defer { driver.stop() }
         XCTAssertTrue(driver.process.isRunning)

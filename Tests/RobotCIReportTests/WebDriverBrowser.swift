@@ -39,8 +39,8 @@ final class WebDriverBrowser {
         let port = try XCTUnwrap(Loopback.freePort(), "no free loopback port")
         temporary = PrivateFolder.make(prefix: "robotci-wd-")
         driver = try ChromeDriver.start(
-            executable: executable, port: port, logPath: scratch.appendingPathComponent("chromedriver.log").path,
-            group: .own, temporaryDirectory: temporary?.path, timeout: 15)
+            DriverLaunch(executable: executable, port: port, logPath: scratch.appendingPathComponent("chromedriver.log").path, group: .own),
+            temporaryDirectory: temporary?.path, timeout: 15)
         let capabilities: [String: Any] = [
             "browserName": "chrome",
             "goog:chromeOptions": [

@@ -57,9 +57,9 @@ final class ShardWebKit: Sendable {
         do {
             try? FileManager.default.removeItem(at: directory)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let driver = try WebKitDriver.start(
+            let driver = try WebKitDriver.start(DriverLaunch(
                 executable: installation.driver, port: port, logPath: directory.appendingPathComponent("wpewebdriver.log").path,
-                group: .own, environment: environment, networkNamespace: networkNamespace)
+                group: .own, environment: environment, networkNamespace: networkNamespace))
             state.withLock { $0[shard] = Shard(driver: driver, directory: directory) }
             return Channel(url: driver.url, directory: directory)
         } catch {

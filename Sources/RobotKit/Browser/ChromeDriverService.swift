@@ -75,7 +75,7 @@ final class ChromeDriverService: Sendable {
         do {
             driver = try SpawnThread.shared.run { () throws(ChromeDriver.StartFailure) -> ChromeDriver in
                 try ChromeDriver.start(
-                    executable: tools.chromedriver, port: port, logPath: log, group: .caller,
+                    DriverLaunch(executable: tools.chromedriver, port: port, logPath: log, group: .caller),
                     temporaryDirectory: scratch.appendingPathComponent("tmp").path)
             }
         } catch {

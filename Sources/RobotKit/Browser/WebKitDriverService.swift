@@ -99,7 +99,7 @@ final class WebKitDriverService: Sendable {
         let driver: WebKitDriver
         do {
             driver = try SpawnThread.shared.run { () throws(WebKitDriver.Failure) -> WebKitDriver in
-                try WebKitDriver.start(executable: tools.driver, port: port, logPath: log, group: .caller)
+                try WebKitDriver.start(DriverLaunch(executable: tools.driver, port: port, logPath: log, group: .caller))
             }
         } catch {
             throw .driverStart(error.description)
