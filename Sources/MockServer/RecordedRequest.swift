@@ -15,22 +15,20 @@ public struct RecordedRequest: Sendable {
     public let error: String?
     /// A CORS preflight the server answered itself. Browsers send these, the apps the
     /// references test do not: they are in the journal file, never in `requests`.
-    public let isPreflight: Bool
+    public internal(set) var isPreflight = false
     /// The size of the body that arrived, in bytes (the route's handler got all of it).
-    public let bodySize: Int
+    public internal(set) var bodySize: Int
 
-    /// Creates a journal entry.
+    /// Creates a journal entry: not a preflight, its body whole. The journal sets the others.
     public init(
-        request: MockRequest, response: MockResponse, timestamp: Date = Date(), matchedRoute: String? = nil,
-        error: String? = nil, isPreflight: Bool = false, bodySize: Int? = nil
+        request: MockRequest, response: MockResponse, timestamp: Date = Date(), matchedRoute: String? = nil, error: String? = nil
     ) {
         self.request = request
         self.response = response
         self.timestamp = timestamp
         self.matchedRoute = matchedRoute
         self.error = error
-        self.isPreflight = isPreflight
-        self.bodySize = bodySize ?? request.body?.count ?? 0
+        bodySize = request.body?.count ?? 0
     }
 
     /// Whether `request.body` is only the first part of the body that arrived.

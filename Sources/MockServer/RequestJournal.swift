@@ -36,9 +36,11 @@ final class RequestJournal: Sendable {
         /// The entry as tests see it, once answered.
         var recorded: RecordedRequest? {
             answer.map {
-                RecordedRequest(
-                    request: request, response: $0.response, timestamp: timestamp, matchedRoute: matchedRoute,
-                    error: $0.error, isPreflight: isPreflight, bodySize: bodySize)
+                var recorded = RecordedRequest(
+                    request: request, response: $0.response, timestamp: timestamp, matchedRoute: matchedRoute, error: $0.error)
+                recorded.isPreflight = isPreflight
+                recorded.bodySize = bodySize
+                return recorded
             }
         }
 
