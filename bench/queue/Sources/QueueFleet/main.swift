@@ -49,7 +49,7 @@ func duration(_ i: Int) -> Int {
 let tests = (0..<options.tests).map { TestID("Fleet.Suite\($0 % 100)/test\($0)") }
 let millis = Dictionary(uniqueKeysWithValues: tests.enumerated().map { ($1, duration($0)) })
 // Timings known (a warm run): the plan expects each test's real duration.
-let planned = Planner.order(tests, timings: Timings(tests: Dictionary(uniqueKeysWithValues: tests.map { ($0.rawValue, Double(millis[$0]!) / 1000) })))
+let planned = Planner.order(tests, timings: Timings(tests: Dictionary(uniqueKeysWithValues: tests.map { ($0.test, Double(millis[$0]!) / 1000) })))
 let chunks = QueueChunks.cut(planned) { _ in 0 }
 let work = Double(millis.values.reduce(0, +)) / 1000
 let lowerBound = max(work / Double(options.machines * options.shards), Double(millis.values.max() ?? 0) / 1000)
