@@ -65,9 +65,12 @@ final class BadInputReliabilityTests: XCTestCase {
                  expect: ["\(config.path):1 key 'fail-on-flaky': 'fail-on-flaky' must be true or false, got 'perhaps'"]),
             Case(name: "misspelt variable", args: run, env: ["ROBOTCI_SHRADS": "3"],
                  expect: ["environment variable ROBOTCI_SHRADS is not one of robotci's, and ROBOTCI_SHARDS is"]),
-            Case(name: "--shards 0", args: run + ["--shards", "0"], expect: ["--shards: 'shards' must be an integer ≥ 1, got '0'"]),
-            Case(name: "--partition 4/3", args: run + ["--partition", "4/3"], expect: ["--partition: partition 4/3 is out of range"]),
-            Case(name: "--test-timeout 0", args: run + ["--test-timeout", "0"], expect: ["--test-timeout: 'test-timeout' must be a positive number of seconds"]),
+            // A flag's value is read when the command line is parsed: ArgumentParser's usage
+            // error names the flag, with the key's own message.
+            Case(name: "--shards 0", args: run + ["--shards", "0"], expect: ["'--shards <n>': 'shards' must be an integer ≥ 1, got '0'"]),
+            Case(name: "--partition 4/3", args: run + ["--partition", "4/3"], expect: ["'--partition <k/n>': partition 4/3 is out of range"]),
+            Case(name: "--test-timeout 0", args: run + ["--test-timeout", "0"],
+                 expect: ["'--test-timeout <seconds>': 'test-timeout' must be a positive number of seconds"]),
             Case(name: "package without a test target", args: ["run", "--package", noTarget.path, "--skip-build", "--report-dir", out.path],
                  expect: ["no .xctest bundle in", "does the package have a test target?"]),
             Case(name: "package with no tests", args: ["run", "--package", empty.path, "--skip-build", "--report-dir", out.path],
@@ -90,7 +93,7 @@ final class BadInputReliabilityTests: XCTestCase {
             XCTAssertEqual(r.status, 2, "\(c.name): \(r.stderr)")
             for text in c.expect { XCTAssertTrue(r.stderr.contains(text), "\(c.name): expected «\(text)» in\n\(r.stderr)") }
             XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "\(c.name): nothing is written")
-            let message = r.stderr.split(separator: "\n").first { $0.contains("error") || $0.contains("robotci report:") }
+            let message = r.stderr.split(separator: "\n").first { $0.lowercased().contains("error") || $0.contains("robotci report:") }
                 .map { $0.replacingOccurrences(of: dir.path, with: "…") } ?? ""
             print("RELIABILITY-INPUT | \(c.name) | exit \(r.status) | \(message.prefix(170))")
         }
