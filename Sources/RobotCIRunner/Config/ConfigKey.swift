@@ -35,7 +35,7 @@ public struct ConfigKey: Sendable {
     let store: @Sendable (ConfigValue, inout RunConfiguration) throws -> Void
     /// Stores a flag's value, read into the key's type when the command line was parsed;
     /// false when `value` is not of that type.
-    let storeRead: @Sendable (Any, inout RunConfiguration) throws -> Bool
+    private(set) var storeRead: @Sendable (Any, inout RunConfiguration) throws -> Bool = { _, _ in false }
 
     /// `ROBOTCI_` + the name upper-cased, `-` → `_`.
     public var environmentName: String { "ROBOTCI_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
@@ -67,7 +67,6 @@ extension ConfigKey {
         self.defaultText = defaultText
         self.help = help
         self.store = store
-        self.storeRead = { _, _ in false }
     }
 
     /// A key with a flag, typed: `read` turns text into `Value` (for a flag, once, when the
@@ -122,12 +121,12 @@ extension ConfigKey {
                 do { try check(value) } catch let e as ConfigError { throw given.fail(e.message) }
                 write(value, &config)
             }
-            key = ConfigKey(key, storeRead: { any, config in
+            key.storeRead = { any, config in
                 guard let value = any as? Value else { return false }
                 try check(value)
                 write(value, &config)
                 return true
-            })
+            }
             return key
         }
 
@@ -136,16 +135,6 @@ extension ConfigKey {
         public func fromFlag(_ text: String) throws -> Value {
             try read(ConfigValue(key: name, value: .scalar(text), source: ""))
         }
-    }
-
-    private init(_ key: ConfigKey, storeRead: @escaping @Sendable (Any, inout RunConfiguration) throws -> Bool) {
-        self.name = key.name
-        self.kind = key.kind
-        self.flag = key.flag
-        self.defaultText = key.defaultText
-        self.help = key.help
-        self.store = key.store
-        self.storeRead = storeRead
     }
 }
 
