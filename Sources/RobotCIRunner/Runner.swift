@@ -221,7 +221,7 @@ public final class Runner {
         stopSwitch.attach(queue, interruption: interruption)
         ShardPool(shards: shards, queue: queue, executor: executor, router: router, progress: progress,
                   ports: PortAllocator(basePort: config.basePort), browsers: executor.resources.browsers, governor: governor).run()
-        metadata.concurrency = governor.stop()
+        (metadata.concurrency, metadata.nextConcurrency) = governor.stop()
         executor.resources.shutDown()
         // No batch runs any more: whatever was re-parented to robotci (a daemon that cleared
         // its environment, a browser whose relay is gone) is a stray of this run.

@@ -100,6 +100,9 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     /// How many batches ran at once over the run (the adaptive concurrency's effect); nil in
     /// reports written before it existed and in merged reports.
     public var concurrency: [ConcurrencySample]?
+    /// Where the adaptive concurrency would start the next run on as many shards (nil when it
+    /// did not govern this one): `RunHistory.HeldConcurrency.held`.
+    public var nextConcurrency: Int?
     /// Why the run stopped before its plan ran out (a signal, `--max-failures`, another
     /// machine of its queue), if it did: data, decided once (`RunStop`). A stopped run's
     /// durations are not timings.

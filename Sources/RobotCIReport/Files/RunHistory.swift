@@ -117,7 +117,7 @@ public struct RunHistory: Codable, Sendable, Equatable {
         // A run cut short says little of what the suite can hold.
         let held = m.concurrency.flatMap { series -> HeldConcurrency? in
             guard !m.interrupted, m.stop == nil, series.mean > 0 else { return nil }
-            return HeldConcurrency(shards: m.shards, held: max(1, Int(series.mean.rounded())), tests: tests.count)
+            return HeldConcurrency(shards: m.shards, held: m.nextConcurrency ?? max(1, Int(series.mean.rounded())), tests: tests.count)
         }
         var single = RunHistory(runs: [Run(id: m.runID, startedAt: m.startedAt, commit: m.gitCommit, concurrency: held)])
         for t in tests {

@@ -101,6 +101,19 @@ struct ConcurrencyPolicy: Equatable, Sendable {
     /// settled last time.
     var initialLimit: Int { clamp(learned ?? shards) }
 
+    /// Where the next run on as many shards starts, from this one: the floor when robotci's
+    /// own tests kept the CPU saturated in most of its windows (batches beyond one per core
+    /// bought nothing but a browser and a process start each: the example on `--shards 8`, 2
+    /// cores, started at 4 took 4–7 % more wall and CPU than started at 2, bench/RESULTS.md),
+    /// else the mean it held (a suite that sleeps or waits keeps every shard).
+    func nextStart(held mean: Double, tally: PressureTally) -> Int {
+        if tally.windows >= 4 && Double(tally.ours) >= ownSaturation * Double(tally.windows) { return floor }
+        return max(1, Int(mean.rounded()))
+    }
+
+    /// The share of windows robotci's own saturation must reach for `nextStart` to learn the floor.
+    var ownSaturation = 0.8
+
     /// Whose the pressure of `pressure`'s window was.
     func cause(of pressure: CPUPressure) -> PressureCause {
         guard pressure.waiting >= relaxed || (pressure.busy ?? 0) >= fullyBusy else { return .none }
@@ -407,11 +420,12 @@ final class ConcurrencyGovernor: Sendable {
     /// The current limit (for tests and the summary).
     var currentLimit: Int { state.withLock { $0.limit } }
 
-    /// Ends sampling; returns the series of running batches over the run.
-    func stop() -> [ConcurrencySample] {
+    /// Ends sampling; returns the series of running batches over the run, and where the next
+    /// run on as many shards should start (nil when this one was not governed).
+    func stop() -> (samples: [ConcurrencySample], next: Int?) {
         state.withLock { s in
             s.finished = true
-            return s.samples
+            return (s.samples, enabled ? policy.nextStart(held: s.samples.mean, tally: s.tally) : nil)
         }
     }
 }

@@ -68,6 +68,9 @@ final class RunHistoryTests: XCTestCase {
         XCTAssertEqual(history.heldConcurrency(shards: 8), 8, "the newest run on 8 shards")
         history = history.recording(concurrent("r3", at: 3, shards: 8, [(0, 1), (1, 0)], interrupted: true))
         XCTAssertEqual(history.heldConcurrency(shards: 8), 8, "an interrupted run teaches nothing")
+        var governed = concurrent("r4", at: 4, shards: 8, [(0, 8), (1, 4), (6, 0)])
+        governed.metadata.nextConcurrency = 2
+        XCTAssertEqual(history.recording(governed).heldConcurrency(shards: 8), 2, "where the governor says the next run starts")
 
         let old = Data(#"{"format":"robotci-history-v1","runs":[{"id":"x","startedAt":1}],"tests":{}}"#.utf8)
         let decoded = try JSONDecoder().decode(RunHistory.self, from: old)

@@ -112,6 +112,21 @@ final class ConcurrencyPolicyTests: XCTestCase {
         XCTAssertEqual(PressureTally().description, "no window sampled")
     }
 
+    /// A run its own tests kept saturated teaches the next to start at one batch per core;
+    /// one that was not, or only partly, the mean it held.
+    func testTheNextRunStartsAtTheFloorAfterARunItsTestsSaturated() {
+        func tally(ours: Int, of windows: Int) -> PressureTally {
+            var t = PressureTally()
+            for i in 0..<windows { t.count(i < ours ? .ours : .none, saturated: i < ours) }
+            return t
+        }
+        XCTAssertEqual(policy.nextStart(held: 4.4, tally: tally(ours: 9, of: 10)), 2, "saturated 90 %: the floor (2 cores)")
+        XCTAssertEqual(policy.nextStart(held: 4.4, tally: tally(ours: 5, of: 10)), 4, "half: what it held")
+        XCTAssertEqual(policy.nextStart(held: 7.6, tally: tally(ours: 0, of: 10)), 8, "a sleeping suite keeps every shard")
+        XCTAssertEqual(policy.nextStart(held: 4.4, tally: tally(ours: 3, of: 3)), 4, "too few windows to say")
+        XCTAssertEqual(policy.nextStart(held: 0.2, tally: PressureTally()), 1)
+    }
+
     func testNoSignalMeansEveryShard() {
         XCTAssertEqual(policy.nextLimit(limit: 2, running: 2, pressure: nil), 8)
     }
@@ -167,7 +182,7 @@ final class ConcurrencyGovernorTests: XCTestCase {
         g.began(shard: 2)
         g.release(shard: 1, ran: true)
         g.release(shard: 2, ran: true)
-        let series = g.stop()
+        let series = g.stop().samples
         XCTAssertEqual(series.peak, 2)
         XCTAssertEqual(series.last?.running, 0)
     }
