@@ -1,5 +1,6 @@
 import Foundation
 import RobotCICore
+import RobotCIReport
 
 /// The one command that accepts every actual image of a run's failed snapshots: the tests
 /// whose verdict is a failure and whose last failing attempt left a snapshot manifest, run
@@ -12,18 +13,8 @@ enum SnapshotAcceptance {
                 && test.attempts.last(where: { $0.outcome.isFailure })?.artifacts.contains { $0.kind == .snapshot } == true
         }.map(\.id.test)
         guard !ids.isEmpty else { return nil }
-        let alternatives = Array(Set(ids)).sorted().map(escaped).joined(separator: "|")
+        let alternatives = Array(Set(ids)).sorted().map(RunHistory.regexEscaped).joined(separator: "|")
         let pattern = "^(\(alternatives))$".replacingOccurrences(of: "'", with: "'\\''")
         return "robotci run --update-snapshots all --filter '\(pattern)'"
-    }
-
-    /// `text` as a regex that matches itself.
-    private static func escaped(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            if "\\^$.|?*+()[]{}".contains(ch) { out.append("\\") }
-            out.append(ch)
-        }
-        return out
     }
 }
