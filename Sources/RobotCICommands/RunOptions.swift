@@ -111,7 +111,7 @@ struct RunOptions: ParsableArguments {
 
 extension ConfigKey.Typed {
     /// The flag's help: the key's, with its config key and default.
-    var argument: ArgumentHelp { ArgumentHelp(ConfigKey.help(key.name), valueName: key.valueName) }
+    var argument: ArgumentHelp { ArgumentHelp(ConfigKey.help(name), valueName: flag.valueName) }
 }
 
 /// A parsed `@Option`/`@Flag` of `RunOptions`: its value when given, nil when not.

@@ -23,6 +23,12 @@ public struct ConfigKey: Sendable {
         case toggle
         /// YAML and environment only.
         case none
+
+        /// The name of the flag's value in its help (`--shards <n>`).
+        public var valueName: String? {
+            guard case .option(let value, _) = self else { return nil }
+            return value.lowercased()
+        }
     }
 
     public let name: String
@@ -39,12 +45,6 @@ public struct ConfigKey: Sendable {
 
     /// `ROBOTCI_` + the name upper-cased, `-` → `_`.
     public var environmentName: String { "ROBOTCI_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
-
-    /// The name of a flag's value in its help (`--shards <n>`).
-    public var valueName: String? {
-        guard case .option(let value, _) = flag else { return nil }
-        return value.lowercased()
-    }
 
     /// Checks and stores `value` given by `source` into `config`.
     public func apply(_ value: ConfigLoader.Value, source: String, to config: inout RunConfiguration) throws {
@@ -73,9 +73,9 @@ extension ConfigKey {
     /// command line is parsed: ArgumentParser's `transform`), `into` says where it goes. The
     /// flag and the YAML/environment value share the one reading, so they fail alike.
     public struct Typed<Value: Sendable>: Sendable {
-        let name: String
+        public let name: String
         let kind: Kind
-        let flag: Flag
+        public let flag: Flag
         let defaultText: String
         let help: String
         let read: @Sendable (ConfigValue) throws -> Value
